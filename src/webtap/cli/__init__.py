@@ -1,0 +1,51 @@
+"""The ``webtap`` command: a thin front door over the library.
+
+Each subcommand lives in its own module here with ``add_parser(subparsers)`` and ``run(args)``;
+a module imports what it needs inside ``run`` so that ``webtap --help`` stays fast.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from importlib import import_module
+
+from webtap import __version__
+
+__all__ = ["main"]
+
+# Subcommand modules, in the order --help lists them.
+COMMANDS = ["fetch", "search", "ask", "sql", "tools", "events", "install", "mcp"]
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="webtap",
+        description="The web for LLM agents: fetch, search, ask, SQL, tools and MCP.",
+    )
+    parser.add_argument("--version", action="version", version=f"webtap {__version__}")
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name in COMMANDS:
+        try:
+            module = import_module(f"webtap.cli.{name}")
+        except ModuleNotFoundError as exc:
+            if exc.name == f"webtap.cli.{name}":
+                continue  # not built yet
+            raise
+        module.add_parser(subparsers)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "run", None):
+        parser.print_help(sys.stderr)
+        return 2
+    try:
+        return int(args.run(args) or 0)
+    except KeyboardInterrupt:
+        sys.stderr.write("webtap: interrupted\n")
+        return 130
+    except BrokenPipeError:
+        return 0

@@ -1,0 +1,39 @@
+"""Terminal output shared by the subcommands: data on stdout, people's messages on stderr."""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Any
+
+__all__ = ["err_console", "fail", "print_json", "show_event"]
+
+_console = None
+
+
+def err_console() -> Any:
+    """A rich Console on stderr (NO_COLOR and non-terminals honoured by rich itself)."""
+    global _console
+    if _console is None:
+        from rich.console import Console
+
+        _console = Console(stderr=True, highlight=False, soft_wrap=True)
+    return _console
+
+
+def show_event(event: dict[str, Any]) -> None:
+    """An ``_event`` for the person: its content in dim yellow on stderr."""
+    from rich.markup import escape
+
+    content = str(event.get("content") or event.get("kind") or "")
+    err_console().print(f"[dim yellow]{escape(content)}[/dim yellow]")
+
+
+def fail(message: str, code: int = 1) -> int:
+    """One readable line on stderr; returns the exit code to use."""
+    sys.stderr.write(f"webtap: {message}\n")
+    return code
+
+
+def print_json(value: Any) -> None:
+    sys.stdout.write(json.dumps(value, ensure_ascii=False, indent=2) + "\n")

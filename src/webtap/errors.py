@@ -1,0 +1,104 @@
+"""One error tree for webtap.
+
+    WebtapError
+    ├── InvalidInput        INVALID_INPUT    a request that breaks the tool's schema
+    ├── InvalidURL          INVALID_URL      not an http(s) URL, or malformed
+    ├── URLNotAllowed       URL_NOT_ALLOWED  the SSRF guard refused the address
+    ├── NetworkError        NETWORK_ERROR    DNS, refused, reset, timeout, TLS
+    ├── HTTPError           HTTP_ERROR       a web page answered with status >= 400
+    ├── ParseError          PARSE_ERROR      content that cannot be turned into Markdown
+    ├── AuthMissing         AUTH_MISSING     no credentials configured (carries an event)
+    ├── AuthInvalid         AUTH_INVALID     credentials rejected by the provider
+    ├── RateLimit           RATE_LIMIT       quota or rate limit reached
+    ├── APIError            API_ERROR        the provider answered with an error or nonsense
+    └── ConfigError         CONFIG_ERROR     a local configuration file is unusable
+
+Each subclass carries its protocol ``code``. Only the edges (the tool envelope, the CLI, SQL,
+MCP) turn an error into an envelope, an exit code or an ``ERROR:`` value.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+__all__ = [
+    "APIError",
+    "AuthInvalid",
+    "AuthMissing",
+    "ConfigError",
+    "HTTPError",
+    "InvalidInput",
+    "InvalidURL",
+    "NetworkError",
+    "ParseError",
+    "RateLimit",
+    "URLNotAllowed",
+    "WebtapError",
+]
+
+
+class WebtapError(Exception):
+    """Base class: a message safe to show a person or a model, and a protocol code."""
+
+    code = "ERROR"
+
+    def __init__(self, message: str, *, event: dict[str, Any] | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        # An ``_event`` for the person (config_required, rate_limited), never for the model.
+        self.event = event
+
+    def to_response(self) -> dict[str, Any]:
+        """The tool protocol's error envelope."""
+        response: dict[str, Any] = {
+            "success": False,
+            "error": self.message,
+            "error_code": self.code,
+        }
+        if self.event is not None:
+            response["_event"] = self.event
+        return response
+
+
+class InvalidInput(WebtapError):
+    code = "INVALID_INPUT"
+
+
+class InvalidURL(WebtapError):
+    code = "INVALID_URL"
+
+
+class URLNotAllowed(WebtapError):
+    code = "URL_NOT_ALLOWED"
+
+
+class NetworkError(WebtapError):
+    code = "NETWORK_ERROR"
+
+
+class HTTPError(WebtapError):
+    code = "HTTP_ERROR"
+
+
+class ParseError(WebtapError):
+    code = "PARSE_ERROR"
+
+
+class AuthMissing(WebtapError):
+    code = "AUTH_MISSING"
+
+
+class AuthInvalid(WebtapError):
+    code = "AUTH_INVALID"
+
+
+class RateLimit(WebtapError):
+    code = "RATE_LIMIT"
+
+
+class APIError(WebtapError):
+    code = "API_ERROR"
+
+
+class ConfigError(WebtapError):
+    code = "CONFIG_ERROR"

@@ -1,0 +1,127 @@
+"""The tool protocol shared by all three tools: schemas, request validation, envelopes.
+
+A tool reads one JSON object on stdin and writes one JSON object on stdout. A request that the
+tool could not run at all (empty stdin, not a JSON object) is a :class:`RequestError` and exits 1;
+everything else exits 0 with ``success`` telling how it went (DESIGN 2).
+
+This module is imported on the ``--schema`` path, so it must stay light: no httpx, no lxml, and
+jsonschema only once a request is validated.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from webtap.errors import InvalidInput
+
+__all__ = [
+    "RequestError",
+    "load_schema",
+    "parse_request",
+    "schema_text",
+    "validate_request",
+]
+
+SCHEMA_DIR = Path(__file__).parent / "schemas"
+
+
+class RequestError(Exception):
+    """The tool could not run the request at all: exit 1 with this one line on stderr."""
+
+
+def schema_text(name: str) -> str:
+    """The tool's ``--schema`` output, exactly as the spec gives it."""
+    return (SCHEMA_DIR / f"{name}.json").read_text(encoding="utf-8")
+
+
+@cache
+def load_schema(name: str) -> dict[str, Any]:
+    """The tool's schema as a dict (``name``, ``description``, ``parameters``)."""
+    return json.loads(schema_text(name))
+
+
+def parse_request(data: bytes | str) -> dict[str, Any]:
+    """Decode stdin into a request object, or raise :class:`RequestError`."""
+    if isinstance(data, bytes):
+        try:
+            data = data.decode("utf-8-sig")
+        except UnicodeDecodeError as exc:
+            raise RequestError(f"stdin is not UTF-8 text (byte {exc.start})") from None
+    if not data.strip():
+        raise RequestError("empty stdin: expected one JSON object with the request")
+    try:
+        request = json.loads(data)
+    except json.JSONDecodeError as exc:
+        raise RequestError(
+            f"stdin is not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}"
+        ) from None
+    if not isinstance(request, dict):
+        raise RequestError(f"stdin must be a JSON object, got {_json_type(request)}")
+    return request
+
+
+def _json_type(value: Any) -> str:
+    return {
+        bool: "a boolean",
+        int: "a number",
+        float: "a number",
+        str: "a string",
+        list: "an array",
+        dict: "an object",
+        type(None): "null",
+    }.get(type(value), type(value).__name__)
+
+
+@cache
+def _validator(name: str) -> Any:
+    from jsonschema import Draft202012Validator
+
+    parameters = dict(load_schema(name)["parameters"])
+    # The printed schema is the spec's, to the byte; unknown fields are still a model's mistake
+    # that it must hear about (DESIGN 3), so validation is stricter than the schema says.
+    parameters["additionalProperties"] = False
+    return Draft202012Validator(parameters)
+
+
+def validate_request(name: str, request: dict[str, Any]) -> None:
+    """Raise :class:`InvalidInput` naming the first field that breaks the tool's schema."""
+    errors = sorted(_validator(name).iter_errors(request), key=_error_order)
+    if errors:
+        parameters = load_schema(name)["parameters"]
+        messages = [describe_schema_error(error, parameters) for error in errors[:3]]
+        raise InvalidInput("Invalid input: " + "; ".join(messages))
+
+
+def _error_order(error: Any) -> tuple[int, str]:
+    # Report missing and unknown fields before a wrong value, then by field name: deterministic.
+    first = {"required": 0, "additionalProperties": 1}.get(error.validator, 2)
+    return (first, "/".join(str(p) for p in error.absolute_path))
+
+
+def describe_schema_error(error: Any, schema: dict[str, Any]) -> str:
+    """A message for a model: which field, what rule, and what is allowed."""
+    properties = schema.get("properties", {})
+    if error.validator == "required":
+        missing = error.message.split("'")[1] if "'" in error.message else error.message
+        return f"missing required field '{missing}'"
+    if error.validator == "additionalProperties":
+        extra = sorted(set(error.instance) - set(properties))
+        allowed = ", ".join(properties)
+        names = ", ".join(f"'{e}'" for e in extra)
+        return f"unknown field {names} (allowed fields: {allowed})"
+    field = ".".join(str(p) for p in error.absolute_path) or "request"
+    value = json.dumps(error.instance, ensure_ascii=False)
+    if len(value) > 60:
+        value = value[:57] + "..."
+    rule = {
+        "type": lambda: f"must be of type {error.validator_value}",
+        "minimum": lambda: f"must be >= {error.validator_value}",
+        "maximum": lambda: f"must be <= {error.validator_value}",
+        "minLength": lambda: f"must be at least {error.validator_value} characters long",
+        "maxLength": lambda: f"must be at most {error.validator_value} characters long",
+        "enum": lambda: f"must be one of {json.dumps(error.validator_value)}",
+    }.get(error.validator, lambda: error.message)()
+    return f"field '{field}' {rule} (got {value})"

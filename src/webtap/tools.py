@@ -1,0 +1,139 @@
+"""webtap's own three tools: the registry, in-process calls, and the executables' ``main``.
+
+``call(name, request)`` is the one way to run a tool in process (the MCP server and the ask loop
+use it); each executable's ``main`` is that same call between stdin and stdout.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass
+from importlib import import_module
+from typing import Any
+
+from webtap import __version__
+from webtap.errors import WebtapError
+from webtap.protocol import RequestError, load_schema, parse_request, schema_text, validate_request
+
+__all__ = ["TOOLS", "ToolSpec", "brave_main", "call", "fetch_main", "google_main", "main"]
+
+
+@dataclass(frozen=True)
+class ToolSpec:
+    """One of webtap's tools: its API name, executable name and library handler."""
+
+    name: str
+    executable: str
+    handler: str  # "module:function", imported only when the tool runs
+    title: str
+
+    @property
+    def schema(self) -> dict[str, Any]:
+        return load_schema(self.name)
+
+    def resolve(self) -> Callable[[dict[str, Any]], dict[str, Any]]:
+        module, _, function = self.handler.partition(":")
+        return getattr(import_module(module), function)
+
+
+TOOLS: dict[str, ToolSpec] = {
+    spec.name: spec
+    for spec in (
+        ToolSpec("web_fetch", "web-fetch-tool", "webtap.fetch:web_fetch", "Fetch a web page"),
+        ToolSpec(
+            "web_search_brave",
+            "web-search-brave-tool",
+            "webtap.search:web_search_brave",
+            "Search the web (Brave)",
+        ),
+        ToolSpec(
+            "web_search_google",
+            "web-search-google-tool",
+            "webtap.search:web_search_google",
+            "Search the web (Google)",
+        ),
+    )
+}
+
+
+def call(name: str, request: dict[str, Any]) -> dict[str, Any]:
+    """Run tool ``name`` on ``request`` in process; always returns the protocol's response.
+
+    The response may carry an ``_event`` for the person; callers that talk to a model strip it.
+    """
+    spec = TOOLS[name]
+    try:
+        validate_request(name, request)
+        return spec.resolve()(request)
+    except WebtapError as exc:
+        return exc.to_response()
+    except Exception as exc:
+        return {
+            "success": False,
+            "error": f"Internal error in {spec.executable}: {type(exc).__name__}: {exc}",
+            "error_code": "INTERNAL_ERROR",
+        }
+
+
+USAGE = """\
+usage: {exe} [--schema | --help | --version]
+
+{description}
+
+Reads one JSON request object on stdin and writes one JSON response object on stdout.
+Exit status 0 when the request was carried out (see "success"), 1 when it could not be read.
+
+  --schema   print the tool's JSON schema and exit
+  --help     show this help and exit
+  --version  print the version and exit
+"""
+
+
+def main(name: str, argv: list[str] | None = None) -> int:
+    """The executable: flags, then stdin -> :func:`call` -> stdout."""
+    import json
+
+    spec = TOOLS[name]
+    args = sys.argv[1:] if argv is None else argv
+    if args:
+        flag = args[0]
+        if flag == "--schema" and len(args) == 1:
+            sys.stdout.write(schema_text(name))
+            return 0
+        if flag in ("--help", "-h") and len(args) == 1:
+            description = load_schema(name)["description"]
+            sys.stdout.write(USAGE.format(exe=spec.executable, description=description))
+            return 0
+        if flag == "--version" and len(args) == 1:
+            sys.stdout.write(f"{spec.executable} (webtap) {__version__}\n")
+            return 0
+        sys.stderr.write(f"{spec.executable}: unknown argument {args[0]!r} (try --help)\n")
+        return 2
+    try:
+        request = parse_request(sys.stdin.buffer.read())
+    except RequestError as exc:
+        sys.stderr.write(f"{spec.executable}: {exc}\n")
+        return 1
+    except KeyboardInterrupt:
+        return 130
+    try:
+        response = call(name, request)
+    except KeyboardInterrupt:
+        return 130
+    out = json.dumps(response, ensure_ascii=False) + "\n"
+    sys.stdout.buffer.write(out.encode("utf-8"))
+    sys.stdout.flush()
+    return 0
+
+
+def fetch_main() -> int:
+    return main("web_fetch")
+
+
+def brave_main() -> int:
+    return main("web_search_brave")
+
+
+def google_main() -> int:
+    return main("web_search_google")

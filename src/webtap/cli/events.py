@@ -1,0 +1,64 @@
+"""``webtap events``: the ``_event``s tools raised, as stored (a table; --json for machines)."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from webtap.cli._output import fail, print_json
+
+__all__ = ["add_parser", "run"]
+
+
+def add_parser(subparsers: Any) -> None:
+    parser = subparsers.add_parser(
+        "events",
+        help="list the events tools raised (e.g. config_required)",
+        description="Events tools raised, oldest first, from the events store "
+        "(WEBTAP_DB, else webtap.db in the user data folder).",
+    )
+    parser.add_argument("--session", metavar="S", help="only this session's events")
+    parser.add_argument("--json", action="store_true", help="print JSON")
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    import sqlite3
+
+    from webtap.store import EventStore, default_path
+
+    path = default_path()
+    events: list[dict[str, Any]] = []
+    if path.exists():
+        try:
+            with EventStore(path) as store:
+                events = store.list(args.session)
+        except (sqlite3.Error, OSError) as exc:
+            return fail(f"cannot read the events store {path}: {exc}")
+    if args.json:
+        print_json(events)
+        return 0
+    if not events:
+        fail("no events stored" + (f" for session {args.session!r}" if args.session else ""))
+        return 0
+    from rich.console import Console
+    from rich.markup import escape
+    from rich.table import Table
+
+    table = Table("id", "created", "session", "kind", "content", box=None, pad_edge=False)
+    for event in events:
+        table.add_row(
+            str(event["id"]),
+            event["created_at"],
+            escape(event["session_id"] or ""),
+            escape(event["kind"]),
+            escape(_first_line(event["content"])),
+        )
+    Console(highlight=False).print(table)
+    return 0
+
+
+def _first_line(text: str) -> str:
+    # The whole text is in --json; a table row shows its first line.
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    return lines[0] + (" …" if len(lines) > 1 else "") if lines else ""

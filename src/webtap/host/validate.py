@@ -1,0 +1,338 @@
+"""Tool schemas are checked, not trusted.
+
+Two checks live here:
+
+* :func:`check_tool_schema` — what a tool prints for ``--schema`` (ikigai's ``name``,
+  ``description``, ``parameters``, or BTCP's ``inputSchema``): the BTCP name rule and length,
+  the description length, the input schema itself a valid JSON Schema, a name that agrees with
+  the file name. A failure is a :class:`SchemaProblem` whose message a person can read.
+* :func:`validate_btcp` — a BTCP tool definition (or a list of them, or a manifest with
+  ``tools``) against the spec's JSON Schema (draft 2020-12), plus what a schema cannot say:
+  examples valid against ``inputSchema``/``outputSchema``, ``deprecationMessage`` when
+  ``deprecated``, known capabilities. Each problem names its path
+  (``tools[2].examples[0].input.cell``).
+
+jsonschema is imported inside the functions: discovery from cache never needs it.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+__all__ = [
+    "CAPABILITY_PATTERN",
+    "NAME_PATTERN",
+    "STANDARD_CAPABILITIES",
+    "Problem",
+    "SchemaProblem",
+    "btcp_schema",
+    "check_tool_schema",
+    "format_path",
+    "json_schema_problem",
+    "validate_btcp",
+]
+
+# From the BTCP tool schema (spec 004).
+NAME_PATTERN = re.compile(r"^[a-zA-Z][a-zA-Z0-9_]*$")
+NAME_MAX = 64
+DESCRIPTION_MIN, DESCRIPTION_MAX = 10, 1000
+TIMEOUT_MIN_MS, TIMEOUT_MAX_MS = 1000, 300000
+CAPABILITY_PATTERN = re.compile(r"^[a-z]+:[a-z]+(:[a-z-]+)?$")
+STANDARD_CAPABILITIES = frozenset(
+    {
+        "dom:read",
+        "dom:write",
+        "dom:observe",
+        "storage:local:read",
+        "storage:local:write",
+        "storage:session:read",
+        "storage:session:write",
+        "network:fetch:same-origin",
+        "network:fetch:cross-origin",
+        "clipboard:read",
+        "clipboard:write",
+    }
+)
+
+BTCP_SCHEMA_FILE = Path(__file__).with_name("btcp_tool.schema.json")
+
+
+class SchemaProblem(ValueError):
+    """A tool schema that cannot be used; the message says what is wrong and where."""
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One finding of :func:`validate_btcp`. ``severity`` is ``"error"`` or ``"warning"``."""
+
+    path: str
+    message: str
+    severity: str = "error"
+
+    def __str__(self) -> str:
+        where = self.path or "(document)"
+        label = "" if self.severity == "error" else f"{self.severity}: "
+        return f"{where}: {label}{self.message}"
+
+
+# -- the --schema of a discovered tool -------------------------------------------------------
+
+
+def check_tool_schema(schema: Any, expected_name: str) -> dict[str, Any]:
+    """Check a ``--schema`` document; return its parts or raise :class:`SchemaProblem`.
+
+    The returned dict has ``name``, ``description``, ``input_schema`` and ``timeout_ms``
+    (``None`` when the schema sets none).
+    """
+    if not isinstance(schema, dict):
+        raise SchemaProblem(f"schema must be a JSON object, got {_json_type(schema)}")
+    name = schema.get("name")
+    if not isinstance(name, str) or not name:
+        raise SchemaProblem("schema has no 'name' (a string)")
+    _check_name(name, "schema name")
+    if name != expected_name:
+        raise SchemaProblem(
+            f"schema name '{name}' does not match the file name (expected '{expected_name}')"
+        )
+    description = schema.get("description")
+    if not isinstance(description, str):
+        raise SchemaProblem("schema has no 'description' (a string)")
+    if not DESCRIPTION_MIN <= len(description) <= DESCRIPTION_MAX:
+        raise SchemaProblem(
+            f"description must be {DESCRIPTION_MIN}-{DESCRIPTION_MAX} characters "
+            f"(got {len(description)})"
+        )
+    input_schema = _input_schema(schema)
+    problem = json_schema_problem(input_schema)
+    if problem:
+        raise SchemaProblem(f"input schema is not a valid JSON Schema: {problem}")
+    if input_schema.get("type") != "object":
+        raise SchemaProblem(
+            'input schema must describe a JSON object ("type": "object"): '
+            "a tool reads one object on stdin"
+        )
+    output_schema = schema.get("outputSchema")
+    if output_schema is not None:
+        problem = json_schema_problem(output_schema)
+        if problem:
+            raise SchemaProblem(f"outputSchema is not a valid JSON Schema: {problem}")
+    timeout_ms = schema.get("timeout")
+    if timeout_ms is not None and (
+        isinstance(timeout_ms, bool)
+        or not isinstance(timeout_ms, int)
+        or not TIMEOUT_MIN_MS <= timeout_ms <= TIMEOUT_MAX_MS
+    ):
+        raise SchemaProblem(
+            f"timeout must be an integer number of milliseconds, {TIMEOUT_MIN_MS}-"
+            f"{TIMEOUT_MAX_MS} (got {json.dumps(timeout_ms)})"
+        )
+    capabilities = schema.get("capabilities", [])
+    if not isinstance(capabilities, list) or not all(
+        isinstance(c, str) and CAPABILITY_PATTERN.match(c) for c in capabilities
+    ):
+        raise SchemaProblem(
+            "capabilities must be a list of strings like 'network:fetch:cross-origin'"
+        )
+    return {
+        "name": name,
+        "description": description,
+        "input_schema": input_schema,
+        "timeout_ms": timeout_ms,
+    }
+
+
+def _check_name(name: str, what: str) -> None:
+    if len(name) > NAME_MAX:
+        raise SchemaProblem(f"{what} '{name[:80]}' is longer than {NAME_MAX} characters")
+    if not NAME_PATTERN.match(name):
+        raise SchemaProblem(
+            f"{what} '{name}' must start with a letter and contain only letters, digits "
+            "and underscores"
+        )
+
+
+def _input_schema(schema: dict[str, Any]) -> dict[str, Any]:
+    has_parameters = "parameters" in schema
+    has_input = "inputSchema" in schema
+    if has_parameters and has_input and schema["parameters"] != schema["inputSchema"]:
+        raise SchemaProblem("schema has both 'parameters' and 'inputSchema', and they differ")
+    if not (has_parameters or has_input):
+        raise SchemaProblem("schema has no 'parameters' (or 'inputSchema')")
+    key = "parameters" if has_parameters else "inputSchema"
+    value = schema[key]
+    if not isinstance(value, dict):
+        raise SchemaProblem(f"'{key}' must be a JSON Schema object, got {_json_type(value)}")
+    return value
+
+
+def json_schema_problem(schema: Any) -> str | None:
+    """Why ``schema`` is not a valid JSON Schema (checked against its meta-schema), or None."""
+    from jsonschema import Draft202012Validator
+    from jsonschema.exceptions import SchemaError, best_match
+    from jsonschema.validators import validator_for
+
+    if not isinstance(schema, dict | bool):
+        return f"must be an object, got {_json_type(schema)}"
+    try:
+        cls = validator_for(schema, default=Draft202012Validator)
+    except Exception as exc:  # an unknown $schema URI
+        return f"unknown $schema: {exc}"
+    try:
+        cls.check_schema(schema)
+    except SchemaError as exc:
+        # check_schema already picked the best error; descend once into anyOf/oneOf.
+        error = best_match(exc.context) if exc.context else exc
+        where = format_path(error.absolute_path) or "(root)"
+        return f"at {where}: {error.message}"
+    return None
+
+
+# -- BTCP definitions ------------------------------------------------------------------------
+
+
+@cache
+def btcp_schema() -> dict[str, Any]:
+    """The BTCP tool schema, exactly as spec 004 gives it."""
+    return json.loads(BTCP_SCHEMA_FILE.read_text(encoding="utf-8"))
+
+
+@cache
+def _btcp_validator() -> Any:
+    from jsonschema import Draft202012Validator
+
+    # The schema $refs the 2020-12 meta-schema by URI; jsonschema resolves it from the
+    # meta-schemas it bundles (referencing), never over the network.
+    return Draft202012Validator(btcp_schema())
+
+
+def validate_btcp(document: Any) -> list[Problem]:
+    """Every problem in a BTCP tool definition, a list of them, or ``{"tools": [...]}``."""
+    if isinstance(document, list):
+        return _validate_many(document, "tools")
+    if isinstance(document, dict) and "tools" in document and "name" not in document:
+        tools = document["tools"]
+        if not isinstance(tools, list):
+            return [Problem("tools", f"must be an array, got {_json_type(tools)}")]
+        return _validate_many(tools, "tools")
+    return list(_validate_one(document, ""))
+
+
+def _validate_many(tools: list[Any], prefix: str) -> list[Problem]:
+    problems: list[Problem] = []
+    seen: dict[str, int] = {}
+    for index, tool in enumerate(tools):
+        where = f"{prefix}[{index}]"
+        problems.extend(_validate_one(tool, where))
+        name = tool.get("name") if isinstance(tool, dict) else None
+        if isinstance(name, str):
+            if name in seen:
+                problems.append(
+                    Problem(
+                        f"{where}.name",
+                        f"duplicate tool name '{name}' (also {prefix}[{seen[name]}])",
+                    )
+                )
+            else:
+                seen[name] = index
+    return problems
+
+
+def _validate_one(tool: Any, where: str) -> Iterable[Problem]:
+    from jsonschema.exceptions import best_match
+
+    for error in sorted(_btcp_validator().iter_errors(tool), key=lambda e: list(map(str, e.path))):
+        leaf = best_match(error.context) if error.context else error
+        path = list(error.absolute_path) + list(leaf.absolute_path)[len(error.absolute_path) :]
+        yield Problem(_join(where, format_path(path)), leaf.message)
+    if not isinstance(tool, dict):
+        return
+    if tool.get("deprecated") is True and not (
+        isinstance(tool.get("deprecationMessage"), str) and tool["deprecationMessage"].strip()
+    ):
+        yield Problem(
+            _join(where, "deprecationMessage"),
+            "a deprecated tool needs a deprecationMessage with migration guidance",
+        )
+    yield from _check_capabilities(tool.get("capabilities"), where)
+    yield from _check_examples(tool, where)
+
+
+def _check_capabilities(capabilities: Any, where: str) -> Iterable[Problem]:
+    if not isinstance(capabilities, list):
+        return
+    for index, capability in enumerate(capabilities):
+        if (
+            isinstance(capability, str)
+            and CAPABILITY_PATTERN.match(capability)
+            and capability not in STANDARD_CAPABILITIES
+        ):
+            yield Problem(
+                _join(where, f"capabilities[{index}]"),
+                f"'{capability}' is not a standard capability "
+                f"({', '.join(sorted(STANDARD_CAPABILITIES))})",
+                "warning",
+            )
+
+
+def _check_examples(tool: dict[str, Any], where: str) -> Iterable[Problem]:
+    examples = tool.get("examples")
+    if not isinstance(examples, list):
+        return
+    checks = [("input", tool.get("inputSchema")), ("output", tool.get("outputSchema"))]
+    validators = {part: _instance_validator(schema) for part, schema in checks}
+    for index, example in enumerate(examples):
+        if not isinstance(example, dict):
+            continue
+        for part, validator in validators.items():
+            if validator is None or part not in example:
+                continue
+            base = _join(where, f"examples[{index}].{part}")
+            for error in validator.iter_errors(example[part]):
+                yield Problem(_join(base, format_path(error.absolute_path)), error.message)
+
+
+def _instance_validator(schema: Any) -> Any:
+    from jsonschema import Draft202012Validator
+    from jsonschema.validators import validator_for
+
+    if not isinstance(schema, dict | bool) or json_schema_problem(schema):
+        return None  # already reported by the BTCP schema
+    return validator_for(schema, default=Draft202012Validator)(schema)
+
+
+# -- paths -----------------------------------------------------------------------------------
+
+_IDENTIFIER = re.compile(r"^[A-Za-z_$][A-Za-z0-9_$-]*$")
+
+
+def format_path(parts: Sequence[Any] | Iterable[Any]) -> str:
+    """``["tools", 2, "examples", 0, "input", "cell"]`` -> ``tools[2].examples[0].input.cell``."""
+    text = ""
+    for part in parts:
+        if isinstance(part, int):
+            text += f"[{part}]"
+        elif _IDENTIFIER.match(str(part)):
+            text += f".{part}" if text else str(part)
+        else:
+            text += f"[{json.dumps(str(part))}]"
+    return text
+
+
+def _join(base: str, tail: str) -> str:
+    if not tail:
+        return base
+    if not base or tail.startswith("["):
+        return base + tail
+    return f"{base}.{tail}"
+
+
+def _json_type(value: Any) -> str:
+    from webtap.protocol import _json_type as json_type
+
+    return json_type(value)

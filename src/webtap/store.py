@@ -1,0 +1,180 @@
+"""The events store: the ``_event``s tools raise, kept for the person in SQLite.
+
+One ``messages`` table (``id, session_id, kind, content, data, created_at``; ``data`` is JSON)
+in ``webtap.db`` under the user's data folder, or the file ``WEBTAP_DB`` names. Many tool runs
+may record at once, from threads and processes: the database is in WAL mode, waits on a busy
+lock, and retries a write that still finds it busy. Schema changes are ordered, named
+migrations recorded in ``_migrations`` and applied when the store is opened.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import random
+import sqlite3
+import time
+from collections.abc import Callable
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any, TypeVar
+
+__all__ = ["MIGRATIONS", "EventStore", "default_path", "record_event"]
+
+BUSY_TIMEOUT = 10.0  # seconds SQLite itself waits for a lock
+RETRIES = 8  # then webtap retries a write that still finds the database busy
+
+T = TypeVar("T")
+
+
+def _m001_messages(db: sqlite3.Connection) -> None:
+    db.execute(
+        """
+        CREATE TABLE messages (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            session_id TEXT,
+            kind TEXT NOT NULL,
+            content TEXT NOT NULL DEFAULT '',
+            data TEXT,
+            created_at TEXT NOT NULL
+        )
+        """
+    )
+
+
+def _m002_messages_session_index(db: sqlite3.Connection) -> None:
+    db.execute("CREATE INDEX messages_session ON messages (session_id, id)")
+
+
+# Ordered; a name, once released, never changes meaning. Append only.
+MIGRATIONS: list[tuple[str, Callable[[sqlite3.Connection], None]]] = [
+    ("m001_messages", _m001_messages),
+    ("m002_messages_session_index", _m002_messages_session_index),
+]
+
+
+def default_path() -> Path:
+    """``WEBTAP_DB``, else ``webtap.db`` in the user's data folder."""
+    override = os.environ.get("WEBTAP_DB", "").strip()
+    if override:
+        return Path(override).expanduser()
+    from platformdirs import user_data_dir
+
+    return Path(user_data_dir("webtap")) / "webtap.db"
+
+
+class EventStore:
+    """The messages table. Open, use, close (or ``with EventStore() as store``)."""
+
+    def __init__(self, path: str | Path | None = None) -> None:
+        self.path = Path(path) if path is not None else default_path()
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        # Autocommit mode: transactions are explicit (BEGIN IMMEDIATE), so that a writer takes
+        # the lock up front and busy waits happen where the busy timeout handles them.
+        self.db = sqlite3.connect(
+            self.path, timeout=BUSY_TIMEOUT, isolation_level=None, check_same_thread=False
+        )
+        self.db.row_factory = sqlite3.Row
+        _retry(lambda: self.db.execute("PRAGMA journal_mode=WAL"))
+        self.db.execute("PRAGMA synchronous=NORMAL")
+        _retry(self._migrate)
+
+    def _migrate(self) -> None:
+        db = self.db
+        db.execute(
+            "CREATE TABLE IF NOT EXISTS _migrations (name TEXT PRIMARY KEY, applied_at TEXT)"
+        )
+        applied = {row[0] for row in db.execute("SELECT name FROM _migrations")}
+        if all(name in applied for name, _ in MIGRATIONS):
+            return
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            applied = {row[0] for row in db.execute("SELECT name FROM _migrations")}
+            for name, migration in MIGRATIONS:
+                if name not in applied:
+                    migration(db)
+                    db.execute(
+                        "INSERT INTO _migrations (name, applied_at) VALUES (?, ?)", (name, _now())
+                    )
+            db.execute("COMMIT")
+        except BaseException:
+            db.execute("ROLLBACK")
+            raise
+
+    def add(self, event: dict[str, Any], session_id: str | None = None) -> int:
+        """Store one ``_event``; returns its row id."""
+        kind, content, data = _fields(event)
+
+        def insert() -> int:
+            cursor = self.db.execute(
+                "INSERT INTO messages (session_id, kind, content, data, created_at)"
+                " VALUES (?, ?, ?, ?, ?)",
+                (session_id, kind, content, data, _now()),
+            )
+            return int(cursor.lastrowid or 0)
+
+        return _retry(insert)
+
+    def list(self, session_id: str | None = None) -> list[dict[str, Any]]:
+        """Stored events, oldest first, as dicts with ``data`` decoded."""
+        query = "SELECT id, session_id, kind, content, data, created_at FROM messages"
+        params: tuple[Any, ...] = ()
+        if session_id is not None:
+            query += " WHERE session_id = ?"
+            params = (session_id,)
+        rows = _retry(lambda: self.db.execute(query + " ORDER BY id", params).fetchall())
+        return [_row(row) for row in rows]
+
+    def close(self) -> None:
+        self.db.close()
+
+    def __enter__(self) -> EventStore:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def record_event(
+    event: dict[str, Any], session_id: str | None = None, *, path: str | Path | None = None
+) -> int:
+    """Store one ``_event`` in the store at ``path`` (default: :func:`default_path`)."""
+    with EventStore(path) as store:
+        return store.add(event, session_id)
+
+
+def _fields(event: dict[str, Any]) -> tuple[str, str, str | None]:
+    if not isinstance(event, dict):
+        raise TypeError(f"an event is a dict with kind, content and data, got {type(event)}")
+    kind = str(event.get("kind") or "event")
+    content = event.get("content")
+    content = "" if content is None else str(content)
+    data = event.get("data")
+    return kind, content, None if data is None else json.dumps(data, ensure_ascii=False)
+
+
+def _row(row: sqlite3.Row) -> dict[str, Any]:
+    item = dict(row)
+    if item["data"] is not None:
+        # Written by something else: then show it as it is.
+        with contextlib.suppress(ValueError):
+            item["data"] = json.loads(item["data"])
+    return item
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+def _retry(operation: Callable[[], T]) -> T:
+    """Run ``operation``, retrying with jittered back-off while SQLite says busy or locked."""
+    for attempt in range(RETRIES):
+        try:
+            return operation()
+        except sqlite3.OperationalError as exc:
+            message = str(exc).lower()
+            if ("locked" not in message and "busy" not in message) or attempt == RETRIES - 1:
+                raise
+            time.sleep(min(0.05 * 2**attempt, 1.0) * (0.5 + random.random()))
+    raise AssertionError("unreachable")

@@ -1,0 +1,110 @@
+"""``webtap tools`` and ``webtap events`` for people and machines."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from webtap.cli import main
+from webtap.store import EventStore
+
+EVENT_BODY = (
+    "cat >/dev/null\n"
+    'printf \'{"success": false, "error": "no key", "error_code": "AUTH_MISSING", '
+    '"_event": {"kind": "config_required", "content": "Set the PROBE key\\\\nsecond line", '
+    '"data": {"env_var": "PROBE_KEY"}}}\'\n'
+)
+
+
+@pytest.fixture
+def some_tools(folders):
+    folders.tool("project", "probe-tool", body=EVENT_BODY)
+    folders.tool("user", "echo-tool")
+    folders.tool("project", "broken-tool", schema_script="echo oops >&2; exit 2")
+    return folders
+
+
+def test_list_json(some_tools, capsys) -> None:
+    assert main(["tools", "list", "--json"]) == 0
+    listed = json.loads(capsys.readouterr().out)
+    assert [t["name"] for t in listed["tools"]] == ["echo", "probe"]
+    assert listed["tools"][0]["source"] == "user"
+    assert listed["tools"][0]["input_schema"]["required"] == ["text"]
+    assert "rejected" not in listed
+
+    assert main(["tools", "list", "--json", "--all"]) == 0
+    listed = json.loads(capsys.readouterr().out)
+    assert listed["rejected"] == [
+        {
+            "path": str(some_tools.project / "broken-tool"),
+            "reason": "--schema exited with status 2: oops",
+        }
+    ]
+
+
+def test_list_table(some_tools, capsys, monkeypatch) -> None:
+    monkeypatch.setenv("COLUMNS", "400")  # long temporary paths stay on one line
+    assert main(["tools", "list"]) == 0
+    out = capsys.readouterr()
+    assert "probe" in out.out and "echo" in out.out and "project" in out.out
+    assert "broken" not in out.out
+    assert "1 tool(s) left out: webtap tools list --all" in out.err
+    assert main(["tools", "list", "--all"]) == 0
+    out = capsys.readouterr().out
+    assert "broken-tool" in out and "exited with status 2" in out
+
+
+def test_list_when_there_is_nothing(folders, capsys) -> None:
+    assert main(["tools", "list"]) == 0
+    assert "No tools found in" in capsys.readouterr().err
+
+
+def test_schema(some_tools, capsys) -> None:
+    assert main(["tools", "schema", "echo"]) == 0
+    assert json.loads(capsys.readouterr().out)["name"] == "echo"
+    assert main(["tools", "schema", "broken"]) == 1
+    assert "tool 'broken' was left out: --schema exited with status 2" in capsys.readouterr().err
+    assert main(["tools", "schema", "nope"]) == 1
+    assert "no tool named 'nope' (found: echo, probe)" in capsys.readouterr().err
+
+
+def test_run_strips_shows_and_stores_the_event(some_tools, capsys) -> None:
+    assert main(["tools", "run", "probe", '{"text": "x"}', "--session", "s1"]) == 0
+    out = capsys.readouterr()
+    assert json.loads(out.out) == {
+        "tool_success": True,
+        "result": {"success": False, "error": "no key", "error_code": "AUTH_MISSING"},
+    }
+    assert "Set the PROBE key" in out.err
+    (row,) = EventStore().list("s1")
+    assert row["kind"] == "config_required"
+    assert row["content"] == "Set the PROBE key\nsecond line"
+    assert row["data"] == {"env_var": "PROBE_KEY"}
+
+    assert main(["events", "--json", "--session", "s1"]) == 0
+    assert json.loads(capsys.readouterr().out) == [row]
+    assert main(["events"]) == 0
+    table = capsys.readouterr().out
+    assert "config_required" in table and "Set the PROBE key …" in table
+    assert main(["events", "--session", "other"]) == 0
+    assert "no events stored for session 'other'" in capsys.readouterr().err
+
+
+def test_run_failures_exit_1(some_tools, capsys, monkeypatch) -> None:
+    assert main(["tools", "run", "echo", '{"text": 1}']) == 1
+    assert json.loads(capsys.readouterr().out)["error_code"] == "INVALID_INPUT"
+    assert main(["tools", "run", "echo", "{oops"]) == 1
+    assert "JSON arguments are not valid JSON" in capsys.readouterr().err
+    assert main(["tools", "run", "echo", "[1]"]) == 1
+    assert "must be an object" in capsys.readouterr().err
+    assert main(["tools", "run", "nope", "{}"]) == 1
+    assert "no tool named 'nope'" in capsys.readouterr().err
+    monkeypatch.setattr("sys.stdin", __import__("io").StringIO('{"text": "from stdin"}'))
+    assert main(["tools", "run", "echo", "-"]) == 0
+    assert json.loads(capsys.readouterr().out)["result"] == {"echo": {"text": "from stdin"}}
+
+
+def test_events_without_a_store(capsys) -> None:
+    assert main(["events", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out) == []

@@ -1,0 +1,193 @@
+"""Tool schemas checked, not trusted; BTCP definitions validated against spec 004."""
+
+from __future__ import annotations
+
+import copy
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from webtap.cli import main
+from webtap.host import SchemaProblem, check_tool_schema, validate_btcp
+from webtap.host.validate import btcp_schema
+from webtap.protocol import load_schema
+
+SPEC = Path("/work/shared/spec/004_a890bc30972730a1.txt")
+SPEC_TEXT = SPEC.read_text() if SPEC.exists() else ""
+
+
+def _spec_blocks() -> list[dict]:
+    return [json.loads(block) for block in re.findall(r"```json\n(.*?)```", SPEC_TEXT, re.S)]
+
+
+def _complete_examples() -> list[dict]:
+    return [b for b in _spec_blocks() if {"name", "description", "capabilities"} <= set(b)]
+
+
+@pytest.mark.skipif(not SPEC_TEXT, reason="spec not present")
+def test_packaged_btcp_schema_is_the_specs() -> None:
+    assert btcp_schema() == _spec_blocks()[0]
+
+
+@pytest.mark.parametrize("name", ["web_fetch", "web_search_brave", "web_search_google"])
+def test_webtaps_own_schemas_pass(name: str) -> None:
+    parts = check_tool_schema(load_schema(name), name)
+    assert parts["name"] == name
+    assert parts["input_schema"] == load_schema(name)["parameters"]
+    assert parts["timeout_ms"] is None
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ({"name": "9lives"}, "schema name '9lives' must start with a letter"),
+        ({"name": "x" * 65}, "is longer than 64 characters"),
+        ({"description": "x" * 1001}, "description must be 10-1000 characters (got 1001)"),
+        ({"parameters": {"type": "object", "required": "url"}}, "at required:"),
+        ({"parameters": "object"}, "'parameters' must be a JSON Schema object, got a string"),
+        ({"capabilities": ["Network"]}, "capabilities must be a list of strings"),
+        ({"timeout": 400000}, "1000-300000 (got 400000)"),
+        ({"timeout": True}, "(got true)"),
+    ],
+)
+def test_tool_schema_problems_are_named(change: dict, message: str) -> None:
+    schema = {**copy.deepcopy(load_schema("web_fetch")), **change}
+    with pytest.raises(SchemaProblem, match=re.escape(message)):
+        check_tool_schema(schema, schema["name"] if "name" in change else "web_fetch")
+
+
+def test_missing_parameters_and_conflicting_input_schema() -> None:
+    schema = dict(load_schema("web_fetch"))
+    del schema["parameters"]
+    with pytest.raises(SchemaProblem, match="no 'parameters'"):
+        check_tool_schema(schema, "web_fetch")
+    schema = {**load_schema("web_fetch"), "inputSchema": {"type": "object"}}
+    with pytest.raises(SchemaProblem, match="both 'parameters' and 'inputSchema'"):
+        check_tool_schema(schema, "web_fetch")
+
+
+@pytest.mark.skipif(not SPEC_TEXT, reason="spec not present")
+def test_the_specs_complete_examples_are_valid() -> None:
+    examples = _complete_examples()
+    assert [e["name"] for e in examples] == [
+        "getPageTitle",
+        "fillFormField",
+        "exportTableToClipboard",
+    ]
+    assert validate_btcp(examples) == []
+    for example in examples:
+        assert validate_btcp(example) == []
+    assert validate_btcp({"tools": examples}) == []
+
+
+def _get_cell_value() -> dict:
+    return {
+        "name": "getCellValue",
+        "description": "Retrieves the value and formula of a spreadsheet cell by its address.",
+        "inputSchema": {
+            "type": "object",
+            "properties": {"cell": {"type": "string", "pattern": "^[A-Z]+[0-9]+$"}},
+            "required": ["cell"],
+            "additionalProperties": False,
+        },
+        "outputSchema": {
+            "type": "object",
+            "properties": {"value": {"type": ["string", "number", "boolean", "null"]}},
+            "required": ["value"],
+        },
+        "capabilities": ["dom:read"],
+        "examples": [{"input": {"cell": "B5"}, "output": {"value": 42}}],
+    }
+
+
+def _paths(problems) -> list[str]:
+    return [p.path for p in problems if p.severity == "error"]
+
+
+def test_example_input_errors_point_at_the_field() -> None:
+    tools = [_get_cell_value() for _ in range(3)]
+    for index, tool in enumerate(tools):
+        tool["name"] = f"getCellValue{index}"
+    tools[2]["examples"][0]["input"]["cell"] = "b5"
+    problems = validate_btcp(tools)
+    assert _paths(problems) == ["tools[2].examples[0].input.cell"]
+    assert "does not match '^[A-Z]+[0-9]+$'" in problems[0].message
+    assert str(problems[0]).startswith("tools[2].examples[0].input.cell: 'b5' does not match")
+
+
+def test_example_output_and_missing_input_field() -> None:
+    tool = _get_cell_value()
+    tool["examples"].append({"input": {}, "output": {"value": [1]}})
+    problems = validate_btcp(tool)
+    assert sorted(_paths(problems)) == ["examples[1].input", "examples[1].output.value"]
+
+
+def test_schema_level_errors_have_paths() -> None:
+    tool = _get_cell_value()
+    tool["name"] = "get-cell"
+    tool["description"] = "short"
+    tool["capabilities"] = ["DOM:read", "dom:read"]
+    tool["timeout"] = 10
+    tool["inputSchema"] = {"type": 5}
+    tool["examples"].append({"description": "no input"})
+    del tool["outputSchema"]
+    paths = _paths(validate_btcp(tool))
+    assert set(paths) == {
+        "name",
+        "description",
+        "capabilities[0]",
+        "timeout",
+        "inputSchema.type",
+        "examples[1]",
+    }
+
+
+def test_deprecated_needs_a_message_and_names_are_unique() -> None:
+    first, second = _get_cell_value(), _get_cell_value()
+    first["deprecated"] = True
+    problems = validate_btcp([first, second])
+    assert _paths(problems) == ["tools[0].deprecationMessage", "tools[1].name"]
+    assert "duplicate tool name 'getCellValue' (also tools[0])" in problems[1].message
+    first["deprecationMessage"] = "Use getCellValues instead"
+    second["name"] = "getCellValues"
+    assert validate_btcp([first, second]) == []
+
+
+def test_unknown_capability_is_a_warning_not_an_error() -> None:
+    tool = _get_cell_value()
+    tool["capabilities"] = ["dom:read", "camera:read"]
+    (problem,) = validate_btcp(tool)
+    assert problem.severity == "warning"
+    assert problem.path == "capabilities[1]"
+
+
+def test_cli_validate(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    good = tmp_path / "good.json"
+    good.write_text(json.dumps([_get_cell_value()]))
+    assert main(["tools", "validate", str(good)]) == 0
+    assert "valid (1 tool definition(s))" in capsys.readouterr().err
+
+    tools = [_get_cell_value(), _get_cell_value(), _get_cell_value()]
+    for index, tool in enumerate(tools):
+        tool["name"] += str(index)
+    tools[2]["examples"][0]["input"]["cell"] = 7
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps(tools))
+    assert main(["tools", "validate", str(bad)]) == 1
+    out = capsys.readouterr()
+    assert out.out.startswith("tools[2].examples[0].input.cell: 7 is not of type 'string'")
+    assert "1 error(s)" in out.err
+
+    assert main(["tools", "validate", "--json", str(bad)]) == 1
+    report = json.loads(capsys.readouterr().out)
+    assert report["valid"] is False
+    assert report["problems"][0]["path"] == "tools[2].examples[0].input.cell"
+
+    broken = tmp_path / "broken.json"
+    broken.write_text("{")
+    assert main(["tools", "validate", str(broken)]) == 1
+    assert "is not valid JSON" in capsys.readouterr().err
+    assert main(["tools", "validate", str(tmp_path / "missing.json")]) == 1
+    assert "cannot read" in capsys.readouterr().err

@@ -19,6 +19,8 @@ from webtap.errors import InvalidInput
 
 __all__ = [
     "RequestError",
+    "describe_schema_error",
+    "explain_errors",
     "load_schema",
     "parse_request",
     "schema_text",
@@ -87,16 +89,26 @@ def _validator(name: str) -> Any:
 
 
 def validate_request(name: str, request: dict[str, Any]) -> None:
-    """Raise :class:`InvalidInput` naming the first field that breaks the tool's schema."""
-    errors = sorted(_validator(name).iter_errors(request), key=_error_order)
-    if errors:
-        parameters = load_schema(name)["parameters"]
-        messages = [describe_schema_error(error, parameters) for error in errors[:3]]
-        raise InvalidInput("Invalid input: " + "; ".join(messages))
+    """Raise :class:`InvalidInput` naming the fields that break the tool's schema."""
+    problem = explain_errors(_validator(name), request)
+    if problem:
+        raise InvalidInput(problem)
+
+
+def explain_errors(validator: Any, instance: Any) -> str | None:
+    """Why ``instance`` breaks ``validator``'s schema, as one message for a model, or None.
+
+    Missing and unknown fields come first, then wrong values by field name (deterministic);
+    at most three are named.
+    """
+    errors = sorted(validator.iter_errors(instance), key=_error_order)
+    if not errors:
+        return None
+    schema = validator.schema
+    return "Invalid input: " + "; ".join(describe_schema_error(e, schema) for e in errors[:3])
 
 
 def _error_order(error: Any) -> tuple[int, str]:
-    # Report missing and unknown fields before a wrong value, then by field name: deterministic.
     first = {"required": 0, "additionalProperties": 1}.get(error.validator, 2)
     return (first, "/".join(str(p) for p in error.absolute_path))
 

@@ -78,21 +78,12 @@ def check_arguments(tool: Tool, arguments: Any) -> str | None:
     from jsonschema import Draft202012Validator
     from jsonschema.validators import validator_for
 
-    from webtap.protocol import describe_schema_error
+    from webtap.protocol import explain_errors
 
     if not isinstance(arguments, dict):
         return f"Invalid input: arguments must be a JSON object, got {type(arguments).__name__}"
     schema = tool.input_schema
-    validator = validator_for(schema, default=Draft202012Validator)(schema)
-    errors = sorted(validator.iter_errors(arguments), key=_error_order)
-    if not errors:
-        return None
-    return "Invalid input: " + "; ".join(describe_schema_error(e, schema) for e in errors[:3])
-
-
-def _error_order(error: Any) -> tuple[int, str]:
-    first = {"required": 0, "additionalProperties": 1}.get(error.validator, 2)
-    return (first, "/".join(str(p) for p in error.absolute_path))
+    return explain_errors(validator_for(schema, default=Draft202012Validator)(schema), arguments)
 
 
 def run_tool(

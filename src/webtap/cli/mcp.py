@@ -1,0 +1,133 @@
+"""``webtap mcp``: serve webtap's tools to MCP clients (stdio by default, or streamable HTTP)."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from typing import Any
+
+__all__ = ["add_parser", "run"]
+
+DESCRIPTION = """\
+Serve webtap's tools (web_fetch, web_search_brave, web_search_google) over the Model Context
+Protocol. By default the server speaks MCP on stdin/stdout, as Claude Desktop and Claude Code
+start it; --http HOST:PORT serves the streamable HTTP transport at http://HOST:PORT/mcp instead.
+Nothing but protocol messages is written to stdout; diagnostics go to stderr.
+"""
+
+EPILOG = """\
+environment:
+  WEBTAP_MCP_MAX_LINES  default for --max-lines (500)
+  WEBTAP_MCP_TIMEOUT    default for --timeout (60)
+  BRAVE_API_KEY, GOOGLE_SEARCH_API_KEY, GOOGLE_SEARCH_ENGINE_ID  the search tools' keys
+  (or ~/.config/ikigai/credentials.json); web_fetch needs none.
+"""
+
+
+def add_parser(subparsers: Any) -> None:
+    parser = subparsers.add_parser(
+        "mcp",
+        help="serve the tools to MCP clients (Claude Desktop, Claude Code, ...)",
+        description=DESCRIPTION,
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument(
+        "--http",
+        metavar="HOST:PORT",
+        help="serve streamable HTTP at http://HOST:PORT/mcp instead of stdio",
+    )
+    parser.add_argument(
+        "--discovered",
+        action="store_true",
+        help="also serve every valid tool the host discovers (webtap's own names win)",
+    )
+    parser.add_argument(
+        "--only",
+        nargs="+",
+        metavar="NAME",
+        help="serve only these tools",
+    )
+    parser.add_argument(
+        "--max-lines",
+        type=int,
+        metavar="N",
+        help="lines web_fetch returns when the client gives no limit; 0 for no cap "
+        "(default 500, or WEBTAP_MCP_MAX_LINES)",
+    )
+    parser.add_argument(
+        "--timeout",
+        type=float,
+        metavar="SECONDS",
+        help="seconds a call of webtap's tools may take before it ends in an error result "
+        "(default 60, or WEBTAP_MCP_TIMEOUT); discovered tools keep the host's timeout",
+    )
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    import logging
+
+    from webtap.cli._output import fail
+    from webtap.errors import WebtapError
+
+    # stdout carries the protocol on stdio: everything else goes to stderr.
+    logging.basicConfig(stream=sys.stderr, level=logging.WARNING, format="webtap mcp: %(message)s")
+    try:
+        address = _address(args.http) if args.http else None
+        settings = _settings(args)
+        import anyio
+
+        from webtap.mcp_server import build_server, select_tools, serve_http, serve_stdio
+
+        tools = select_tools(discovered=args.discovered, only=args.only)
+    except (ValueError, WebtapError) as exc:
+        return fail(str(exc), 2)
+    server = build_server(tools, settings)
+    if address is None:
+        anyio.run(serve_stdio, server)
+        return 0
+    host, port = address
+    shown = f"[{host}]" if ":" in host else host
+    sys.stderr.write(
+        f"webtap mcp: serving {len(tools)} tools at http://{shown}:{port}/mcp (Ctrl-C stops)\n"
+    )
+    anyio.run(serve_http, server, host, port)
+    return 0
+
+
+def _settings(args: argparse.Namespace) -> Any:
+    from webtap.mcp_server import DEFAULT_MAX_LINES, DEFAULT_TIMEOUT, ServerSettings
+
+    max_lines = args.max_lines
+    if max_lines is None:
+        max_lines = _env_number("WEBTAP_MCP_MAX_LINES", DEFAULT_MAX_LINES, int)
+    if max_lines < 0:
+        raise ValueError(f"--max-lines must be 0 (no cap) or more, got {max_lines}")
+    timeout = args.timeout
+    if timeout is None:
+        timeout = _env_number("WEBTAP_MCP_TIMEOUT", DEFAULT_TIMEOUT, float)
+    if not timeout > 0:
+        raise ValueError(f"--timeout must be a number of seconds above 0, got {timeout:g}")
+    return ServerSettings(max_lines=int(max_lines), timeout=float(timeout))
+
+
+def _env_number(name: str, default: Any, kind: type) -> Any:
+    raw = os.environ.get(name, "").strip()
+    if not raw:
+        return default
+    try:
+        return kind(raw)
+    except ValueError:
+        what = "a whole number" if kind is int else "a number"
+        raise ValueError(f"{name} must be {what}, got {raw!r}") from None
+
+
+def _address(value: str) -> tuple[str, int]:
+    """``HOST:PORT`` (``[::1]:PORT`` for IPv6) -> (host, port)."""
+    host, sep, port = value.rpartition(":")
+    host = host.removeprefix("[").removesuffix("]")
+    if not sep or not host or not port.isdigit() or not 0 < int(port) < 65536:
+        raise ValueError(f"--http wants HOST:PORT, such as 127.0.0.1:8765 (got {value!r})")
+    return host, int(port)

@@ -1,0 +1,441 @@
+"""webtap's tools over the Model Context Protocol, for any MCP client.
+
+The server is the SDK's low-level ``Server`` with explicit ``tools/list`` and ``tools/call``
+handlers, because the input schemas must be the spec's own, to the key, and a decorated typed
+function would generate its own. A call of one of webtap's tools runs in process
+(:func:`webtap.tools.call`); a discovered tool runs through the host's runner. Either way:
+
+- the result is ``structuredContent`` plus the same JSON as text; a tool failure is a result
+  with ``isError`` and the tool's message, never a protocol error;
+- an ``_event`` is for the person, not the model: it is sent as a log message at warning level,
+  stored like the host stores events, and left out of the result;
+- the fetch tool returns at most :data:`DEFAULT_MAX_LINES` lines when the client asks for no
+  ``limit``, and says how to read on;
+- every call has a deadline, so a slow tool ends in an error result instead of a stuck session.
+
+Nothing here writes to stdout: on the stdio transport stdout is the protocol's.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import os
+import threading
+import warnings
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import Any
+
+import anyio
+import mcp_types as types
+from mcp.server.context import ServerRequestContext
+from mcp.server.lowlevel import Server
+from mcp.shared.exceptions import MCPError
+
+from webtap import __version__
+from webtap.errors import ConfigError
+from webtap.tools import TOOLS
+
+__all__ = [
+    "DEFAULT_MAX_LINES",
+    "DEFAULT_TIMEOUT",
+    "ServedTool",
+    "ServerSettings",
+    "build_server",
+    "discovered_tools",
+    "own_tools",
+    "select_tools",
+    "serve_http",
+    "serve_stdio",
+]
+
+logger = logging.getLogger("webtap.mcp")
+
+DEFAULT_MAX_LINES = 500
+DEFAULT_TIMEOUT = 60.0
+# Calls running at once; more wait their turn (a client could otherwise start a thread per call).
+MAX_CONCURRENT_CALLS = 64
+
+PAGED_TOOL = "web_fetch"
+HOST_GRACE = 5.0
+
+# What the client is told about the server, sentence by sentence for the tools it offers.
+INSTRUCTIONS = {
+    "web_fetch": "web_fetch reads a URL as Markdown; a long page comes in pages of lines "
+    "(offset/limit; total_lines says how many there are).",
+    "web_search": "The web_search_* tools search the web; each needs an API key, and when one "
+    "is missing the result says so.",
+}
+
+# A call: (arguments, deadline in seconds) -> (the response without ``_event``, the event).
+Runner = Callable[[dict[str, Any], float], tuple[dict[str, Any], dict[str, Any] | None]]
+
+
+@dataclass(frozen=True)
+class ServerSettings:
+    """``max_lines``: lines per fetch when the client gives no ``limit`` (0: no cap).
+    ``timeout``: seconds a call may take before it ends in an error result."""
+
+    max_lines: int = DEFAULT_MAX_LINES
+    timeout: float = DEFAULT_TIMEOUT
+
+
+@dataclass(frozen=True)
+class ServedTool:
+    """A tool as the MCP server offers it: what ``tools/list`` shows and how a call runs."""
+
+    name: str
+    description: str
+    input_schema: dict[str, Any]
+    run: Runner
+    title: str | None = None
+    annotations: types.ToolAnnotations | None = None
+    timeout: float | None = None  # its schema's own deadline; else the server's
+    # Seconds past the deadline before the server gives up on the runner: the host's runner
+    # kills a late tool itself and says so better than a bare deadline would.
+    grace: float = 0.0
+
+    def listing(self) -> types.Tool:
+        return types.Tool(
+            name=self.name,
+            title=self.title,
+            description=self.description,
+            input_schema=self.input_schema,
+            annotations=self.annotations,
+        )
+
+
+# webtap's tools only read the web: nothing is changed, and calling again changes nothing.
+WEB_ANNOTATIONS = dict(
+    read_only_hint=True,
+    destructive_hint=False,
+    idempotent_hint=True,
+    open_world_hint=True,
+)
+
+
+def own_tools() -> list[ServedTool]:
+    """webtap's own tools, with the spec's schemas, run in process."""
+    served = []
+    for spec in TOOLS.values():
+        schema = spec.schema
+        served.append(
+            ServedTool(
+                name=spec.name,
+                description=schema["description"],
+                input_schema=schema["parameters"],
+                run=_own_runner(spec.name),
+                title=spec.title,
+                annotations=types.ToolAnnotations(title=spec.title, **WEB_ANNOTATIONS),
+            )
+        )
+    return served
+
+
+def _own_runner(name: str) -> Runner:
+    def run(
+        arguments: dict[str, Any], timeout: float
+    ) -> tuple[dict[str, Any], dict[str, Any] | None]:
+        from webtap.host import split_event
+        from webtap.tools import call
+
+        return split_event(call(name, arguments))
+
+    return run
+
+
+def discovered_tools() -> list[ServedTool]:
+    """Every valid tool the host finds, run through the host's runner.
+
+    Listed as the host exports them for MCP (a title and annotations the tool's schema
+    declares), but without an ``outputSchema``: a stranger's output is passed on, not vouched for.
+    """
+    from webtap.host import discover, export_tool
+
+    discovery = discover()
+    for rejected in discovery.rejected:
+        logger.warning("left out %s: %s", rejected.path, rejected.reason)
+    served = []
+    for tool in discovery.tools:
+        definition = export_tool(tool, "mcp")
+        served.append(
+            ServedTool(
+                name=tool.name,
+                description=tool.description,
+                input_schema=tool.input_schema,
+                run=_host_runner(tool),
+                title=definition.get("title"),
+                annotations=_annotations(tool.name, definition.get("annotations")),
+                timeout=tool.timeout,
+                grace=HOST_GRACE,
+            )
+        )
+    return served
+
+
+def _annotations(name: str, declared: Any) -> types.ToolAnnotations | None:
+    if declared is None:
+        return None
+    try:
+        return types.ToolAnnotations.model_validate(declared)
+    except ValueError:
+        logger.warning("%s: its annotations are not MCP tool annotations; left out", name)
+        return None
+
+
+def _host_runner(tool: Any) -> Runner:
+    def run(
+        arguments: dict[str, Any], timeout: float
+    ) -> tuple[dict[str, Any], dict[str, Any] | None]:
+        from webtap.host import run_tool
+
+        result = run_tool(tool, arguments, timeout=timeout)
+        reply = result.for_model()
+        if reply.get("tool_success"):
+            response = reply.get("result")
+            if not isinstance(response, dict):
+                response = {"result": response}
+        else:
+            response = {
+                "success": False,
+                "error": str(reply.get("error") or f"{tool.name} failed"),
+                "error_code": reply.get("error_code") or "TOOL_ERROR",
+            }
+        return response, result.event
+
+    return run
+
+
+def select_tools(discovered: bool = False, only: list[str] | None = None) -> list[ServedTool]:
+    """webtap's tools, plus the host's when ``discovered``, narrowed to ``only``.
+
+    A discovered tool named like one of webtap's is left out (webtap serves its own). An
+    unknown name in ``only`` is a :class:`ConfigError` that lists the names there are.
+    """
+    served = own_tools()
+    if discovered:
+        names = {tool.name for tool in served}
+        for tool in discovered_tools():
+            if tool.name in names:
+                logger.info("discovered tool %s left out: webtap serves its own", tool.name)
+                continue
+            names.add(tool.name)
+            served.append(tool)
+    if only:
+        known = {tool.name: tool for tool in served}
+        unknown = [name for name in only if name not in known]
+        if unknown:
+            hint = "" if discovered else " (add --discovered for the host's tools)"
+            raise ConfigError(
+                f"unknown tool {', '.join(map(repr, unknown))} in --only; "
+                f"available: {', '.join(sorted(known))}{hint}"
+            )
+        served = [known[name] for name in dict.fromkeys(only)]
+    return served
+
+
+def build_server(tools: list[ServedTool], settings: ServerSettings | None = None) -> Server:
+    """The MCP server offering ``tools``."""
+    settings = settings or ServerSettings()
+    by_name = {tool.name: tool for tool in tools}
+    listing = types.ListToolsResult(tools=[tool.listing() for tool in tools])
+    gate = anyio.Semaphore(MAX_CONCURRENT_CALLS)
+    # logging/setLevel, per connection (the HTTP session, or the one stdio client).
+    log_levels: dict[str | None, str] = {}
+
+    async def list_tools(
+        ctx: ServerRequestContext, params: types.PaginatedRequestParams | None
+    ) -> types.ListToolsResult:
+        return listing
+
+    async def call_tool(
+        ctx: ServerRequestContext, params: types.CallToolRequestParams
+    ) -> types.CallToolResult:
+        tool = by_name.get(params.name)
+        if tool is None:
+            raise MCPError(
+                types.INVALID_PARAMS,
+                f"Unknown tool {params.name!r}; this server offers: {', '.join(by_name)}",
+            )
+        arguments = dict(params.arguments or {})
+        if tool.name == PAGED_TOOL and "limit" not in arguments and settings.max_lines:
+            arguments["limit"] = settings.max_lines
+        timeout = tool.timeout or settings.timeout
+        async with gate:
+            response, event = await _run_with_deadline(tool, arguments, timeout)
+        if event:
+            await _deliver_event(ctx, tool.name, event, log_levels)
+        return _result(tool.name, arguments, response)
+
+    async def set_logging_level(
+        ctx: ServerRequestContext, params: types.SetLevelRequestParams
+    ) -> types.EmptyResult:
+        log_levels[_connection_id(ctx)] = params.level
+        return types.EmptyResult()
+
+    with warnings.catch_warnings():
+        # Logging is deprecated from protocol 2026-07-28 on, but the handshake-era clients in use
+        # today (Claude Desktop, Claude Code) see _events only through it, and a server that logs
+        # must say so by answering logging/setLevel.
+        warnings.simplefilter("ignore")
+        return Server(
+            "webtap",
+            version=__version__,
+            title="webtap",
+            instructions=_instructions(by_name),
+            get_tool_input_schema=lambda name: (
+                by_name[name].input_schema if name in by_name else None
+            ),
+            on_list_tools=list_tools,
+            on_call_tool=call_tool,
+            on_set_logging_level=set_logging_level,
+        )
+
+
+def _instructions(names: Iterable[str]) -> str:
+    offered = {name if name == PAGED_TOOL else name.rpartition("_")[0] for name in names}
+    return " ".join(
+        ["webtap gives you the web."]
+        + [text for key, text in INSTRUCTIONS.items() if key in offered]
+    )
+
+
+async def _run_with_deadline(
+    tool: ServedTool, arguments: dict[str, Any], timeout: float
+) -> tuple[dict[str, Any], dict[str, Any] | None]:
+    try:
+        with anyio.fail_after(timeout + tool.grace):
+            return await _in_thread(tool.run, arguments, timeout)
+    except TimeoutError:
+        message = (
+            f"{tool.name} did not answer within {timeout:g} seconds, so the call was given up. "
+            "Try again later, or ask for less; the limit is set with webtap mcp --timeout or "
+            "WEBTAP_MCP_TIMEOUT."
+        )
+        return {"success": False, "error": message, "error_code": "TIMEOUT"}, None
+    except Exception as exc:  # a bug in a runner must not end the session
+        logger.exception("%s failed", tool.name)
+        message = f"Internal error in {tool.name}: {type(exc).__name__}: {exc}"
+        return {"success": False, "error": message, "error_code": "INTERNAL_ERROR"}, None
+
+
+async def _in_thread(function: Callable[..., Any], *args: Any) -> Any:
+    """Run a blocking call on its own daemon thread and await its result.
+
+    Not ``anyio.to_thread``: its workers are not daemons, so a call abandoned at its deadline
+    (a thread cannot be stopped) would hold the process open at exit until the call's own
+    network timeouts end it. A daemon thread is simply dropped.
+    """
+    loop = asyncio.get_running_loop()
+    future: asyncio.Future[Any] = loop.create_future()
+
+    def settle(outcome: Callable[[Any], None], value: Any) -> None:
+        if not future.done():
+            outcome(value)
+
+    def work() -> None:
+        try:
+            value = function(*args)
+        except Exception as exc:
+            loop.call_soon_threadsafe(settle, future.set_exception, exc)
+        else:
+            loop.call_soon_threadsafe(settle, future.set_result, value)
+
+    threading.Thread(target=work, name="webtap-mcp-call", daemon=True).start()
+    return await future
+
+
+async def _deliver_event(
+    ctx: ServerRequestContext,
+    tool_name: str,
+    event: dict[str, Any],
+    log_levels: dict[str | None, str],
+) -> None:
+    """The person's message: a warning-level log message to the client, and stored."""
+    session_id = _connection_id(ctx)
+    content = str(event.get("content") or event.get("kind") or "")
+    if _level_allows(log_levels.get(session_id), "warning"):
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")  # see build_server
+                await ctx.session.send_log_message(
+                    "warning",
+                    content,
+                    logger=f"webtap.{event.get('kind') or 'event'}",
+                    related_request_id=ctx.request_id,
+                )
+        except Exception:
+            logger.warning("could not send the %s event to the client", tool_name, exc_info=True)
+    try:
+        from webtap.store import record_event
+
+        await anyio.to_thread.run_sync(record_event, event, session_id or f"mcp-{os.getpid()}")
+    except Exception as exc:
+        logger.warning("could not store the %s event: %s", tool_name, exc)
+
+
+LOG_LEVELS = ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"]
+
+
+def _level_allows(threshold: str | None, level: str) -> bool:
+    if threshold not in LOG_LEVELS:
+        return True
+    return LOG_LEVELS.index(level) >= LOG_LEVELS.index(threshold)
+
+
+def _connection_id(ctx: ServerRequestContext) -> str | None:
+    """The HTTP session's id; ``None`` on stdio, where the process is the one connection."""
+    headers = getattr(ctx.request, "headers", None)
+    return headers.get("mcp-session-id") if headers is not None else None
+
+
+def _result(name: str, arguments: dict[str, Any], response: dict[str, Any]) -> types.CallToolResult:
+    if response.get("success") is False:
+        message = str(response.get("error") or f"{name} failed")
+        return types.CallToolResult(
+            content=[types.TextContent(text=message)],
+            structured_content=response,
+            is_error=True,
+        )
+    content = [types.TextContent(text=json.dumps(response, ensure_ascii=False))]
+    note = _more_note(arguments, response) if name == PAGED_TOOL else None
+    if note:
+        content.append(types.TextContent(text=note))
+    return types.CallToolResult(content=content, structured_content=response)
+
+
+def _more_note(arguments: dict[str, Any], response: dict[str, Any]) -> str | None:
+    """The note "[showing lines 1–500 of 1234; call again with offset=501 ...]", when lines
+    are left to read."""
+    total = response.get("total_lines")
+    limit = arguments.get("limit")
+    offset = arguments.get("offset", 1)
+    if not all(isinstance(n, int) for n in (total, limit, offset)):
+        return None
+    last = min(offset + limit - 1, total)
+    if last >= total or offset > total:
+        return None
+    return (
+        f"[showing lines {offset}–{last} of {total}; call again with offset={last + 1} to read on]"
+    )
+
+
+async def serve_stdio(server: Server) -> None:
+    """Serve one client over this process's stdin and stdout until it hangs up."""
+    from mcp.server.stdio import stdio_server
+
+    async with stdio_server() as (read_stream, write_stream):
+        await server.run(read_stream, write_stream, server.create_initialization_options())
+
+
+async def serve_http(server: Server, host: str, port: int) -> None:
+    """Serve the streamable HTTP transport at ``http://HOST:PORT/mcp``."""
+    import uvicorn
+
+    app = server.streamable_http_app(host=host)
+    config = uvicorn.Config(
+        app, host=host, port=port, log_config=None, access_log=False, log_level="warning"
+    )
+    await uvicorn.Server(config).serve()

@@ -1,0 +1,152 @@
+"""Fixtures for the MCP server tests: a real ``webtap mcp`` subprocess, the SDK's own client, and
+small HTTP servers on 127.0.0.1 that answer as web sites and as Brave."""
+
+from __future__ import annotations
+
+import os
+import sys
+import threading
+from collections.abc import AsyncIterator, Callable, Iterator
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+WEBTAP = str(Path(sys.executable).parent / "webtap")
+FIXTURES = Path(__file__).parent.parent / "fixtures"
+
+# What the server process gets from the test's (isolated) environment.
+PASSED_ON = ["HOME", "PATH", "XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_CACHE_HOME", "WEBTAP_DB"]
+
+
+@pytest.fixture
+def anyio_backend() -> str:
+    return "asyncio"
+
+
+Route = Callable[["Handler"], None]
+
+
+class Handler(BaseHTTPRequestHandler):
+    server: LocalServer
+
+    def do_GET(self) -> None:
+        route = self.server.routes.get(self.path.split("?")[0]) or self.server.fallback
+        if route is None:
+            self.send_error(404, "Not Found")
+            return
+        self.server.requests.append(self.path)
+        route(self)
+
+    def reply(self, body: bytes | str, content_type: str = "text/html; charset=utf-8") -> None:
+        data = body.encode() if isinstance(body, str) else body
+        self.send_response(200)
+        self.send_header("Content-Type", content_type)
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+
+    def log_message(self, format: str, *args: Any) -> None:
+        pass
+
+
+class LocalServer(ThreadingHTTPServer):
+    """A threaded 127.0.0.1 server: ``routes`` maps a path to a function of the handler."""
+
+    daemon_threads = True
+    request_queue_size = 128  # 50 concurrent calls connect at once
+
+    def __init__(self) -> None:
+        super().__init__(("127.0.0.1", 0), Handler)
+        self.routes: dict[str, Route] = {}
+        self.fallback: Route | None = None
+        self.requests: list[str] = []
+        self.released = threading.Event()  # set at teardown: stalled handlers give up
+
+    def url(self, path: str) -> str:
+        return f"http://127.0.0.1:{self.server_address[1]}{path}"
+
+
+@pytest.fixture
+def local_server() -> Iterator[LocalServer]:
+    server = LocalServer()
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield server
+    server.released.set()
+    server.shutdown()
+    server.server_close()
+
+
+@pytest.fixture
+def fake_brave(local_server: LocalServer) -> LocalServer:
+    """Brave's web search endpoint, answering with a recorded body."""
+    body = (FIXTURES / "providers" / "brave" / "web_search_brave_search.json").read_bytes()
+    local_server.routes["/res/v1/web/search"] = lambda h: h.reply(body, "application/json")
+    return local_server
+
+
+def _server_env(**extra: str) -> dict[str, str]:
+    env = {name: os.environ[name] for name in PASSED_ON if name in os.environ}
+    env["WEBTAP_ALLOW_PRIVATE_NETWORKS"] = "1"
+    env.update(extra)
+    return env
+
+
+@dataclass
+class Session:
+    """A connected client and the log messages the server sent it."""
+
+    client: Any
+    logs: list[Any] = field(default_factory=list)
+
+    async def call(self, name: str, arguments: dict[str, Any]) -> Any:
+        return await self.client.call_tool(name, arguments)
+
+
+@asynccontextmanager
+async def _mcp_session(
+    *args: str,
+    env: dict[str, str] | None = None,
+    mode: str = "legacy",
+    cwd: str | Path | None = None,
+) -> AsyncIterator[Session]:
+    """``webtap mcp ARGS`` as a subprocess, connected over stdio with the SDK's client.
+
+    ``mode="legacy"`` is the initialize handshake that today's clients (Claude Desktop, Claude
+    Code) use; ``"auto"`` lets the SDK negotiate the newest protocol, where log messages are a
+    per-request opt-in (the client here opts in at warning level).
+    """
+    from mcp.client.stdio import StdioServerParameters
+
+    from mcp import Client
+
+    session = Session(client=None)
+
+    async def on_log(params: Any) -> None:
+        session.logs.append(params)
+
+    parameters = StdioServerParameters(
+        command=WEBTAP, args=["mcp", *args], env=env or _server_env(), cwd=cwd
+    )
+    async with Client(
+        parameters, mode=mode, logging_callback=on_log, log_level="warning"
+    ) as client:
+        session.client = client
+        yield session
+
+
+@pytest.fixture
+def server_env() -> Callable[..., dict[str, str]]:
+    """The environment for ``webtap mcp``: the test's own, private networks allowed, plus
+    the given variables."""
+    return _server_env
+
+
+@pytest.fixture
+def mcp_session() -> Callable[..., Any]:
+    """``async with mcp_session(*args, env=, mode=, cwd=) as session``: see :func:`_mcp_session`."""
+    return _mcp_session

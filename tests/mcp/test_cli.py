@@ -1,0 +1,49 @@
+"""``webtap mcp``'s options: a mistake is one clear line at start, never a traceback."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+
+@pytest.mark.parametrize(
+    ("args", "env", "expected"),
+    [
+        (
+            ["--only", "web_fetch", "web_crawl"],
+            {},
+            "webtap: unknown tool 'web_crawl' in --only; available: web_fetch, web_search_brave, "
+            "web_search_google (add --discovered for the host's tools)\n",
+        ),
+        (
+            ["--http", "localhost"],
+            {},
+            "webtap: --http wants HOST:PORT, such as 127.0.0.1:8765 (got 'localhost')\n",
+        ),
+        (["--max-lines", "-1"], {}, "webtap: --max-lines must be 0 (no cap) or more, got -1\n"),
+        (
+            [],
+            {"WEBTAP_MCP_MAX_LINES": "lots"},
+            "webtap: WEBTAP_MCP_MAX_LINES must be a whole number, got 'lots'\n",
+        ),
+        (["--timeout", "0"], {}, "webtap: --timeout must be a number of seconds above 0, got 0\n"),
+        (
+            [],
+            {"WEBTAP_MCP_TIMEOUT": "soon"},
+            "webtap: WEBTAP_MCP_TIMEOUT must be a number, got 'soon'\n",
+        ),
+    ],
+)
+def test_a_bad_option_is_one_clear_line(
+    run_exe: Any, args: list[str], env: dict[str, str], expected: str
+) -> None:
+    result = run_exe("webtap", "mcp", *args, env=env, timeout=30)
+    assert (result.returncode, result.stdout, result.stderr) == (2, "", expected)
+
+
+@pytest.mark.anyio
+async def test_only_narrows_the_list(mcp_session: Any) -> None:
+    async with mcp_session("--only", "web_search_google", "web_fetch") as session:
+        listed = (await session.client.list_tools()).tools
+    assert [tool.name for tool in listed] == ["web_search_google", "web_fetch"]

@@ -1,0 +1,139 @@
+"""The transports: streamable HTTP with the SDK's client, and a stdout that carries only protocol
+messages on stdio."""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from webtap.store import EventStore
+from webtap.tools import TOOLS
+
+WEBTAP = str(Path(sys.executable).parent / "webtap")
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+@pytest.fixture
+def http_server(server_env: Any) -> Iterator[str]:
+    """``webtap mcp --http 127.0.0.1:PORT`` running; yields its MCP endpoint."""
+    port = free_port()
+    process = subprocess.Popen(
+        [WEBTAP, "mcp", "--http", f"127.0.0.1:{port}"],
+        env=server_env(),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                break
+            except OSError:
+                if process.poll() is not None or time.monotonic() > deadline:
+                    raise AssertionError(process.stderr.read().decode()) from None
+                time.sleep(0.05)
+        yield f"http://127.0.0.1:{port}/mcp"
+    finally:
+        process.terminate()
+        out, err = process.communicate(timeout=15)
+    assert out == b""
+    assert b"Traceback" not in err, err.decode()
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize("mode", ["legacy", "auto"])
+async def test_streamable_http_lists_calls_and_logs(http_server: str, mode: str) -> None:
+    from mcp import Client
+
+    logs: list[Any] = []
+
+    async def on_log(params: Any) -> None:
+        logs.append(params)
+
+    async with Client(http_server, mode=mode, logging_callback=on_log, log_level="warning") as c:
+        listed = (await c.list_tools()).tools
+        bad = await c.call_tool("web_fetch", {"url": "ftp://example.com/", "limit": -1})
+        missing_key = await c.call_tool("web_search_google", {"query": "duckdb"})
+    assert [tool.name for tool in listed] == list(TOOLS)
+    assert bad.is_error and "'limit'" in bad.content[0].text
+    assert missing_key.is_error
+    assert missing_key.structured_content["error_code"] == "AUTH_MISSING"
+    [log] = logs
+    assert log.level == "warning" and log.data.startswith("⚠ Configuration Required")
+    assert "Search Engine ID" in log.data
+
+
+def rpc(ident: int, method: str, params: dict[str, Any]) -> dict[str, Any]:
+    return {"jsonrpc": "2.0", "id": ident, "method": method, "params": params}
+
+
+def test_stdout_carries_only_protocol_messages(server_env: Any) -> None:
+    """Raw JSON-RPC on stdin: every line on stdout is a JSON-RPC message, nothing else."""
+    messages = [
+        rpc(
+            1,
+            "initialize",
+            {
+                "protocolVersion": "2025-06-18",
+                "capabilities": {},
+                "clientInfo": {"name": "raw", "version": "0"},
+            },
+        ),
+        {"jsonrpc": "2.0", "method": "notifications/initialized"},
+        rpc(2, "tools/list", {}),
+        rpc(3, "tools/call", {"name": "web_search_brave", "arguments": {"query": "no key"}}),
+        rpc(4, "tools/call", {"name": "web_fetch", "arguments": {"url": "not a url"}}),
+        rpc(5, "tools/call", {"name": "web_fetch", "arguments": {"offset": 0}}),
+        rpc(6, "tools/call", {"name": "nope", "arguments": {}}),
+    ]
+    # Then a client that asks for errors only hears no more warnings; the event is still stored.
+    later = [
+        rpc(7, "logging/setLevel", {"level": "error"}),
+        rpc(8, "tools/call", {"name": "web_search_brave", "arguments": {"query": "no key"}}),
+    ]
+    process = subprocess.Popen(
+        [WEBTAP, "mcp"],
+        env=server_env(),
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    lines: list[dict[str, Any]] = []
+    for batch in (messages, later):
+        process.stdin.write("".join(json.dumps(m) + "\n" for m in batch).encode())
+        process.stdin.flush()
+        answered = sum(1 for line in lines if "id" in line)
+        while sum(1 for line in lines if "id" in line) < answered + sum("id" in m for m in batch):
+            raw = process.stdout.readline()
+            assert raw, process.stderr.read().decode()
+            lines.append(json.loads(raw))
+    rest, err = process.communicate(timeout=15)  # closes stdin: the client hangs up
+    assert rest == b""
+    assert process.returncode == 0
+    assert all(line["jsonrpc"] == "2.0" for line in lines)
+    answers = {line["id"]: line for line in lines if "id" in line}
+    notes = [line for line in lines if "id" not in line]
+    assert [note["method"] for note in notes] == ["notifications/message"]
+    assert answers[3]["result"]["isError"] is True
+    assert answers[4]["result"]["structuredContent"]["error_code"] == "INVALID_URL"
+    assert "'url'" in answers[5]["result"]["content"][0]["text"]
+    assert answers[6]["error"]["code"] == -32602
+    assert answers[8]["result"]["isError"] is True
+    assert b"Traceback" not in err, err.decode()
+    with EventStore(os.environ["WEBTAP_DB"]) as store:
+        assert [event["kind"] for event in store.list()] == ["config_required"] * 2

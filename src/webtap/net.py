@@ -3,28 +3,50 @@
 Every HTTP user in webtap takes an ``httpx.Client`` (tests inject ``httpx.MockTransport`` or
 point the ``*_URL`` variables at a 127.0.0.1 server) and calls it inside
 :func:`translate_errors`, so that httpx's exception tree becomes webtap's in one place.
+
+For URLs that a model or a web page chose, :func:`guarded_client` adds what an open fetcher
+needs: a connection layer that resolves names itself, lets the SSRF guard (``webtap.guard``)
+check every address, and connects only to an address it checked; an overall :class:`Deadline`
+that bounds DNS, connect, TLS and every read; and :func:`read_body`, which decodes
+gzip/deflate/br itself in bounded pieces so that the size cap holds on decoded bytes.
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+import socket
+import threading
+import time
+import zlib
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from functools import cache
+from typing import TYPE_CHECKING, Any
 
 import httpx
 
 from webtap import __version__
-from webtap.errors import NetworkError
+from webtap.errors import NetworkError, ParseError
+
+if TYPE_CHECKING:
+    import httpcore
+
+    from webtap.guard import Guard
 
 __all__ = [
+    "ACCEPT_ENCODING",
     "DEFAULT_LIMITS",
     "DEFAULT_TIMEOUTS",
     "USER_AGENT",
+    "BodyTooLarge",
+    "Deadline",
     "Limits",
     "Timeouts",
     "env_float",
+    "guarded_client",
     "make_client",
+    "read_body",
     "translate_errors",
 ]
 
@@ -100,6 +122,8 @@ def translate_errors(what: str = "request") -> Iterator[None]:
 def _connect_reason(exc: httpx.ConnectError) -> str:
     text = str(exc)
     lowered = text.lower()
+    if text.startswith("DNS lookup of "):  # from the guarded backend's resolver: names the host
+        return text
     if (
         "name or service not known" in lowered
         or "nodename nor servname" in lowered
@@ -114,3 +138,311 @@ def _connect_reason(exc: httpx.ConnectError) -> str:
     if "reset" in lowered:
         return "connection reset by peer"
     return f"connection failed: {text}"
+
+
+# --- An overall deadline -------------------------------------------------------------------
+
+
+class Deadline:
+    """A point in time by which a whole operation (every hop, every read) must be done."""
+
+    def __init__(self, seconds: float) -> None:
+        self.seconds = seconds
+        self.end = time.monotonic() + seconds
+
+    def remaining(self) -> float:
+        return self.end - time.monotonic()
+
+    @property
+    def expired(self) -> bool:
+        return self.remaining() <= 0
+
+    def clamp(self, timeout: float | None, timeout_error: type[Exception]) -> float:
+        """``timeout`` cut to what is left, or ``timeout_error`` when nothing is left."""
+        left = self.remaining()
+        if left <= 0:
+            raise timeout_error(f"the overall deadline of {self.seconds:g} s has passed")
+        return left if timeout is None else min(timeout, left)
+
+
+# --- A connection layer that checks every address it connects to -------------------------
+
+
+def _resolve(host: str, port: int, timeout: float) -> list[tuple[Any, ...]]:
+    """``getaddrinfo`` with a timeout: the lookup runs in a daemon thread we stop waiting for."""
+    import httpcore
+
+    box: dict[str, Any] = {}
+    done = threading.Event()
+
+    def lookup() -> None:
+        try:
+            box["infos"] = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+        except OSError as exc:
+            box["error"] = exc
+        done.set()
+
+    threading.Thread(target=lookup, name="webtap-dns", daemon=True).start()
+    if not done.wait(timeout):
+        raise httpcore.ConnectTimeout(f"DNS lookup of {host} timed out")
+    if "error" in box:
+        error = box["error"]
+        raise httpcore.ConnectError(f"DNS lookup of {host} failed: {error.strerror or error}")
+    return box["infos"]
+
+
+def _guarded_backend(guard: Guard, deadline: Deadline) -> httpcore.NetworkBackend:
+    import ipaddress
+
+    import httpcore
+
+    class DeadlineStream(httpcore.NetworkStream):
+        """Every read, write and TLS handshake gets at most the time the deadline has left."""
+
+        def __init__(self, inner: httpcore.NetworkStream) -> None:
+            self._inner = inner
+
+        def read(self, max_bytes: int, timeout: float | None = None) -> bytes:
+            return self._inner.read(max_bytes, deadline.clamp(timeout, httpcore.ReadTimeout))
+
+        def write(self, buffer: bytes, timeout: float | None = None) -> None:
+            self._inner.write(buffer, deadline.clamp(timeout, httpcore.WriteTimeout))
+
+        def close(self) -> None:
+            self._inner.close()
+
+        def start_tls(
+            self,
+            ssl_context: Any,
+            server_hostname: str | None = None,
+            timeout: float | None = None,
+        ) -> httpcore.NetworkStream:
+            limit = deadline.clamp(timeout, httpcore.ConnectTimeout)
+            return DeadlineStream(self._inner.start_tls(ssl_context, server_hostname, limit))
+
+        def get_extra_info(self, info: str) -> Any:
+            return self._inner.get_extra_info(info)
+
+    class GuardedBackend(httpcore.SyncBackend):
+        """Resolve, check every address with the guard, then connect to a checked address.
+
+        The host name still goes to TLS (SNI, certificate check) and the Host header: httpcore
+        takes those from the request's origin, not from the address connected to.
+        """
+
+        def connect_tcp(
+            self,
+            host: str,
+            port: int,
+            timeout: float | None = None,
+            local_address: str | None = None,
+            socket_options: Iterable[Any] | None = None,
+        ) -> httpcore.NetworkStream:
+            limit = deadline.clamp(timeout, httpcore.ConnectTimeout)
+            infos = _resolve(host, port, limit)
+            addresses = [ipaddress.ip_address(info[4][0].split("%", 1)[0]) for info in infos]
+            guard.check_resolved(host, addresses)
+            last: Exception | None = None
+            for info in infos:
+                try:
+                    stream = super().connect_tcp(
+                        info[4][0],
+                        port,
+                        deadline.clamp(timeout, httpcore.ConnectTimeout),
+                        local_address,
+                        socket_options,
+                    )
+                except (httpcore.ConnectError, httpcore.ConnectTimeout) as exc:
+                    last = exc
+                    continue
+                return DeadlineStream(stream)
+            raise last or httpcore.ConnectError(f"DNS lookup of {host} returned no addresses")
+
+    return GuardedBackend()
+
+
+@cache
+def _ssl_context() -> Any:
+    # Loading the CA bundle takes tens of milliseconds; one context serves every fetch.
+    return httpx.create_ssl_context(trust_env=True)
+
+
+def guarded_client(guard: Guard, deadline: Deadline, timeouts: Timeouts) -> httpx.Client:
+    """A client for URLs nobody vetted: every connection checked by ``guard``, within ``deadline``.
+
+    Proxies from the environment are not used: through a proxy the guard would see only the
+    proxy's address, never the one the proxy connects to.
+    """
+    import httpcore
+
+    transport = httpx.HTTPTransport(verify=_ssl_context(), trust_env=False)
+    # httpx has no public option for a network backend, so the pool is built here with the
+    # same settings and ours.
+    transport._pool = httpcore.ConnectionPool(
+        ssl_context=_ssl_context(),
+        max_connections=10,
+        max_keepalive_connections=5,
+        keepalive_expiry=5.0,
+        network_backend=_guarded_backend(guard, deadline),
+    )
+    return make_client(
+        timeouts,
+        transport=transport,
+        trust_env=False,
+        headers={"Accept-Encoding": ACCEPT_ENCODING},
+    )
+
+
+# --- Reading a body: decoded in bounded pieces, capped, within the deadline ----------------
+
+_PIECE = 64 * 1024
+
+
+class BodyTooLarge(ParseError):
+    """The decoded body passed the size cap."""
+
+
+class _Inflate:
+    """gzip (``wbits`` 31, several members allowed) or deflate (zlib-wrapped, else raw)."""
+
+    def __init__(self, wbits: int) -> None:
+        self._wbits = wbits
+        self._raw_fallback = wbits == zlib.MAX_WBITS
+        self._started = False
+        self._inflater = zlib.decompressobj(wbits)
+
+    def feed(self, data: bytes) -> Iterator[bytes]:
+        while True:
+            try:
+                out = self._inflater.decompress(data, _PIECE)
+            except zlib.error:
+                if self._raw_fallback and not self._started:
+                    # Some servers send raw deflate for "deflate"; browsers accept both.
+                    self._raw_fallback = False
+                    self._inflater = zlib.decompressobj(-zlib.MAX_WBITS)
+                    continue
+                raise
+            self._started = self._started or bool(data)
+            if out:
+                yield out
+            if self._inflater.eof:
+                data = self._inflater.unused_data
+                if self._wbits != 31 or not data.strip(b"\0"):
+                    return
+                self._inflater = zlib.decompressobj(self._wbits)  # the next gzip member
+                continue
+            data = self._inflater.unconsumed_tail
+            # A full piece may mean zlib holds more output even when all input is consumed.
+            if not data and len(out) < _PIECE:
+                return
+
+
+class _Brotli:
+    def __init__(self) -> None:
+        import brotli
+
+        self._decompressor = brotli.Decompressor()
+
+    def feed(self, data: bytes) -> Iterator[bytes]:
+        # Each call returns about one piece; an empty answer means nothing is held back
+        # (``can_accept_more_data`` alone says True while output is still pending).
+        out = self._decompressor.process(data, output_buffer_limit=_PIECE)
+        while out:
+            yield out
+            out = self._decompressor.process(b"", output_buffer_limit=_PIECE)
+
+
+def _brotli_available() -> bool:
+    try:
+        import brotli
+    except ImportError:
+        return False
+    return hasattr(brotli.Decompressor, "can_accept_more_data")
+
+
+ACCEPT_ENCODING = "gzip, deflate, br" if _brotli_available() else "gzip, deflate"
+
+
+def _decoders(content_encoding: str) -> list[Any]:
+    """Decoders in the order to apply them; unknown codings are passed through as browsers do."""
+    codings = [c.strip().lower() for c in content_encoding.split(",") if c.strip()]
+    decoders: list[Any] = []
+    for coding in reversed(codings):
+        if coding in ("gzip", "x-gzip"):
+            decoders.append(_Inflate(31))
+        elif coding == "deflate":
+            decoders.append(_Inflate(zlib.MAX_WBITS))
+        elif coding == "br" and _brotli_available():
+            decoders.append(_Brotli())
+    return decoders
+
+
+def _size(n: int) -> str:
+    if n >= 1024 * 1024 and n % (1024 * 1024) == 0:
+        return f"{n // (1024 * 1024)} MB"
+    if n >= 1024 and n % 1024 == 0:
+        return f"{n // 1024} KB"
+    return f"{n} bytes"
+
+
+def read_body(response: httpx.Response, max_bytes: int, deadline: Deadline) -> bytes:
+    """The response body, content-decoded, at most ``max_bytes`` of it, before ``deadline``.
+
+    The cap holds on decoded bytes (a gzip bomb stops at the cap, not in memory) and the
+    deadline is checked between pieces, so a server that drips bytes cannot hold us past it.
+    """
+    too_large = BodyTooLarge(
+        f"The response is larger than the {_size(max_bytes)} limit "
+        f"(set WEBTAP_MAX_BYTES to a larger number of bytes to allow it)"
+    )
+    try:
+        ready = response.content  # read already (an httpx.Response built from bytes)
+    except httpx.ResponseNotRead:
+        pass
+    else:
+        if len(ready) > max_bytes:
+            raise too_large
+        return ready
+    decoders = _decoders(response.headers.get("content-encoding", ""))
+    declared = response.headers.get("content-length", "")
+    if not decoders and declared.isdigit() and int(declared) > max_bytes:
+        raise too_large
+
+    def pieces() -> Iterator[bytes]:
+        raw = 0
+        for chunk in response.iter_raw(_PIECE):
+            raw += len(chunk)
+            if raw > max_bytes:
+                raise too_large
+            yield chunk
+            if deadline.expired:
+                raise httpx.ReadTimeout("the overall deadline passed while reading the body")
+
+    stream: Iterator[bytes] = pieces()
+    for decoder in decoders:
+        stream = _chain(decoder, stream)
+    parts: list[bytes] = []
+    size = 0
+    try:
+        for part in stream:
+            size += len(part)
+            if size > max_bytes:
+                raise too_large
+            parts.append(part)
+    except (zlib.error, _brotli_error()) as exc:
+        coding = response.headers.get("content-encoding", "")
+        raise ParseError(f"Failed to decode the {coding} response body: {exc}") from None
+    return b"".join(parts)
+
+
+def _chain(decoder: Any, stream: Iterator[bytes]) -> Iterator[bytes]:
+    for chunk in stream:
+        yield from decoder.feed(chunk)
+
+
+def _brotli_error() -> type[Exception]:
+    try:
+        import brotli
+    except ImportError:
+        return zlib.error
+    return brotli.error

@@ -1,0 +1,68 @@
+"""``webtap fetch URL``: a web page as Markdown on stdout, for a person."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+__all__ = ["add_parser", "run"]
+
+DESCRIPTION = """\
+Fetch URL and print it as Markdown (HTML and XHTML are converted; plain text, Markdown and JSON
+are shown as they are). --offset and --limit select lines of the Markdown, as the web_fetch tool
+does. Errors go to stderr as one line, with a non-zero exit status.
+
+Private, loopback and link-local addresses are refused unless WEBTAP_ALLOW_PRIVATE_NETWORKS=1.
+Limits: WEBTAP_FETCH_TIMEOUT (seconds, default 30), WEBTAP_CONNECT_TIMEOUT (default 10),
+WEBTAP_MAX_BYTES (default 10485760).
+"""
+
+
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number >= 1, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a whole number >= 1, got {value}")
+    return value
+
+
+def add_parser(subparsers: Any) -> None:
+    parser = subparsers.add_parser(
+        "fetch",
+        help="fetch a URL and print it as Markdown",
+        description=DESCRIPTION,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("url", metavar="URL", help="the http:// or https:// URL to fetch")
+    parser.add_argument(
+        "--offset", type=_positive, metavar="N", help="first line to print (1-based)"
+    )
+    parser.add_argument("--limit", type=_positive, metavar="N", help="print at most N lines")
+    parser.add_argument(
+        "--json", action="store_true", help="print the web_fetch tool's JSON response"
+    )
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from webtap.cli._output import fail, print_json
+    from webtap.tools import call
+
+    request: dict[str, Any] = {"url": args.url}
+    if args.offset is not None:
+        request["offset"] = args.offset
+    if args.limit is not None:
+        request["limit"] = args.limit
+    response = call("web_fetch", request)
+    if args.json:
+        print_json(response)
+        return 0 if response.get("success") else 1
+    if not response.get("success"):
+        return fail(f"{response.get('error')} [{response.get('error_code')}]")
+    content = response["content"]
+    sys.stdout.write(content if not content or content.endswith("\n") else content + "\n")
+    sys.stdout.flush()
+    return 0

@@ -1,0 +1,114 @@
+"""``webtap search``: the search tools for a person, or their JSON with ``--json``."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+__all__ = ["add_parser", "default_provider", "run"]
+
+TOOL_NAMES = {"brave": "web_search_brave", "google": "web_search_google"}
+
+
+def add_parser(subparsers: Any) -> None:
+    parser = subparsers.add_parser(
+        "search",
+        help="search the web with Brave or Google",
+        description=(
+            "Search the web with Brave Search or Google Custom Search and print a numbered "
+            "list of results. Keys come from BRAVE_API_KEY / GOOGLE_SEARCH_API_KEY + "
+            "GOOGLE_SEARCH_ENGINE_ID or ~/.config/ikigai/credentials.json."
+        ),
+    )
+    parser.add_argument("query", nargs="+", help="what to search for")
+    parser.add_argument(
+        "--provider",
+        choices=sorted(TOOL_NAMES),
+        help="brave or google (default: brave if its key is set up, else google if its "
+        "credentials are, else brave)",
+    )
+    parser.add_argument(
+        "--count", type=int, metavar="N", help="number of results (brave 1-20, google 1-10)"
+    )
+    parser.add_argument(
+        "--allow",
+        action="append",
+        default=[],
+        metavar="DOMAIN",
+        help="only results from this domain or its subdomains (repeatable)",
+    )
+    parser.add_argument(
+        "--block",
+        action="append",
+        default=[],
+        metavar="DOMAIN",
+        help="no results from this domain or its subdomains (repeatable)",
+    )
+    parser.add_argument("--json", action="store_true", help="print the tool's JSON response")
+    parser.set_defaults(run=run)
+
+
+def default_provider() -> str:
+    """Brave when its key resolves, else Google when its credentials do, else Brave (whose
+    missing-key message then tells the person how to set one up)."""
+    from webtap.credentials import brave_key, google_credentials
+
+    if brave_key() is not None:
+        return "brave"
+    if google_credentials() is not None:
+        return "google"
+    return "brave"
+
+
+def run(args: argparse.Namespace) -> int:
+    from webtap.cli._output import print_json, show_event
+    from webtap.tools import call
+
+    provider = args.provider or default_provider()
+    request: dict[str, Any] = {"query": " ".join(args.query)}
+    if args.count is not None:
+        request["count" if provider == "brave" else "num"] = args.count
+    if args.allow:
+        request["allowed_domains"] = args.allow
+    if args.block:
+        request["blocked_domains"] = args.block
+    response = call(TOOL_NAMES[provider], request)
+    event = response.get("_event")
+    if args.json:
+        print_json(response)
+    elif response.get("success"):
+        _show_results(response["results"])
+    elif event and event.get("kind") == "config_required":
+        show_event(event)  # the setup instructions say all the error says, and more
+    else:
+        _show_error(response)
+        if event:
+            show_event(event)
+    return 0 if response.get("success") else 1
+
+
+def _show_results(results: list[dict[str, str]]) -> None:
+    from rich.console import Console
+    from rich.markup import escape
+
+    console = Console(highlight=False, soft_wrap=True)
+    if not results:
+        console.print("No results.")
+        return
+    width = len(str(len(results)))
+    for number, result in enumerate(results, 1):
+        indent = " " * (width + 2)
+        console.print(f"[bold]{number:>{width}}. {escape(result['title'] or result['url'])}[/bold]")
+        console.print(f"{indent}[cyan]{escape(result['url'])}[/cyan]")
+        if result["snippet"]:
+            console.print(f"{indent}{escape(result['snippet'])}")
+        console.print()
+
+
+def _show_error(response: dict[str, Any]) -> None:
+    from rich.markup import escape
+
+    from webtap.cli._output import err_console
+
+    code = response.get("error_code", "ERROR")
+    err_console().print(f"[bold red]{escape(code)}[/bold red]: {escape(response['error'])}")

@@ -1,0 +1,216 @@
+"""Where the search keys come from: the environment, then ``~/.config/ikigai/credentials.json``.
+
+Precedence (spec 000 "Credential Discovery", DESIGN 6), field by field:
+
+1. ``BRAVE_API_KEY``; ``GOOGLE_SEARCH_API_KEY`` and ``GOOGLE_SEARCH_ENGINE_ID``. An empty
+   variable counts as unset.
+2. ``~/.config/ikigai/credentials.json``: ``web_search.brave.api_key``,
+   ``web_search.google.api_key``, ``web_search.google.engine_id``.
+3. :class:`AuthMissing` with the spec's exact error text and a ``config_required`` event.
+
+A credentials file that cannot be read or is not a JSON object is a :class:`ConfigError` that
+names the file and never quotes its content. Keys are kept out of ``repr`` so that they cannot
+reach a log line by accident. This module is light (no httpx): the CLI and the ask loop use it
+to decide which provider to offer.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from webtap.errors import AuthMissing, ConfigError
+
+__all__ = [
+    "BRAVE_AUTH_MISSING",
+    "GOOGLE_AUTH_MISSING",
+    "BraveCredentials",
+    "GoogleCredentials",
+    "brave_key",
+    "credentials_path",
+    "google_credentials",
+    "read_file",
+    "require_brave",
+    "require_google",
+    "value_at",
+]
+
+# The spec's exact texts (000, web-search-brave-tool / web-search-google-tool "Error Response").
+BRAVE_AUTH_MISSING = (
+    "Web search requires API key configuration.\n\n"
+    "Brave Search offers 2,000 free searches/month.\n"
+    "Get your key: https://brave.com/search/api/\n"
+    "Add to: ~/.config/ikigai/credentials.json as 'web_search.brave.api_key'"
+)
+GOOGLE_AUTH_MISSING = (
+    "Web search requires API key configuration.\n\n"
+    "Google Custom Search offers 100 free searches/day.\n"
+    "Get API key: https://developers.google.com/custom-search/v1/overview\n"
+    "Get Search Engine ID: https://programmablesearchengine.google.com/controlpanel/create\n"
+    "Add to: ~/.config/ikigai/credentials.json as 'web_search.google.api_key' and "
+    "'web_search.google.engine_id'"
+)
+BRAVE_CONFIG_REQUIRED = (
+    "⚠ Configuration Required\n\n"
+    "Web search needs an API key. Brave Search offers 2,000 free searches/month.\n\n"
+    "Get your key: https://brave.com/search/api/\n"
+    "Add to: ~/.config/ikigai/credentials.json\n\n"
+    'Example:\n{\n  "web_search": {\n    "brave": {\n      "api_key": "your-api-key-here"\n'
+    "    }\n  }\n}"
+)
+GOOGLE_CONFIG_REQUIRED = (
+    "⚠ Configuration Required\n\n"
+    "Web search needs an API key and Search Engine ID. Google Custom Search offers 100 free "
+    "searches/day.\n\n"
+    "Get API key: https://developers.google.com/custom-search/v1/overview\n"
+    "Get Search Engine ID: https://programmablesearchengine.google.com/controlpanel/create\n"
+    "Add to: ~/.config/ikigai/credentials.json\n\n"
+    'Example:\n{\n  "web_search": {\n    "google": {\n      "api_key": "your-api-key-here",\n'
+    '      "engine_id": "your-search-engine-id"\n    }\n  }\n}'
+)
+BRAVE_EVENT_DATA = {
+    "tool": "web_search_brave",
+    "credential": "api_key",
+    "signup_url": "https://brave.com/search/api/",
+}
+GOOGLE_EVENT_DATA = {"tool": "web_search_google", "credentials": ["api_key", "engine_id"]}
+
+FILE_DISPLAY = "~/.config/ikigai/credentials.json"
+
+
+@dataclass(frozen=True)
+class BraveCredentials:
+    api_key: str = field(repr=False)
+    source: str  # where the key came from, for messages: "BRAVE_API_KEY" or the file
+
+
+@dataclass(frozen=True)
+class GoogleCredentials:
+    api_key: str = field(repr=False)
+    engine_id: str = field(repr=False)
+    source: str
+
+
+def credentials_path() -> Path:
+    """``~/.config/ikigai/credentials.json`` under the current ``HOME`` (the spec's path)."""
+    return Path.home() / ".config" / "ikigai" / "credentials.json"
+
+
+def require_brave() -> BraveCredentials:
+    """The Brave key, or :class:`AuthMissing` with the spec's text and event."""
+    ((key, source),) = _resolve([("BRAVE_API_KEY", ("web_search", "brave", "api_key"))])
+    if key is None:
+        raise AuthMissing(
+            BRAVE_AUTH_MISSING,
+            event=_config_required(BRAVE_CONFIG_REQUIRED, BRAVE_EVENT_DATA),
+        )
+    return BraveCredentials(key, source)
+
+
+def require_google() -> GoogleCredentials:
+    """The Google key and engine id, or :class:`AuthMissing` with the spec's text and event."""
+    (key, key_source), (engine, engine_source) = _resolve(
+        [
+            ("GOOGLE_SEARCH_API_KEY", ("web_search", "google", "api_key")),
+            ("GOOGLE_SEARCH_ENGINE_ID", ("web_search", "google", "engine_id")),
+        ]
+    )
+    if key is None or engine is None:
+        raise AuthMissing(
+            GOOGLE_AUTH_MISSING,
+            event=_config_required(GOOGLE_CONFIG_REQUIRED, GOOGLE_EVENT_DATA),
+        )
+    source = key_source if key_source == engine_source else f"{key_source} and {engine_source}"
+    return GoogleCredentials(key, engine, source)
+
+
+def brave_key() -> str | None:
+    """The Brave key if one resolves; ``None`` when missing or the file is unusable."""
+    try:
+        return require_brave().api_key
+    except (AuthMissing, ConfigError):
+        return None
+
+
+def google_credentials() -> tuple[str, str] | None:
+    """``(api_key, engine_id)`` if both resolve; ``None`` when missing or the file is unusable."""
+    try:
+        found = require_google()
+    except (AuthMissing, ConfigError):
+        return None
+    return found.api_key, found.engine_id
+
+
+def _config_required(content: str, data: dict[str, Any]) -> dict[str, Any]:
+    return {"kind": "config_required", "content": content, "data": dict(data)}
+
+
+def _resolve(fields: list[tuple[str, tuple[str, ...]]]) -> list[tuple[str | None, str]]:
+    """Each field's value and where it came from; the file is read at most once, and only
+    when a variable is missing."""
+    found: list[tuple[str | None, str]] = []
+    data: dict[str, Any] | None = None
+    for variable, path in fields:
+        value = os.environ.get(variable, "").strip()
+        if value:
+            found.append((value, variable))
+            continue
+        if data is None:
+            data = read_file()
+        found.append((value_at(data, path), FILE_DISPLAY))
+    return found
+
+
+def value_at(data: dict[str, Any], path: tuple[str, ...]) -> str | None:
+    """The non-empty string at ``path`` in the file's data, ``None`` when absent; a value
+    that is not a string is a :class:`ConfigError`."""
+    node: Any = data
+    for part in path:
+        if not isinstance(node, dict):
+            return None
+        node = node.get(part)
+    if node is None:
+        return None
+    if not isinstance(node, str):
+        raise ConfigError(
+            f"{credentials_path()}: '{'.'.join(path)}' must be a string; "
+            "fix it or remove the entry."
+        )
+    return node.strip() or None
+
+
+def read_file() -> dict[str, Any]:
+    """The credentials file as a dict (empty when there is none), or :class:`ConfigError`."""
+    path = credentials_path()
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return {}
+    except (OSError, UnicodeDecodeError) as exc:
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else "not UTF-8 text"
+        raise ConfigError(
+            f"Cannot read the credentials file {path}: {reason}. "
+            "Fix its permissions or contents, or set the key in the environment."
+        ) from None
+    try:
+        data = json.loads(text) if text.strip() else {}
+    except json.JSONDecodeError as exc:
+        # exc.msg and the position only: the message must never quote the file (it holds keys).
+        raise ConfigError(
+            f"The credentials file {path} is not valid JSON ({exc.msg} at line {exc.lineno} "
+            f"column {exc.colno}). Fix it, or set the key in the environment."
+        ) from None
+    if not isinstance(data, dict):
+        raise ConfigError(
+            f"The credentials file {path} must hold a JSON object like "
+            '{"web_search": {...}}. Fix it, or set the key in the environment.'
+        )
+    return data
+
+
+# webtap.keys (the ask side's key precedence) reads the same file under these earlier names.
+_read_file = read_file
+_dig = value_at

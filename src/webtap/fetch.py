@@ -1,0 +1,608 @@
+"""Fetching a URL as Markdown: the ``web_fetch`` tool's library.
+
+:func:`fetch` takes a URL to a :class:`Page` (final URL, title, Markdown): it checks the URL,
+follows redirects itself (every hop checked by the SSRF guard), reads the body within a size cap
+and an overall deadline, decodes it (charset from the header, then ``<meta>``, then detection)
+and turns it into Markdown by its media type. :func:`paginate` cuts the Markdown into lines, and
+:func:`web_fetch` is the tool handler that puts the two together.
+"""
+
+from __future__ import annotations
+
+import codecs
+import json
+import re
+from contextlib import contextmanager
+from dataclasses import dataclass
+from http import HTTPStatus
+from typing import TYPE_CHECKING, Any
+from urllib.parse import urldefrag, urljoin, urlsplit
+
+from webtap.errors import HTTPError, InvalidInput, InvalidURL, NetworkError, ParseError
+from webtap.guard import AddressRefused, Guard
+from webtap.net import (
+    Deadline,
+    Limits,
+    Timeouts,
+    env_float,
+    guarded_client,
+    read_body,
+    translate_errors,
+)
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+    import httpx
+
+__all__ = [
+    "CONNECT_TIMEOUT_ENV",
+    "FETCH_TIMEOUT_ENV",
+    "MAX_BYTES_ENV",
+    "Page",
+    "fetch",
+    "fetch_limits",
+    "fetch_timeouts",
+    "paginate",
+    "split_lines",
+    "to_markdown",
+    "web_fetch",
+]
+
+CONNECT_TIMEOUT_ENV = "WEBTAP_CONNECT_TIMEOUT"
+FETCH_TIMEOUT_ENV = "WEBTAP_FETCH_TIMEOUT"
+MAX_BYTES_ENV = "WEBTAP_MAX_BYTES"
+
+DEFAULT_CONNECT_TIMEOUT = 10.0
+DEFAULT_FETCH_TIMEOUT = 30.0
+
+WHAT = "Failed to fetch URL"
+ACCEPT = (
+    "text/html,application/xhtml+xml,text/markdown;q=0.9,text/plain;q=0.8,"
+    "application/json;q=0.8,*/*;q=0.5"
+)
+REDIRECT_STATUSES = {301, 302, 303, 307, 308}
+
+
+@dataclass(frozen=True, slots=True)
+class Page:
+    """A fetched page: where it ended up, its title, its Markdown and the media type read."""
+
+    url: str
+    title: str
+    markdown: str
+    media_type: str
+
+
+def fetch_timeouts() -> Timeouts:
+    """Connect timeout and overall deadline, from the environment or the defaults."""
+    total = env_float(FETCH_TIMEOUT_ENV, DEFAULT_FETCH_TIMEOUT)
+    connect = env_float(CONNECT_TIMEOUT_ENV, DEFAULT_CONNECT_TIMEOUT)
+    return Timeouts(connect=min(connect, total), read=total, total=total)
+
+
+def fetch_limits() -> Limits:
+    """Size cap (decoded bytes) and redirect limit, from the environment or the defaults."""
+    default = Limits()
+    return Limits(max_body=int(env_float(MAX_BYTES_ENV, default.max_body)))
+
+
+# --- URLs ------------------------------------------------------------------------------------
+
+
+_OTHER_SCHEMES = {"javascript", "mailto", "data", "file", "about", "tel", "blob", "urn"}
+
+
+def check_url(url: str) -> str:
+    """``url`` stripped, if it is an http(s) URL with a host; else :class:`InvalidURL`."""
+    if not isinstance(url, str):
+        raise InvalidURL("Invalid URL: expected a string such as https://example.com/page")
+    url = url.strip()
+    shown = url if len(url) <= 200 else url[:197] + "..."
+    if not url:
+        raise InvalidURL("Invalid URL: empty; expected an http:// or https:// URL")
+    try:
+        parts = urlsplit(url)
+        parts.port  # noqa: B018 - raises ValueError for a port out of range
+    except ValueError as exc:
+        raise InvalidURL(f"Invalid URL {shown!r}: {exc}") from None
+    scheme = parts.scheme.lower()
+    if scheme and scheme not in ("http", "https") and ("://" in url or scheme in _OTHER_SCHEMES):
+        raise InvalidURL(
+            f"Invalid URL {shown!r}: the {scheme}: scheme is not supported "
+            "(only http and https URLs can be fetched)"
+        )
+    if "://" not in url or not scheme:
+        hint = f" (did you mean https://{url}?)" if " " not in url and "." in url else ""
+        raise InvalidURL(
+            f"Invalid URL {shown!r}: expected an absolute http:// or https:// URL "
+            f"such as https://example.com/page{hint}"
+        )
+    if any(ord(ch) < 32 or ord(ch) == 127 for ch in url):
+        raise InvalidURL(f"Invalid URL {shown!r}: it contains control characters")
+    if not parts.hostname:
+        raise InvalidURL(f"Invalid URL {shown!r}: it has no host name")
+    if any(ch.isspace() for ch in parts.netloc):
+        raise InvalidURL(f"Invalid URL {shown!r}: the host name contains spaces")
+    return url
+
+
+def _httpx_url(url: str) -> httpx.URL:
+    import httpx
+
+    try:
+        parsed = httpx.URL(url)
+    except httpx.InvalidURL as exc:
+        raise InvalidURL(f"Invalid URL {url!r}: {exc}") from None
+    if not parsed.host:
+        raise InvalidURL(f"Invalid URL {url!r}: it has no host name")
+    return parsed
+
+
+# --- Fetching --------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class _Response:
+    url: str
+    content_type: str
+    body: bytes
+
+
+def fetch(
+    url: str,
+    *,
+    timeouts: Timeouts | None = None,
+    limits: Limits | None = None,
+    guard: Guard | None = None,
+    client: httpx.Client | None = None,
+) -> Page:
+    """Fetch ``url`` and convert it to Markdown.
+
+    Settings default to the environment (:func:`fetch_timeouts`, :func:`fetch_limits`,
+    :meth:`Guard.from_env`). ``client`` is for tests and embedders: with it, only URLs that
+    spell an address are checked by the guard, since names are checked where webtap's own
+    client connects.
+    """
+    url = check_url(url)
+    timeouts = timeouts or fetch_timeouts()
+    limits = limits or fetch_limits()
+    guard = guard or Guard.from_env()
+    deadline = Deadline(timeouts.total)
+    own_client = client is None
+    if client is None:
+        client = guarded_client(guard, deadline, timeouts)
+    try:
+        with _fetch_errors(deadline, timeouts), _holding_locations(client):
+            response = _get(client, url, guard, deadline, timeouts, limits)
+    finally:
+        if own_client:
+            client.close()
+    title, markdown, media_type = to_markdown(response.body, response.content_type, response.url)
+    return Page(response.url, title, markdown, media_type)
+
+
+def _get(
+    client: httpx.Client,
+    url: str,
+    guard: Guard,
+    deadline: Deadline,
+    timeouts: Timeouts,
+    limits: Limits,
+) -> _Response:
+    """GET ``url``, following at most ``limits.max_redirects`` redirects, each one checked."""
+    import httpx
+
+    hop = url  # this hop's URL as written: the caller's, then each Location made absolute
+    visited: list[str] = []
+    for _ in range(limits.max_redirects + 1):
+        target = _checked(hop, guard)
+        try:
+            timeout = httpx.Timeout(
+                deadline.clamp(timeouts.read, httpx.ReadTimeout),
+                connect=deadline.clamp(timeouts.connect, httpx.ConnectTimeout),
+            )
+            with client.stream("GET", target, headers={"Accept": ACCEPT}, timeout=timeout) as r:
+                location = r.extensions.get(_LOCATION) or r.headers.get("location")
+                if r.status_code in REDIRECT_STATUSES and location:
+                    visited.append(urldefrag(hop).url)
+                    hop = _redirect_target(hop, location)
+                    continue
+                if r.status_code >= 400:
+                    raise HTTPError(_status_line(r))
+                body = read_body(r, limits.max_body, deadline)
+        except AddressRefused as exc:  # from the connection layer, which knows no URLs
+            raise exc.for_url(hop) from None
+        final = _with_fragment(str(target.copy_with(fragment=None)), hop, url) if visited else url
+        return _Response(final, r.headers.get("content-type", ""), body)
+    loop = " (a redirect loop)" if urldefrag(hop).url in visited else ""
+    raise HTTPError(
+        f"Too many redirects: {url} was redirected more than {limits.max_redirects} times{loop}"
+    )
+
+
+_LOCATION = "webtap.location"
+
+
+@contextmanager
+def _holding_locations(client: httpx.Client) -> Iterator[None]:
+    """Keep httpx from reading ``Location`` headers: redirects are followed (and checked) here.
+
+    Even with redirects off, httpx parses a redirect's ``Location`` and fails on spellings it
+    rejects (``http://0177.0.0.1/``), which the guard must see and refuse by name. A response
+    hook moves the header into the response's extensions before httpx looks at it.
+    """
+
+    def hold(response: httpx.Response) -> None:
+        if response.status_code in REDIRECT_STATUSES and "location" in response.headers:
+            response.extensions[_LOCATION] = response.headers["location"]
+            del response.headers["location"]
+
+    hooks = client.event_hooks
+    client.event_hooks = {**hooks, "response": [*hooks.get("response", []), hold]}
+    try:
+        yield
+    finally:
+        client.event_hooks = hooks
+
+
+def _checked(url: str, guard: Guard) -> httpx.URL:
+    """``url`` parsed, once the guard has seen its host as written.
+
+    The guard looks first: httpx rejects some spellings of addresses that the system resolver
+    accepts (``0177.0.0.1``), and "refused, because it is a loopback address" says more.
+    """
+    try:
+        guard.check_host(urlsplit(url).hostname or "")
+    except AddressRefused as exc:
+        raise exc.for_url(url) from None
+    return _httpx_url(url)
+
+
+def _redirect_target(current: str, location: str) -> str:
+    """The absolute URL a ``Location`` header points to, if it is one we may follow."""
+    location = location.strip()
+    try:
+        target = urljoin(current, location)
+        scheme = urlsplit(target).scheme.lower()
+    except ValueError as exc:
+        raise InvalidURL(f"Redirected to an invalid URL {location!r}: {exc}") from None
+    if scheme not in ("http", "https"):
+        raise InvalidURL(
+            f"Redirected to {location!r}, which is not an http or https URL; not followed"
+        )
+    return target
+
+
+def _with_fragment(final: str, hop: str, original: str) -> str:
+    """The URL to report: a redirect keeps the #fragment asked for unless it names its own."""
+    fragment = urlsplit(hop).fragment or urlsplit(original).fragment
+    return f"{final}#{fragment}" if fragment else final
+
+
+def _status_line(response: httpx.Response) -> str:
+    """``"HTTP 404: Not Found"``: the server's own reason phrase, else the standard one."""
+    status = response.status_code
+    raw = response.extensions.get("reason_phrase", b"")
+    reason = raw.decode("latin-1") if isinstance(raw, bytes) else str(raw or "")
+    reason = " ".join("".join(ch for ch in reason if ch.isprintable()).split())[:200]
+    if not reason:
+        try:
+            reason = HTTPStatus(status).phrase
+        except ValueError:
+            return f"HTTP {status}"
+    return f"HTTP {status}: {reason}"
+
+
+@contextmanager
+def _fetch_errors(deadline: Deadline, timeouts: Timeouts) -> Iterator[None]:
+    """httpx errors as webtap's, with timeouts told apart: the deadline or the connect limit."""
+    import httpx
+
+    with translate_errors(WHAT):
+        try:
+            yield
+        except httpx.TimeoutException as exc:
+            if deadline.remaining() < 0.05:  # a timeout this close to the end is the deadline
+                raise NetworkError(
+                    f"{WHAT}: no complete response within {deadline.seconds:g} s "
+                    f"(the overall deadline; set {FETCH_TIMEOUT_ENV} to allow more seconds)"
+                ) from None
+            if isinstance(exc, httpx.ConnectTimeout):
+                raise NetworkError(
+                    f"{WHAT}: connection timed out after {timeouts.connect:g} s "
+                    f"(set {CONNECT_TIMEOUT_ENV} to allow more seconds)"
+                ) from None
+            raise
+
+
+# --- Content ---------------------------------------------------------------------------------
+
+_HTML_TYPES = {"text/html", "application/xhtml+xml", "application/vnd.wap.xhtml+xml"}
+_MARKDOWN_TYPES = {"text/markdown", "text/x-markdown"}
+_TEXT_APPLICATION_TYPES = {
+    "application/xml",
+    "application/javascript",
+    "application/ecmascript",
+    "application/x-javascript",
+    "application/yaml",
+    "application/x-yaml",
+    "application/toml",
+    "application/x-sh",
+    "application/sql",
+    "application/graphql",
+    "application/x-ndjson",
+}
+_SNIFFED_TYPES = {"", "application/octet-stream", "binary/octet-stream", "application/unknown"}
+
+# Magic numbers of common binary formats, to name what a lying Content-Type hides.
+_SIGNATURES: list[tuple[bytes, str]] = [
+    (b"\x89PNG\r\n\x1a\n", "image/png"),
+    (b"GIF87a", "image/gif"),
+    (b"GIF89a", "image/gif"),
+    (b"\xff\xd8\xff", "image/jpeg"),
+    (b"%PDF-", "application/pdf"),
+    (b"PK\x03\x04", "application/zip"),
+    (b"\x1f\x8b", "application/gzip"),
+    (b"BM", "image/bmp"),
+    (b"\x00\x00\x01\x00", "image/x-icon"),
+    (b"OggS", "audio/ogg"),
+    (b"ID3", "audio/mpeg"),
+    (b"\x1a\x45\xdf\xa3", "video/webm"),
+    (b"wOFF", "font/woff"),
+    (b"wOF2", "font/woff2"),
+    (b"\x7fELF", "application/x-executable"),
+]
+
+_HTML_START = re.compile(
+    rb"<(?:!doctype\s+html|html|head|body|title|meta|script|style|div|p|h[1-6]|table|a|b|br"
+    rb"|iframe|font|link|!--)[\s/>]",
+    re.IGNORECASE,
+)
+_META_CHARSET = re.compile(rb"<meta[^>]*?charset\s*=\s*[\"']?\s*([A-Za-z0-9_:.\-]+)", re.I)
+_XML_DECLARATION = re.compile(r"\A\s*<\?xml[^>]*\?>")
+_ATX_HEADING = re.compile(r"^ {0,3}#{1,6}[ \t]+(.+?)(?:[ \t]+#+)?[ \t]*$", re.MULTILINE)
+
+
+def to_markdown(body: bytes, content_type: str, url: str) -> tuple[str, str, str]:
+    """``(title, markdown, media_type)`` for a body served with ``content_type`` from ``url``."""
+    media_type, charset = parse_content_type(content_type)
+    if media_type in _SNIFFED_TYPES:
+        media_type = sniff(body)
+    else:
+        hidden = _binary_signature(body)
+        if hidden and not _is_binary_type(media_type):
+            raise ParseError(
+                f"Cannot convert {hidden} content to Markdown: the server said {media_type} "
+                f"but sent {hidden} data"
+            )
+    if media_type in _HTML_TYPES:
+        return (*_html(body, charset, url), media_type)
+    if media_type == "application/json" or media_type.endswith("+json"):
+        return ("", _json(body, charset), media_type)
+    if media_type in _MARKDOWN_TYPES:
+        text = _text(decode(body, charset))
+        match = _ATX_HEADING.search(text)
+        return (match.group(1).strip() if match else "", text, media_type)
+    if _is_text_type(media_type):
+        return ("", _text(decode(body, charset)), media_type)
+    raise ParseError(
+        f"Cannot convert {media_type} content to Markdown: web_fetch reads HTML, XHTML, "
+        "plain text, Markdown and JSON"
+    )
+
+
+def parse_content_type(header: str) -> tuple[str, str | None]:
+    """``("text/html", "utf-8")`` from ``text/html; charset="UTF-8"``."""
+    media_type, *params = header.split(";")
+    charset = None
+    for param in params:
+        name, _, value = param.partition("=")
+        if name.strip().lower() == "charset":
+            charset = value.strip().strip("\"'").strip() or None
+    return media_type.strip().lower(), charset
+
+
+def _is_text_type(media_type: str) -> bool:
+    return (
+        media_type.startswith("text/")
+        or media_type in _TEXT_APPLICATION_TYPES
+        or media_type.endswith("+xml")
+    )
+
+
+def _is_binary_type(media_type: str) -> bool:
+    return not (
+        media_type in _HTML_TYPES
+        or _is_text_type(media_type)
+        or media_type == "application/json"
+        or media_type.endswith("+json")
+    )
+
+
+def _binary_signature(body: bytes) -> str | None:
+    head = body[:16]
+    for magic, media_type in _SIGNATURES:
+        if head.startswith(magic):
+            return media_type
+    if head.startswith(b"RIFF") and body[8:12] == b"WEBP":
+        return "image/webp"
+    return None
+
+
+def sniff(body: bytes) -> str:
+    """The media type of a body served without a useful Content-Type."""
+    signature = _binary_signature(body)
+    if signature:
+        return signature
+    head = body[:1024].lstrip(b"\xef\xbb\xbf \t\r\n\x0c")
+    if _HTML_START.match(head) or (head.startswith(b"<?xml") and b"<html" in body[:4096].lower()):
+        return "text/html"
+    if head[:1] in (b"{", b"["):
+        try:
+            json.loads(body)
+        except ValueError:
+            pass
+        else:
+            return "application/json"
+    if b"\x00" in body[:4096] and not body.startswith((b"\xff\xfe", b"\xfe\xff")):
+        return "application/octet-stream"
+    return "text/plain"
+
+
+def _html(body: bytes, charset: str | None, url: str) -> tuple[str, str]:
+    from webtap.convert import convert
+
+    text = decode(body, charset, html=True)
+    # lxml refuses str input that carries an encoding declaration; the text is decoded already.
+    text = _XML_DECLARATION.sub("", text, count=1)
+    try:
+        document = convert(text, base_url=url)
+    except RecursionError:
+        raise ParseError("Failed to parse HTML: the document is nested too deeply") from None
+    except Exception as exc:
+        raise ParseError(f"Failed to parse HTML: {type(exc).__name__}: {exc}") from None
+    return document.title, document.markdown
+
+
+def _json(body: bytes, charset: str | None) -> str:
+    text = decode(body, charset or "utf-8")
+    try:
+        value = json.loads(text)
+    except ValueError:
+        return _text(text)  # not JSON after all: show it as it came
+    pretty = json.dumps(value, indent=2, ensure_ascii=False)
+    fence = "`" * max(3, _longest_run(pretty, "`") + 1)
+    return f"{fence}json\n{pretty}\n{fence}\n"
+
+
+def _longest_run(text: str, char: str) -> int:
+    runs = re.findall(f"{re.escape(char)}+", text)
+    return max((len(run) for run in runs), default=0)
+
+
+def _text(text: str) -> str:
+    return text.replace("\r\n", "\n").replace("\r", "\n")
+
+
+# --- Charsets --------------------------------------------------------------------------------
+
+_BOMS = [
+    (codecs.BOM_UTF8, "utf-8-sig"),
+    (codecs.BOM_UTF16_LE, "utf-16"),
+    (codecs.BOM_UTF16_BE, "utf-16"),
+]
+
+# Labels that mean a superset in practice (the WHATWG Encoding Standard does the same).
+_SUPERSETS = {
+    "iso-8859-1": "cp1252",
+    "latin-1": "cp1252",
+    "ascii": "cp1252",
+    "shift_jis": "cp932",
+    "euc_jp": "euc_jis_2004",
+    "gb2312": "gb18030",
+    "gbk": "gb18030",
+    "euc_kr": "cp949",
+    "iso-8859-9": "cp1254",
+    "tis-620": "cp874",
+    "iso-8859-11": "cp874",
+}
+
+
+_WESTERN = {"cp1252", "latin_1", "iso8859_15"}
+
+
+def _codec(label: str | None) -> str | None:
+    """The Python codec for a charset label, or ``None`` for a label nobody knows."""
+    if not label:
+        return None
+    try:
+        name = codecs.lookup(label.strip().lower()).name
+    except (LookupError, ValueError):
+        return None
+    return _SUPERSETS.get(name, name)
+
+
+def decode(body: bytes, charset: str | None, *, html: bool = False) -> str:
+    """Text from ``body``: BOM, then ``charset`` (the header), then ``<meta>``, then detection."""
+    for bom, codec in _BOMS:
+        if body.startswith(bom):
+            return body.decode(codec, errors="replace")
+    codec = _codec(charset)
+    if codec is None and html:
+        match = _META_CHARSET.search(body[:8192])
+        codec = _codec(match.group(1).decode("ascii")) if match else None
+        if codec in ("utf-16", "utf-16-le", "utf-16-be", "utf-32"):
+            codec = "utf-8"  # a meta tag readable as ASCII cannot be in UTF-16
+    if codec is None:
+        codec = _detect(body)
+    return body.decode(codec, errors="replace")
+
+
+def _detect(body: bytes) -> str:
+    try:
+        body.decode("utf-8")
+    except UnicodeDecodeError:
+        pass
+    else:
+        return "utf-8"
+    from charset_normalizer import from_bytes
+
+    matches = list(from_bytes(body[: 256 * 1024]))
+    if not matches:
+        return "cp1252"
+    best = matches[0]
+    # Short Western text often fits several single-byte code pages equally well; the web's
+    # default among them is windows-1252 (as in browsers), so it wins a tie.
+    for match in matches:
+        tied = abs(match.chaos - best.chaos) < 0.01 and abs(match.coherence - best.coherence) < 0.01
+        if tied and _WESTERN & set(match.could_be_from_charset):
+            return "cp1252"
+    return _codec(best.encoding) or "cp1252"
+
+
+# --- Pagination and the tool -----------------------------------------------------------------
+
+
+def split_lines(markdown: str) -> list[str]:
+    """The Markdown's lines, each with its ``\\n`` (the last may lack one).
+
+    Only ``\\n`` ends a line: ``str.splitlines`` would also split on form feeds and other
+    characters that text pages contain, and the counts would not match what a reader sees.
+    """
+    lines = markdown.split("\n")
+    last = lines.pop()
+    out = [line + "\n" for line in lines]
+    if last:
+        out.append(last)
+    return out
+
+
+def paginate(markdown: str, offset: int = 1, limit: int | None = None) -> tuple[str, int]:
+    """``(content, total_lines)``: ``limit`` lines of ``markdown`` from line ``offset`` (1-based).
+
+    An offset past the end gives empty content; a limit past the end gives the rest. The pages
+    put together are the whole Markdown again.
+    """
+    if offset < 1:
+        raise InvalidInput(f"Invalid input: field 'offset' must be >= 1 (got {offset})")
+    if limit is not None and limit < 1:
+        raise InvalidInput(f"Invalid input: field 'limit' must be >= 1 (got {limit})")
+    lines = split_lines(markdown)
+    if offset == 1 and limit is None:
+        return markdown, len(lines)
+    end = None if limit is None else offset - 1 + limit
+    return "".join(lines[offset - 1 : end]), len(lines)
+
+
+def web_fetch(request: dict[str, Any]) -> dict[str, Any]:
+    """The ``web_fetch`` tool: fetch ``url`` and return lines ``offset``.. of its Markdown."""
+    page = fetch(request["url"])
+    content, total = paginate(page.markdown, request.get("offset", 1), request.get("limit"))
+    return {
+        "success": True,
+        "url": page.url,
+        "title": page.title,
+        "content": content,
+        "total_lines": total,
+    }

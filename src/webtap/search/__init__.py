@@ -1,0 +1,87 @@
+"""Web search through Brave Search and Google Custom Search, in one result shape.
+
+Library use::
+
+    from webtap.search import brave_search, google_search, search
+    results = brave_search("python packaging", count=5, allowed_domains=["python.org"])
+
+``api_key=None`` (and ``engine_id=None``) means "discover it" (environment, then
+``~/.config/ikigai/credentials.json``); an explicit value overrides discovery. Failures raise
+:class:`webtap.errors.WebtapError` subclasses whose messages never contain a key.
+``web_search_brave`` and ``web_search_google`` are the tools' handlers (request dict ->
+response dict) that :mod:`webtap.tools` runs after validating the request.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from webtap.errors import InvalidInput
+from webtap.search.brave import brave_search
+from webtap.search.google import google_search
+from webtap.search.request import search_deadline
+from webtap.search.results import SearchResult, success_response
+
+__all__ = [
+    "PROVIDERS",
+    "SearchResult",
+    "brave_search",
+    "google_search",
+    "search",
+    "web_search_brave",
+    "web_search_google",
+]
+
+PROVIDERS = ("brave", "google")
+
+
+def search(
+    query: str,
+    provider: str = "brave",
+    count: int = 10,
+    page: int = 0,
+    allowed_domains: Sequence[str] = (),
+    blocked_domains: Sequence[str] = (),
+    **credentials: Any,
+) -> list[SearchResult]:
+    """Search with either provider; ``page`` counts pages of ``count`` results from 0.
+
+    Brave takes up to 20 results and pages 0-9; Google up to 10 results and results up to
+    the 100th. ``credentials`` are the provider function's ``api_key``/``engine_id``/``client``.
+    """
+    if provider == "brave":
+        return brave_search(query, count, page, allowed_domains, blocked_domains, **credentials)
+    if provider == "google":
+        if count > 10:
+            raise InvalidInput("Invalid input: Google Custom Search returns at most 10 results")
+        return google_search(
+            query, count, page * count + 1, allowed_domains, blocked_domains, **credentials
+        )
+    raise InvalidInput(f"Unknown search provider {provider!r} (use one of {', '.join(PROVIDERS)})")
+
+
+def web_search_brave(request: dict[str, Any]) -> dict[str, Any]:
+    """The ``web_search_brave`` tool on a validated request."""
+    results = brave_search(
+        request["query"],
+        count=request.get("count", 10),
+        offset=request.get("offset", 0),
+        allowed_domains=request.get("allowed_domains") or (),
+        blocked_domains=request.get("blocked_domains") or (),
+        deadline=search_deadline(),
+    )
+    return success_response(results)
+
+
+def web_search_google(request: dict[str, Any]) -> dict[str, Any]:
+    """The ``web_search_google`` tool on a validated request."""
+    results = google_search(
+        request["query"],
+        num=request.get("num", 10),
+        start=request.get("start", 1),
+        allowed_domains=request.get("allowed_domains") or (),
+        blocked_domains=request.get("blocked_domains") or (),
+        deadline=search_deadline(),
+    )
+    return success_response(results)

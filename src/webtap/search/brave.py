@@ -1,0 +1,206 @@
+"""Brave Search: ``GET /res/v1/web/search`` with ``X-Subscription-Token``.
+
+Brave's ``offset`` is a page index from 0 to 9 (pages of ``count`` results), not a result
+index; a value Brave rejects comes back as an INVALID_INPUT that says so. Brave has no domain
+filter, so allowed/blocked domains are applied to the page it returns (spec 000).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from typing import Any
+
+import httpx
+
+from webtap.credentials import require_brave
+from webtap.errors import APIError, AuthInvalid, InvalidInput, RateLimit, WebtapError
+from webtap.net import Deadline
+from webtap.search.domains import filter_results, normalize_domains
+from webtap.search.request import (
+    ProviderReply,
+    endpoint,
+    get,
+    owned_client,
+    redacting,
+    search_deadline,
+)
+from webtap.search.results import SearchResult, clean_text
+
+__all__ = ["BRAVE_SEARCH_URL", "MAX_RATE_WAIT", "brave_search", "parse_brave"]
+
+BRAVE_SEARCH_URL = "https://api.search.brave.com/res/v1/web/search"
+# Brave's per-second limit says when its window resets; waiting longer than this is not worth
+# holding a model's turn for, so a longer wait is reported as RATE_LIMIT instead.
+MAX_RATE_WAIT = 2.0
+RETRY_PAUSE = 0.25  # seconds before the one retry of a 5xx
+WHAT = "Brave Search"
+
+
+def brave_search(
+    query: str,
+    count: int = 10,
+    offset: int = 0,
+    allowed_domains: Sequence[str] = (),
+    blocked_domains: Sequence[str] = (),
+    *,
+    api_key: str | None = None,
+    client: httpx.Client | None = None,
+    deadline: Deadline | None = None,
+) -> list[SearchResult]:
+    """Search Brave; ``api_key=None`` discovers the key (environment, then credentials file).
+
+    Raises :class:`~webtap.errors.WebtapError` subclasses; never lets the key into a message.
+    """
+    allowed = normalize_domains(allowed_domains, "allowed_domains")
+    blocked = normalize_domains(blocked_domains, "blocked_domains")
+    if api_key:
+        key, source = api_key, "the given API key"
+    else:
+        found = require_brave()
+        key, source = found.api_key, found.source
+    url = endpoint("BRAVE_SEARCH_URL", BRAVE_SEARCH_URL)
+    deadline = deadline or search_deadline()
+    with redacting([key]), owned_client(client) as http:
+        params = {"q": query, "count": count, "offset": offset}
+        headers = {"X-Subscription-Token": key, "Accept": "application/json"}
+        body = _call(http, url, params, headers, deadline, source)
+        found_results = parse_brave(body)
+    return filter_results(found_results, allowed, blocked)[:count]
+
+
+def parse_brave(body: Any) -> list[SearchResult]:
+    """Brave's ``web.results[]`` as search results; no ``web`` means no results."""
+    if not isinstance(body, dict):
+        raise APIError(f"{WHAT} returned an unexpected response (not a JSON object).")
+    web = body.get("web")
+    if web is None:
+        if body.get("type") != "search":  # no results look like {"type": "search", ...}
+            raise APIError(f"{WHAT} returned an unexpected response (not a search result).")
+        return []
+    items = web.get("results", []) if isinstance(web, dict) else None
+    if not isinstance(items, list):
+        raise APIError(f"{WHAT} returned an unexpected response ('web.results' is not a list).")
+    results = []
+    for item in items:
+        if not isinstance(item, dict):
+            continue
+        url = item.get("url")
+        if not isinstance(url, str) or not url.strip():
+            continue
+        results.append(
+            SearchResult(
+                clean_text(item.get("title")), url.strip(), clean_text(item.get("description"))
+            )
+        )
+    return results
+
+
+def _call(
+    http: httpx.Client,
+    url: str,
+    params: dict[str, Any],
+    headers: dict[str, str],
+    deadline: Deadline,
+    source: str,
+) -> Any:
+    retried = False
+    while True:
+        reply = get(http, url, params=params, headers=headers, deadline=deadline, what=WHAT)
+        if reply.status == 200 and not _error_body(reply.body):
+            if reply.body is None:
+                raise APIError(f"{WHAT} returned a response that is {reply.not_json()}.")
+            return reply.body
+        error = _error(reply, source)
+        if retried:
+            raise error
+        pause = _retry_pause(reply, error, deadline)
+        if pause is None:
+            raise error
+        retried = True
+        time.sleep(pause)
+
+
+def _retry_pause(reply: ProviderReply, error: WebtapError, deadline: Deadline) -> float | None:
+    """How long to wait before the one retry, or ``None`` when a retry would not help."""
+    if reply.status >= 500:
+        pause = RETRY_PAUSE
+    elif isinstance(error, RateLimit) and error.event is None:  # per-second, not the quota
+        resets = _reset_values(reply.headers)
+        pause = resets[0] if resets else 1.0
+        if pause > MAX_RATE_WAIT:
+            return None
+    else:
+        return None
+    return pause if pause < deadline.remaining() - 0.5 else None
+
+
+def _error_body(body: Any) -> bool:
+    return isinstance(body, dict) and body.get("type") == "ErrorResponse"
+
+
+def _error(reply: ProviderReply, source: str) -> WebtapError:
+    error = reply.body.get("error") if isinstance(reply.body, dict) else None
+    error = error if isinstance(error, dict) else {}
+    code = str(error.get("code") or "")
+    detail = str(error.get("detail") or "").strip() or reply.describe()
+    status = reply.status
+    label = f"HTTP {status}" + (f" {code}" if code else "")
+    if status in (401, 403) or code.startswith("SUBSCRIPTION_TOKEN"):
+        return AuthInvalid(
+            f"{WHAT} rejected the API key from {source} ({label}: {detail}). Check the key "
+            "in your Brave Search API dashboard (https://api-dashboard.search.brave.com/) "
+            "and update BRAVE_API_KEY or web_search.brave.api_key."
+        )
+    if code == "VALIDATION":
+        return InvalidInput(_validation_message(error, detail))
+    if status == 429:
+        resets = _reset_values(reply.headers)
+        if code == "QUOTA_LIMITED" or _monthly_exhausted(reply.headers):
+            from webtap.search.quota import brave_quota_exceeded
+
+            return brave_quota_exceeded(resets[1] if len(resets) > 1 else None)
+        wait = f"{resets[0]:g} s" if resets else "a moment"
+        per_second = reply.headers.get("x-ratelimit-limit", "").split(",")[0].strip()
+        allowed = f"{per_second} request(s)" if per_second.isdigit() else "only a few requests"
+        return RateLimit(
+            f"Rate limit exceeded: {WHAT} allows {allowed} per second on this plan "
+            f"({detail}). Try again in {wait}."
+        )
+    return APIError(f"{WHAT} API error ({label}): {detail}")
+
+
+def _validation_message(error: dict[str, Any], detail: str) -> str:
+    problems = []
+    meta = error.get("meta")
+    for item in meta.get("errors", []) if isinstance(meta, dict) else []:
+        if not isinstance(item, dict):
+            continue
+        loc = item.get("loc")
+        field = str(loc[-1]) if isinstance(loc, list) and loc else "request"
+        msg = str(item.get("msg") or "invalid")
+        if field == "offset":
+            problems.append(
+                f"field 'offset' must be between 0 and 9 for Brave Search: it is a page "
+                f"number (pages of 'count' results), not a result index (Brave said: {msg}; "
+                f"got {item.get('input')})"
+            )
+        else:
+            problems.append(f"field '{field}' was rejected by Brave Search: {msg}")
+    return "Invalid input: " + ("; ".join(problems) if problems else detail)
+
+
+def _reset_values(headers: httpx.Headers) -> list[float]:
+    """``X-RateLimit-Reset: 1, 1419704``: seconds until the per-second, then monthly, window."""
+    values = []
+    for part in headers.get("x-ratelimit-reset", "").split(","):
+        try:
+            values.append(max(0.0, float(part.strip())))
+        except ValueError:
+            return []
+    return values
+
+
+def _monthly_exhausted(headers: httpx.Headers) -> bool:
+    parts = [p.strip() for p in headers.get("x-ratelimit-remaining", "").split(",")]
+    return len(parts) > 1 and parts[1] == "0"

@@ -1,0 +1,217 @@
+"""Google Custom Search JSON API: ``GET /customsearch/v1?key=&cx=&q=&num=&start=``.
+
+The key travels as a query parameter, so request URLs never reach a message (see
+:mod:`webtap.search.request`). Domains (DESIGN 5): one allowed or one blocked domain uses
+``siteSearch``/``siteSearchFilter``; several allowed domains make one call each, run
+concurrently with ``num`` shared out evenly, merged round-robin; every result is also
+filtered as in DESIGN 4, which is how several blocked domains are handled.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import httpx
+
+from webtap.credentials import require_google
+from webtap.errors import APIError, AuthInvalid, RateLimit, WebtapError
+from webtap.net import Deadline
+from webtap.search.domains import filter_results, normalize_domains
+from webtap.search.request import (
+    ProviderReply,
+    endpoint,
+    get,
+    owned_client,
+    redacting,
+    search_deadline,
+)
+from webtap.search.results import SearchResult, clean_text
+
+__all__ = ["GOOGLE_SEARCH_URL", "google_search", "parse_google", "shares"]
+
+GOOGLE_SEARCH_URL = "https://www.googleapis.com/customsearch/v1"
+RETRY_PAUSE = 0.25  # seconds before the one retry of a 5xx
+MAX_PARALLEL = 8
+WHAT = "Google Custom Search"
+
+
+def google_search(
+    query: str,
+    num: int = 10,
+    start: int = 1,
+    allowed_domains: Sequence[str] = (),
+    blocked_domains: Sequence[str] = (),
+    *,
+    api_key: str | None = None,
+    engine_id: str | None = None,
+    client: httpx.Client | None = None,
+    deadline: Deadline | None = None,
+) -> list[SearchResult]:
+    """Search Google; ``api_key``/``engine_id`` of ``None`` are discovered (environment, then
+    the credentials file). Raises :class:`~webtap.errors.WebtapError` subclasses."""
+    allowed = normalize_domains(allowed_domains, "allowed_domains")
+    blocked = normalize_domains(blocked_domains, "blocked_domains")
+    if api_key and engine_id:
+        source = "the given credentials"
+    else:
+        found = require_google()
+        api_key, engine_id = api_key or found.api_key, engine_id or found.engine_id
+        source = found.source
+    url = endpoint("GOOGLE_SEARCH_URL", GOOGLE_SEARCH_URL)
+    deadline = deadline or search_deadline()
+    base = {"key": api_key, "cx": engine_id, "q": query, "start": start}
+    with redacting([api_key, engine_id]), owned_client(client) as http:
+
+        def page(size: int, site: dict[str, str]) -> list[SearchResult]:
+            params = {**base, "num": size, **site}
+            return parse_google(_call(http, url, params, deadline, source))
+
+        if len(allowed) > 1:
+            results = _fan_out(page, allowed, num)
+        else:
+            results = page(num, _site_search(allowed, blocked))
+    return filter_results(results, allowed, blocked)[:num]
+
+
+def _site_search(allowed: Sequence[str], blocked: Sequence[str]) -> dict[str, str]:
+    """Google's own filter for one allowed domain, or for one blocked domain (DESIGN 5)."""
+    if allowed:
+        return {"siteSearch": allowed[0], "siteSearchFilter": "i"}
+    if len(blocked) == 1:
+        return {"siteSearch": blocked[0], "siteSearchFilter": "e"}
+    return {}
+
+
+def shares(total: int, parts: int) -> list[int]:
+    """``total`` split over ``parts`` as evenly as possible, the larger shares first; every
+    part asks for at least one result (the merge trims back to ``total``)."""
+    base, extra = divmod(total, parts)
+    return [max(1, base + (1 if i < extra else 0)) for i in range(parts)]
+
+
+def parse_google(body: Any) -> list[SearchResult]:
+    """Google's ``items[]`` as search results; no ``items`` means no results."""
+    if not isinstance(body, dict):
+        raise APIError(f"{WHAT} returned an unexpected response (not a JSON object).")
+    if "items" not in body and body.get("kind") != "customsearch#search":
+        raise APIError(f"{WHAT} returned an unexpected response (not a search result).")
+    items = body.get("items", [])
+    if not isinstance(items, list):
+        raise APIError(f"{WHAT} returned an unexpected response ('items' is not a list).")
+    results = []
+    for item in items:
+        if not isinstance(item, dict):
+            continue
+        url = item.get("link")
+        if not isinstance(url, str) or not url.strip():
+            continue
+        snippet = item.get("snippet")
+        if not isinstance(snippet, str):
+            snippet = item.get("htmlSnippet")
+        results.append(
+            SearchResult(clean_text(item.get("title")), url.strip(), clean_text(snippet))
+        )
+    return results
+
+
+def _fan_out(
+    page: Callable[[int, dict[str, str]], list[SearchResult]], domains: Sequence[str], num: int
+) -> list[SearchResult]:
+    """One call per allowed domain, concurrently; results merged round-robin."""
+    from concurrent.futures import ThreadPoolExecutor  # only this path needs threads
+
+    sizes = shares(num, len(domains))
+    with ThreadPoolExecutor(max_workers=min(len(domains), MAX_PARALLEL)) as pool:
+        futures = [
+            pool.submit(page, size, {"siteSearch": domain, "siteSearchFilter": "i"})
+            for domain, size in zip(domains, sizes, strict=True)
+        ]
+        lists: list[list[SearchResult]] = []
+        errors: list[WebtapError] = []
+        for future in futures:
+            try:
+                lists.append(future.result())
+            except WebtapError as exc:
+                errors.append(exc)
+    if not lists:
+        raise errors[0]
+    return _round_robin(lists)
+
+
+def _round_robin(lists: list[list[SearchResult]]) -> list[SearchResult]:
+    merged: list[SearchResult] = []
+    seen: set[str] = set()
+    for rank in range(max(len(items) for items in lists)):
+        for items in lists:
+            if rank < len(items) and items[rank].url not in seen:
+                seen.add(items[rank].url)
+                merged.append(items[rank])
+    return merged
+
+
+def _call(
+    http: httpx.Client, url: str, params: dict[str, Any], deadline: Deadline, source: str
+) -> Any:
+    headers = {"Accept": "application/json"}
+    retried = False
+    while True:
+        reply = get(http, url, params=params, headers=headers, deadline=deadline, what=WHAT)
+        if reply.status == 200 and not isinstance(_error_of(reply.body), dict):
+            if reply.body is None:
+                raise APIError(f"{WHAT} returned a response that is {reply.not_json()}.")
+            return reply.body
+        error = _error(reply, source)
+        if retried or reply.status < 500 or deadline.remaining() - 0.5 <= RETRY_PAUSE:
+            raise error
+        retried = True
+        time.sleep(RETRY_PAUSE)
+
+
+def _error_of(body: Any) -> Any:
+    return body.get("error") if isinstance(body, dict) else None
+
+
+def _error(reply: ProviderReply, source: str) -> WebtapError:
+    error = _error_of(reply.body)
+    error = error if isinstance(error, dict) else {}
+    message = str(error.get("message") or "").strip() or reply.describe()
+    reasons = _reasons(error)
+    status = reply.status
+    label = f"HTTP {status}" + (
+        f" {error['status']}" if isinstance(error.get("status"), str) else ""
+    )
+    daily = "dailyLimitExceeded" in reasons or "per day" in message.lower()
+    if "API_KEY_INVALID" in reasons or "keyInvalid" in reasons or status == 401:
+        return AuthInvalid(
+            f"{WHAT} rejected the API key from {source} ({label}: {message}). Check the key in "
+            "the Google Cloud console and update GOOGLE_SEARCH_API_KEY or "
+            "web_search.google.api_key."
+        )
+    if daily and status in (403, 429):
+        from webtap.search.quota import google_quota_exceeded
+
+        return google_quota_exceeded()
+    if status == 429 or reasons & {"rateLimitExceeded", "userRateLimitExceeded"}:
+        return RateLimit(
+            f"Rate limit exceeded: {WHAT} refused more queries for now ({message}). "
+            "Wait a minute and try again."
+        )
+    if status == 403:
+        return AuthInvalid(
+            f"{WHAT} refused the credentials from {source} ({label}: {message}). Enable the "
+            "Custom Search JSON API for the key's Google Cloud project, and check "
+            "GOOGLE_SEARCH_ENGINE_ID or web_search.google.engine_id."
+        )
+    return APIError(f"{WHAT} API error ({label}): {message}")
+
+
+def _reasons(error: dict[str, Any]) -> set[str]:
+    reasons = set()
+    for key in ("errors", "details"):
+        entries = error.get(key)
+        for entry in entries if isinstance(entries, list) else []:
+            if isinstance(entry, dict) and isinstance(entry.get("reason"), str):
+                reasons.add(entry["reason"])
+    return reasons

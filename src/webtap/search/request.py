@@ -1,0 +1,167 @@
+"""One provider request: deadlines, one retry, JSON decoding, and errors that carry no key.
+
+Both providers send a GET with the key in a header (Brave) or a query parameter (Google).
+httpx puts the request URL into some exception texts, so nothing from httpx reaches a message
+unfiltered: transport errors go through :func:`webtap.net.translate_errors`, and every
+:class:`WebtapError` leaving :func:`redacting` has each secret replaced by ``***``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any
+
+import httpx
+
+from webtap.errors import APIError, ConfigError, NetworkError, WebtapError
+from webtap.net import Deadline, Timeouts, env_float, make_client, translate_errors
+
+__all__ = [
+    "DEFAULT_CALL_TIMEOUT",
+    "DEFAULT_DEADLINE",
+    "MAX_BODY",
+    "ProviderReply",
+    "call_budget",
+    "endpoint",
+    "get",
+    "new_client",
+    "owned_client",
+    "redacting",
+    "search_deadline",
+]
+
+DEFAULT_CALL_TIMEOUT = 10.0  # seconds for one provider call (WEBTAP_SEARCH_TIMEOUT)
+DEFAULT_DEADLINE = 30.0  # seconds for the whole tool, retries included (WEBTAP_SEARCH_DEADLINE)
+MAX_BODY = 5 * 1024 * 1024  # a search page is tens of kB; more is not a search response
+
+
+def search_deadline() -> Deadline:
+    """The clock for one whole tool call, retries and waits included."""
+    return Deadline(env_float("WEBTAP_SEARCH_DEADLINE", DEFAULT_DEADLINE))
+
+
+def call_budget(deadline: Deadline) -> float:
+    """Seconds one provider call may take: its own timeout, cut to what the deadline has left."""
+    return min(env_float("WEBTAP_SEARCH_TIMEOUT", DEFAULT_CALL_TIMEOUT), deadline.remaining())
+
+
+@dataclass(frozen=True)
+class ProviderReply:
+    status: int
+    headers: httpx.Headers
+    body: Any  # the decoded JSON, or None when the body was not JSON
+    text: str  # the start of the body, for messages about non-JSON answers
+
+    def not_json(self) -> str:
+        kind = self.headers.get("content-type", "").split(";")[0].strip() or "no content type"
+        start = " ".join(self.text.split())[:80]
+        return f"not JSON ({kind}, starting {start!r})" if start else f"empty ({kind})"
+
+    def describe(self) -> str:
+        """The body's own words when it has no error field we know."""
+        if self.body is None:
+            return f"the answer is {self.not_json()}"
+        return " ".join(self.text.split())[:200] or "no details"
+
+
+def endpoint(variable: str, default: str) -> str:
+    """The provider URL, overridable for tests and private deployments (DESIGN 10)."""
+    url = os.environ.get(variable, "").strip() or default
+    if not url.lower().startswith(("http://", "https://")):
+        raise ConfigError(f"{variable} must be an http:// or https:// URL (got {url!r}).")
+    return url
+
+
+@contextmanager
+def owned_client(client: httpx.Client | None) -> Iterator[httpx.Client]:
+    """The caller's client, or one of our own that is closed afterwards."""
+    if client is not None:
+        yield client
+        return
+    with new_client() as own:
+        yield own
+
+
+def new_client() -> httpx.Client:
+    """A client for search calls: JSON wanted; timeouts are set per call from the deadline."""
+    return make_client(Timeouts(connect=DEFAULT_CALL_TIMEOUT, read=DEFAULT_CALL_TIMEOUT))
+
+
+def get(
+    client: httpx.Client,
+    url: str,
+    *,
+    params: Mapping[str, Any],
+    headers: Mapping[str, str],
+    deadline: Deadline,
+    what: str,
+) -> ProviderReply:
+    """One GET within the deadline; the body is read in full (capped) and decoded as JSON."""
+    budget = call_budget(deadline)
+    if budget <= 0:
+        raise NetworkError(f"{what}: timed out (the search deadline passed)")
+    started = time.monotonic()
+    with (
+        translate_errors(what),
+        client.stream(
+            "GET",
+            url,
+            params=dict(params),
+            headers=dict(headers),
+            timeout=httpx.Timeout(budget),
+        ) as response,
+    ):
+        chunks: list[bytes] = []
+        size = 0
+        # httpx's timeouts bound each read; this bounds the whole call.
+        for chunk in response.iter_bytes():
+            size += len(chunk)
+            if size > MAX_BODY:
+                raise APIError(f"{what} sent more than {MAX_BODY // 1024} kB; not a search")
+            if time.monotonic() - started > budget:
+                raise NetworkError(f"{what}: timed out after {budget:g} s")
+            chunks.append(chunk)
+    return _reply(response, b"".join(chunks))
+
+
+def _reply(response: httpx.Response, raw: bytes) -> ProviderReply:
+    text = raw.decode("utf-8", "replace")
+    try:
+        body = json.loads(text)
+    except ValueError:
+        body = None
+    return ProviderReply(response.status_code, response.headers, body, text[:200])
+
+
+@contextmanager
+def redacting(secrets: Sequence[str]) -> Iterator[None]:
+    """Replace every secret in an error leaving the block (message and event) by ``***``."""
+    try:
+        yield
+    except WebtapError as exc:
+        exc.message = _redact(exc.message, secrets)
+        exc.args = (exc.message,)
+        exc.event = _redact(exc.event, secrets)
+        raise
+    except Exception as exc:
+        # A bug must not print a key either: report it, redacted, as the provider step's error.
+        message = _redact(f"{type(exc).__name__}: {exc}", secrets)
+        raise APIError(f"Unexpected error while searching: {message}") from None
+
+
+def _redact(value: Any, secrets: Sequence[str]) -> Any:
+    if isinstance(value, str):
+        for secret in secrets:
+            if secret:
+                value = value.replace(secret, "***")
+        return value
+    if isinstance(value, dict):
+        return {key: _redact(item, secrets) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_redact(item, secrets) for item in value]
+    return value

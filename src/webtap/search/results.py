@@ -1,0 +1,45 @@
+"""The common search result and the plain text it carries."""
+
+from __future__ import annotations
+
+import html
+import re
+from dataclasses import asdict, dataclass
+from typing import Any
+
+__all__ = ["SearchResult", "clean_text", "success_response"]
+
+# Only real tags (a letter after "<"), so plain text such as "a < b > c" survives.
+_TAG = re.compile(r"</?[A-Za-z][A-Za-z0-9:-]*(?:\s[^<>]*)?/?>")
+_SPACE = re.compile(r"\s+")
+
+
+@dataclass(frozen=True)
+class SearchResult:
+    """One search result in the tools' common shape (spec 000, "Response Format")."""
+
+    title: str
+    url: str
+    snippet: str
+
+    def to_dict(self) -> dict[str, str]:
+        return asdict(self)
+
+
+def clean_text(value: Any) -> str:
+    """Provider markup to plain text: tags removed, entities decoded, whitespace collapsed.
+
+    Tags go first so that an encoded ``&lt;b&gt;`` stays the visible text ``<b>``.
+    """
+    if not isinstance(value, str):
+        return ""
+    return _SPACE.sub(" ", html.unescape(_TAG.sub("", value))).strip()
+
+
+def success_response(results: list[SearchResult]) -> dict[str, Any]:
+    """The tool's success response: ``{success, results, count}``."""
+    return {
+        "success": True,
+        "results": [result.to_dict() for result in results],
+        "count": len(results),
+    }

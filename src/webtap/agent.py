@@ -1,0 +1,585 @@
+"""The ask loop: a question to the Anthropic Messages API, with webtap's tools (spec 002).
+
+::
+
+    from webtap.agent import ask
+    answer = ask("What is the current price?", context="Bitcoin")
+    print(answer.text)
+
+The user message is ``"Context: {context}\\n\\nQuestion: {question}"``. The model is offered
+``web_search`` (the spec's exact definition, backed by Brave or Google) only when that
+provider's keys resolve, and ``web_fetch`` always (DESIGN 7). On ``tool_use`` the loop runs each
+requested tool and answers with one user message of ``tool_result`` blocks, then calls again; a
+failed search becomes ``is_error`` with the spec's text. After ``max_tool_calls`` tool calls (1
+by default, the spec's constraint) the next call carries ``tool_choice: none``, so the model
+must answer in text. Budgets bound each model call, each search and the whole question.
+
+Failures raise :class:`~webtap.errors.WebtapError` subclasses with messages that name what went
+wrong and what to do, and that never contain a key.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import asdict, dataclass, field, replace
+from typing import Any
+
+from webtap.errors import (
+    APIError,
+    AuthInvalid,
+    NetworkError,
+    RateLimit,
+    WebtapError,
+)
+from webtap.keys import Credentials, Keys
+
+__all__ = [
+    "DEFAULT_BUDGETS",
+    "DEFAULT_MAX_TOKENS",
+    "DEFAULT_MAX_TOOL_CALLS",
+    "DEFAULT_MODEL",
+    "DEFAULT_SETTINGS",
+    "SEARCH_TOOL",
+    "SEARCH_UNAVAILABLE",
+    "Answer",
+    "AskSettings",
+    "Budgets",
+    "Refused",
+    "ToolCall",
+    "ToolResult",
+    "ask",
+    "format_search_results",
+    "make_client",
+    "user_message",
+]
+
+DEFAULT_MODEL = "claude-sonnet-4-5-20250929"
+DEFAULT_MAX_TOKENS = 1000
+DEFAULT_MAX_TOOL_CALLS = 1  # spec 002: "Single tool call limit (max 1 search per query)"
+DEFAULT_MAX_RETRIES = 2  # the SDK's own retries of 408/409/429/5xx/529 and connection errors
+DEFAULT_FETCH_LIMIT = 400  # lines of a page given to the model when it does not ask for a limit
+MAX_TOOL_CALLS = 20
+
+SEARCH_UNAVAILABLE = "Search unavailable. Please answer from your knowledge."
+SEARCH_RESULTS = 5  # spec 002: "Top 5 web results"
+DESCRIPTION_WIDTH = 200  # spec 002: "truncate to ~200 chars"
+
+# Spec 002, "Tool Definition in Request", to the letter.
+SEARCH_TOOL: dict[str, Any] = {
+    "name": "web_search",
+    "description": "Search the web for current information",
+    "input_schema": {
+        "type": "object",
+        "properties": {"query": {"type": "string", "description": "Search query"}},
+        "required": ["query"],
+    },
+}
+
+
+@dataclass(frozen=True)
+class Budgets:
+    """Seconds: one model call, one search, and one whole question (spec 002, "Timeout")."""
+
+    model_call: float = 30.0
+    search: float = 10.0
+    total: float = 90.0
+
+
+DEFAULT_BUDGETS = Budgets()
+
+
+@dataclass(frozen=True)
+class AskSettings:
+    """How one question is asked. ``search_provider``: ``"brave"``, ``"google"``, ``"none"``,
+    or ``None`` for the first whose keys resolve."""
+
+    model: str = DEFAULT_MODEL
+    max_tokens: int = DEFAULT_MAX_TOKENS
+    max_tool_calls: int = DEFAULT_MAX_TOOL_CALLS
+    search_provider: str | None = None
+    budgets: Budgets = DEFAULT_BUDGETS
+    fetch_limit: int = DEFAULT_FETCH_LIMIT
+    max_retries: int = DEFAULT_MAX_RETRIES
+    store_events: bool = True
+
+
+DEFAULT_SETTINGS = AskSettings()
+
+
+@dataclass(frozen=True)
+class ToolCall:
+    """A tool the model asked for."""
+
+    id: str
+    name: str
+    input: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class ToolResult:
+    """What a tool call gave: ``content`` for the model, ``detail`` for the person."""
+
+    call: ToolCall
+    content: str
+    is_error: bool = False
+    detail: str = ""
+    event: dict[str, Any] | None = None
+
+    def block(self) -> dict[str, Any]:
+        """The ``tool_result`` content block for the next user message."""
+        block: dict[str, Any] = {
+            "type": "tool_result",
+            "tool_use_id": self.call.id,
+            "content": self.content,
+        }
+        if self.is_error:
+            block["is_error"] = True
+        return block
+
+
+Step = ToolCall | ToolResult
+
+
+@dataclass(frozen=True)
+class Answer:
+    """The model's final text and how it got there."""
+
+    text: str
+    stop_reason: str
+    model: str
+    tool_results: tuple[ToolResult, ...] = ()
+    model_calls: int = 1
+    usage: dict[str, int] = field(default_factory=dict)
+
+    @property
+    def events(self) -> list[dict[str, Any]]:
+        return [result.event for result in self.tool_results if result.event]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "answer": self.text,
+            "stop_reason": self.stop_reason,
+            "model": self.model,
+            "model_calls": self.model_calls,
+            "tool_calls": [
+                {**asdict(r.call), "is_error": r.is_error, "detail": r.detail}
+                for r in self.tool_results
+            ],
+            "events": self.events,
+            "usage": self.usage,
+        }
+
+
+class Refused(APIError):
+    """The model declined to answer (``stop_reason: refusal``)."""
+
+
+def user_message(question: str, context: str = "") -> str:
+    """The spec's user message."""
+    return f"Context: {context}\n\nQuestion: {question}"
+
+
+def make_client(
+    api_key: str,
+    *,
+    budgets: Budgets = DEFAULT_BUDGETS,
+    max_retries: int = DEFAULT_MAX_RETRIES,
+) -> Any:
+    """An ``anthropic.Anthropic`` client; it honours ``ANTHROPIC_BASE_URL`` and retries 429/5xx.
+
+    Safe to share between threads: one client serves every row of a SQL query.
+    """
+    import anthropic
+
+    return anthropic.Anthropic(api_key=api_key, max_retries=max_retries, timeout=budgets.model_call)
+
+
+def ask(
+    question: str,
+    context: str = "",
+    *,
+    model: str | None = None,
+    max_tokens: int | None = None,
+    max_tool_calls: int | None = None,
+    settings: AskSettings = DEFAULT_SETTINGS,
+    credentials: Credentials | None = None,
+    client: Any = None,
+    search_client: Any = None,
+    on_step: Callable[[Step], None] | None = None,
+    session_id: str | None = None,
+) -> Answer:
+    """Answer ``question`` in ``context`` with the model and webtap's tools.
+
+    ``credentials`` default to :meth:`Keys.resolve` (environment, ``~/.stps``, credentials
+    file). ``client`` is an ``anthropic.Anthropic`` (made from the key when omitted).
+    ``on_step`` sees each :class:`ToolCall` before it runs and its :class:`ToolResult` after.
+    """
+    settings = replace(
+        settings,
+        model=model or settings.model,
+        max_tokens=settings.max_tokens if max_tokens is None else max_tokens,
+        max_tool_calls=settings.max_tool_calls if max_tool_calls is None else max_tool_calls,
+    )
+    _check(settings)
+    credentials = credentials or Keys().resolve()
+    api_key = credentials.require_anthropic()
+    owned = client is None
+    if owned:
+        client = make_client(api_key, budgets=settings.budgets, max_retries=settings.max_retries)
+    loop = _Loop(settings, credentials, client, search_client, on_step, session_id)
+    try:
+        return loop.run(user_message(question, context))
+    finally:
+        if owned:
+            client.close()
+
+
+def _check(settings: AskSettings) -> None:
+    from webtap.errors import InvalidInput
+
+    if not settings.model.strip():
+        raise InvalidInput("The model name is empty; give one such as " + DEFAULT_MODEL)
+    if not 1 <= settings.max_tokens <= 128_000:
+        raise InvalidInput(f"max_tokens must be between 1 and 128000 (got {settings.max_tokens})")
+    if not 0 <= settings.max_tool_calls <= MAX_TOOL_CALLS:
+        raise InvalidInput(
+            f"max_tool_calls must be between 0 and {MAX_TOOL_CALLS} (got {settings.max_tool_calls})"
+        )
+
+
+class _Loop:
+    """One question's conversation: model call, tools, model call, until text."""
+
+    def __init__(
+        self,
+        settings: AskSettings,
+        credentials: Credentials,
+        client: Any,
+        search_client: Any,
+        on_step: Callable[[Step], None] | None,
+        session_id: str | None,
+    ) -> None:
+        self.settings = settings
+        self.credentials = credentials
+        self.client = client
+        self.search_client = search_client
+        self.on_step = on_step
+        self.session_id = session_id
+        self.provider = credentials.search_provider(settings.search_provider)
+        self.deadline = time.monotonic() + settings.budgets.total
+        self.results: list[ToolResult] = []
+        self.usage = {"input_tokens": 0, "output_tokens": 0}
+        self.model_calls = 0
+
+    def tools(self) -> list[dict[str, Any]]:
+        from webtap.protocol import load_schema
+
+        fetch = load_schema("web_fetch")
+        tools = [SEARCH_TOOL] if self.provider else []
+        tools.append(
+            {
+                "name": "web_fetch",
+                "description": fetch["description"],
+                "input_schema": fetch["parameters"],
+            }
+        )
+        return tools
+
+    def run(self, prompt: str) -> Answer:
+        messages: list[dict[str, Any]] = [{"role": "user", "content": prompt}]
+        tools = self.tools() if self.settings.max_tool_calls > 0 else []
+        while True:
+            limit_reached = len(self.results) >= self.settings.max_tool_calls
+            request: dict[str, Any] = {
+                "model": self.settings.model,
+                "max_tokens": self.settings.max_tokens,
+                "messages": messages,
+            }
+            if tools:
+                # Still listed once the limit is reached: the history holds tool_use blocks.
+                request["tools"] = tools
+                if limit_reached:
+                    request["tool_choice"] = {"type": "none"}
+            reply = self.call_model(request)
+            content = reply["content"]
+            stop_reason = reply.get("stop_reason") or "end_turn"
+            text = "".join(
+                block.get("text", "") for block in content if block.get("type") == "text"
+            )
+            if stop_reason == "refusal":
+                raise Refused(
+                    "The model declined to answer this question (stop_reason: refusal). "
+                    "Rephrase the question or its context."
+                )
+            uses = [block for block in content if block.get("type") == "tool_use"]
+            if stop_reason != "tool_use" or not uses:
+                return self.answer(text, stop_reason)
+            known = {tool["name"] for tool in tools}
+            if limit_reached or not any(use.get("name") in known for use in uses):
+                # Spec 002: "Unknown tool name: Ignore, return text response".
+                if text.strip():
+                    return self.answer(text, stop_reason)
+                names = ", ".join(sorted({str(use.get("name")) for use in uses}))
+                if limit_reached:
+                    raise APIError(
+                        f"The model asked for more tool calls ({names}) than the limit of "
+                        f"{self.settings.max_tool_calls} and gave no text answer. Raise "
+                        "max_tool_calls, or try again."
+                    )
+                raise APIError(
+                    f"The model asked for a tool webtap does not offer ({names}) and gave no "
+                    "text answer. Try again, or rephrase the question."
+                )
+            messages.append({"role": "assistant", "content": content})
+            messages.append({"role": "user", "content": [self.run_tool(use) for use in uses]})
+
+    def answer(self, text: str, stop_reason: str) -> Answer:
+        return Answer(
+            text=text,
+            stop_reason=stop_reason,
+            model=self.settings.model,
+            tool_results=tuple(self.results),
+            model_calls=self.model_calls,
+            usage=dict(self.usage),
+        )
+
+    def call_model(self, request: dict[str, Any]) -> dict[str, Any]:
+        budgets = self.settings.budgets
+        remaining = self.deadline - time.monotonic()
+        if remaining <= 0:
+            raise NetworkError(
+                f"Gave up: the question took longer than its {budgets.total:g} s budget."
+            )
+        timeout = min(budgets.model_call, remaining)
+        self.model_calls += 1
+        with translate_api_errors(self.credentials.secrets(), timeout, self.settings.max_retries):
+            raw = self.client.messages.with_raw_response.create(**request, timeout=timeout)
+            body = raw.http_response.content
+        reply = parse_reply(body)
+        usage = reply.get("usage")
+        if isinstance(usage, dict):
+            for name in self.usage:
+                value = usage.get(name)
+                if isinstance(value, int):
+                    self.usage[name] += value
+        return reply
+
+    def run_tool(self, use: dict[str, Any]) -> dict[str, Any]:
+        raw_input = use.get("input")
+        call = ToolCall(
+            str(use.get("id", "")),
+            str(use.get("name", "")),
+            raw_input if isinstance(raw_input, dict) else {},
+        )
+        if call.name not in ("web_search", "web_fetch") or (
+            call.name == "web_search" and not self.provider
+        ):
+            result = ToolResult(call, f"Unknown tool '{call.name}'.", True, "unknown tool")
+            return result.block()
+        if len(self.results) >= self.settings.max_tool_calls:
+            # The model asked for several tools at once; the ones past the limit are refused.
+            result = ToolResult(
+                call,
+                "Tool call limit reached. Please answer with what you have.",
+                True,
+                "over the tool call limit",
+            )
+            return result.block()
+        if self.on_step:
+            self.on_step(call)
+        result = self.search(call) if call.name == "web_search" else self.fetch(call)
+        self.results.append(result)
+        if result.event:
+            self.store(result.event)
+        if self.on_step:
+            self.on_step(result)
+        return result.block()
+
+    def search(self, call: ToolCall) -> ToolResult:
+        query = call.input.get("query")
+        if not isinstance(query, str) or not query.strip():
+            return ToolResult(
+                call,
+                "Missing required parameter 'query': give the search query as a string.",
+                True,
+                "missing query",
+            )
+        try:
+            results = self.run_search(query)
+        except WebtapError as exc:
+            detail = _scrub(exc.message, self.credentials.secrets())
+            return ToolResult(call, SEARCH_UNAVAILABLE, True, detail, exc.event)
+        except Exception as exc:  # a provider bug must not end the question
+            detail = _scrub(f"{type(exc).__name__}: {exc}", self.credentials.secrets())
+            return ToolResult(call, SEARCH_UNAVAILABLE, True, detail)
+        shown = min(len(results), SEARCH_RESULTS)
+        return ToolResult(call, format_search_results(results), False, f"{shown} results")
+
+    def run_search(self, query: str) -> list[Any]:
+        from webtap.net import Deadline
+        from webtap.search import brave_search, google_search
+
+        budget = min(self.settings.budgets.search, max(self.deadline - time.monotonic(), 0.1))
+        deadline = Deadline(budget)  # the whole search, its one retry included
+        creds = self.credentials
+        if self.provider == "google":
+            return google_search(
+                query,
+                num=SEARCH_RESULTS,
+                api_key=creds.google_api_key,
+                engine_id=creds.google_cse_id,
+                client=self.search_client,
+                deadline=deadline,
+            )
+        return brave_search(
+            query,
+            count=SEARCH_RESULTS,
+            api_key=creds.brave,
+            client=self.search_client,
+            deadline=deadline,
+        )
+
+    def fetch(self, call: ToolCall) -> ToolResult:
+        from webtap import tools
+
+        request = dict(call.input)
+        request.setdefault("limit", self.settings.fetch_limit)
+        response = tools.call("web_fetch", request)
+        event = response.pop("_event", None)
+        if not response.get("success"):
+            error = f"{response.get('error', 'unknown error')} ({response.get('error_code')})"
+            return ToolResult(call, f"Fetch failed: {error}", True, error, event)
+        page = {key: value for key, value in response.items() if key != "success"}
+        lines = str(page.get("content", "")).count("\n") + 1
+        detail = f"{page.get('title') or page.get('url')} ({lines} lines)"
+        return ToolResult(call, json.dumps(page, ensure_ascii=False), False, detail, event)
+
+    def store(self, event: dict[str, Any]) -> None:
+        if not self.settings.store_events:
+            return
+        try:
+            from webtap.store import record_event
+
+            record_event(event, session_id=self.session_id)
+        except Exception:  # the answer matters more than the record of a warning
+            pass
+
+
+def format_search_results(results: list[Any]) -> str:
+    """The spec's text for the model: the top 5, numbered, title, URL, description."""
+    if not results:
+        return "Search Results:\n\nNo results found."
+    entries = []
+    for number, result in enumerate(results[:SEARCH_RESULTS], start=1):
+        entries.append(
+            f"{number}. {result.title}\n   {result.url}\n   {shorten(result.snippet)}".rstrip()
+        )
+    return "Search Results:\n\n" + "\n\n".join(entries)
+
+
+def shorten(text: str, width: int = DESCRIPTION_WIDTH) -> str:
+    """``text`` cut to about ``width`` characters on a word boundary, with "..."."""
+    text = " ".join(text.split())
+    if len(text) <= width:
+        return text
+    cut = text[:width]
+    space = cut.rfind(" ")
+    if space > width // 2:
+        cut = cut[:space]
+    return cut.rstrip(" ,.;:-") + "..."
+
+
+def parse_reply(body: bytes) -> dict[str, Any]:
+    """A Messages API response body, checked for the fields the loop relies on."""
+    try:
+        reply = json.loads(body)
+    except (ValueError, UnicodeDecodeError):
+        start = body[:60].decode("utf-8", "replace")
+        raise APIError(
+            f"The Anthropic API returned a malformed response (not JSON, starting {start!r}). "
+            "Check ANTHROPIC_BASE_URL, or try again later."
+        ) from None
+    if (
+        not isinstance(reply, dict)
+        or reply.get("type") != "message"
+        or not isinstance(reply.get("content"), list)
+        or not all(isinstance(block, dict) for block in reply["content"])
+    ):
+        raise APIError(
+            "The Anthropic API returned a malformed response (not a message with content "
+            "blocks). Check ANTHROPIC_BASE_URL, or try again later."
+        )
+    return reply
+
+
+@contextmanager
+def translate_api_errors(secrets: list[str], timeout: float, retries: int) -> Iterator[None]:
+    """The SDK's exceptions as webtap's, most specific first, with no key in any message."""
+    import anthropic
+
+    try:
+        yield
+    except WebtapError:
+        raise
+    except anthropic.AuthenticationError:
+        raise AuthInvalid(
+            "The Anthropic API rejected the API key (401 authentication_error). Check "
+            "ANTHROPIC_API_KEY, ~/.stps/anthropic_api_key, or set it with stps_set_api_key()."
+        ) from None
+    except anthropic.PermissionDeniedError as exc:
+        raise AuthInvalid(
+            _scrub(f"The Anthropic API key may not do this (403): {_said(exc)}", secrets)
+        ) from None
+    except anthropic.RateLimitError as exc:
+        raise RateLimit(
+            _scrub(
+                f"The Anthropic API is rate limiting this key (429), still after {retries} "
+                f"retries: {_said(exc)} Wait a minute and try again, or lower the concurrency.",
+                secrets,
+            )
+        ) from None
+    except anthropic.OverloadedError:
+        raise RateLimit(
+            f"The Anthropic API is overloaded (529), still after {retries} retries. "
+            "Try again in a few minutes."
+        ) from None
+    except anthropic.APIStatusError as exc:
+        raise APIError(
+            _scrub(
+                f"The Anthropic API answered {exc.status_code} "
+                f"({exc.type or 'error'}): {_said(exc)}",
+                secrets,
+            )
+        ) from None
+    except anthropic.APITimeoutError:
+        raise NetworkError(f"The Anthropic API did not answer within {timeout:g} s.") from None
+    except anthropic.APIConnectionError as exc:
+        cause = exc.__cause__ or exc.__context__
+        reason = f"{type(cause).__name__}: {cause}" if cause else str(exc)
+        raise NetworkError(
+            _scrub(f"Could not reach the Anthropic API ({reason}). Check the network.", secrets)
+        ) from None
+    except anthropic.AnthropicError as exc:
+        raise APIError(
+            _scrub(f"The Anthropic API call failed: {type(exc).__name__}: {exc}", secrets)
+        ) from None
+
+
+def _said(exc: Any) -> str:
+    """The API's own message, or the start of the body."""
+    message = getattr(exc, "api_message", None)
+    if isinstance(message, str) and message.strip():
+        return message.strip().rstrip(".") + "."
+    body = getattr(exc, "body", None)
+    text = json.dumps(body) if isinstance(body, dict | list) else str(body or "no details")
+    return " ".join(text.split())[:200]
+
+
+def _scrub(text: str, secrets: list[str]) -> str:
+    for secret in secrets:
+        if secret:
+            text = text.replace(secret, "***")
+    return text

@@ -1,0 +1,92 @@
+"""``webtap ask``: answer a question with the model and the web; the answer on stdout."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from typing import Any
+
+__all__ = ["add_parser", "run"]
+
+
+def add_parser(subparsers: Any) -> None:
+    parser = subparsers.add_parser(
+        "ask",
+        help="answer a question with Claude, searching and fetching the web when it helps",
+        description=(
+            "Ask the Anthropic Messages API a question. The model may search the web (when a "
+            "Brave or Google key is set up) and fetch pages; each tool call is shown on stderr, "
+            "the answer goes to stdout. The Anthropic key comes from ANTHROPIC_API_KEY or the "
+            "first line of ~/.stps/anthropic_api_key."
+        ),
+    )
+    parser.add_argument("question", nargs="+", help="the question")
+    parser.add_argument("--context", "-c", default="", help="context for the question")
+    parser.add_argument("--model", "-m", help="the model (default: claude-sonnet-4-5-20250929)")
+    parser.add_argument(
+        "--max-tokens", type=int, metavar="N", help="the answer's length limit (default 1000)"
+    )
+    parser.add_argument(
+        "--max-tool-calls",
+        type=int,
+        metavar="N",
+        help="tool calls the model may make, 0-20 (default 1)",
+    )
+    parser.add_argument(
+        "--search-provider",
+        choices=["brave", "google"],
+        help="the search the model gets (default: the first whose keys are set up)",
+    )
+    parser.add_argument(
+        "--json", action="store_true", help="print the answer and its steps as JSON"
+    )
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from dataclasses import replace
+
+    from webtap import agent
+    from webtap.cli._output import fail, print_json
+    from webtap.errors import WebtapError
+
+    settings = replace(agent.DEFAULT_SETTINGS, search_provider=args.search_provider)
+    try:
+        answer = agent.ask(
+            " ".join(args.question),
+            args.context,
+            model=args.model,
+            max_tokens=args.max_tokens,
+            max_tool_calls=args.max_tool_calls,
+            settings=settings,
+            on_step=show_step,
+        )
+    except WebtapError as exc:
+        return fail(exc.message)
+    if args.json:
+        print_json(answer.to_dict())
+        return 0
+    print(answer.text)
+    if answer.stop_reason == "max_tokens":
+        from webtap.cli._output import err_console
+
+        err_console().print("[dim](the answer was cut at --max-tokens)[/dim]")
+    return 0
+
+
+def show_step(step: Any) -> None:
+    """A tool call as it starts, and its result as it ends, dim on stderr."""
+    from rich.markup import escape
+
+    from webtap.agent import ToolCall
+    from webtap.cli._output import err_console, show_event
+
+    console = err_console()
+    if isinstance(step, ToolCall):
+        shown = json.dumps(step.input, ensure_ascii=False)
+        console.print(f"[dim]→ {escape(step.name)} {escape(shown)}[/dim]")
+        return
+    mark = "✗" if step.is_error else "←"
+    console.print(f"[dim]{mark} {escape(step.call.name)}: {escape(step.detail)}[/dim]")
+    if step.event:
+        show_event(step.event)

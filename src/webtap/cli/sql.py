@@ -1,0 +1,225 @@
+"""``webtap sql``: DuckDB with the ``stps_*`` functions loaded — a query, a file, or a prompt."""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import sys
+import threading
+from typing import Any
+
+__all__ = ["add_parser", "run"]
+
+PROMPT, MORE = "webtap> ", "   ...> "
+CANCEL_WAIT = 5.0  # seconds a cancelled statement gets to wind down
+
+
+def add_parser(subparsers: Any) -> None:
+    parser = subparsers.add_parser(
+        "sql",
+        help="run DuckDB SQL with stps_ask_ai() and friends",
+        description=(
+            "Run SQL in DuckDB with webtap's functions loaded: stps_ask_ai(context, prompt "
+            "[, model] [, max_tokens]), stps_set_api_key(), stps_set_brave_api_key(), "
+            "stps_set_model(), stps_set_search_provider(), stps_set_concurrency(), "
+            "stps_set_cache() and more (see docs/ask.md). With no query and a terminal on "
+            "stdin, an interactive prompt; otherwise SQL is read from stdin."
+        ),
+    )
+    parser.add_argument("query", nargs="?", help="SQL to run (several statements allowed)")
+    parser.add_argument("-f", "--file", metavar="FILE", help="run the SQL in FILE")
+    parser.add_argument(
+        "--db", metavar="PATH", default=":memory:", help="DuckDB database file (default: memory)"
+    )
+    output = parser.add_mutually_exclusive_group()
+    output.add_argument("--csv", action="store_true", help="print results as CSV")
+    output.add_argument("--json", action="store_true", help="print results as JSON")
+    parser.add_argument(
+        "--concurrency", type=int, metavar="N", help="model calls at once, 1-64 (default 8)"
+    )
+    parser.add_argument(
+        "--cache", metavar="PATH", help="keep answers in this SQLite file and reuse them"
+    )
+    parser.add_argument("--model", "-m", help="default model for stps_ask_ai")
+    parser.add_argument("--no-progress", action="store_true", help="never show progress")
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from webtap.cli._output import fail
+
+    text = None
+    if args.query is not None and args.file is not None:
+        return fail("give a query or --file, not both", 2)
+    if args.file is not None:
+        try:
+            with open(args.file, encoding="utf-8") as handle:
+                text = handle.read()
+        except (OSError, UnicodeDecodeError) as exc:
+            return fail(f"cannot read {args.file}: {getattr(exc, 'strerror', None) or exc}")
+    elif args.query is not None:
+        text = args.query
+    elif not sys.stdin.isatty():
+        text = sys.stdin.read()
+
+    import duckdb
+
+    from webtap.sql import DEFAULT_CONCURRENCY, SqlFunctions
+
+    try:
+        connection = duckdb.connect(args.db)
+    except duckdb.Error as exc:
+        return fail(f"cannot open the database {args.db}: {exc}")
+    try:
+        functions = SqlFunctions(
+            concurrency=args.concurrency or DEFAULT_CONCURRENCY,
+            cache=args.cache,
+            progress=False if args.no_progress else None,
+        )
+    except (ValueError, OSError) as exc:
+        connection.close()
+        return fail(str(exc), 2)
+    session = Session(connection, functions.register(connection), args)
+    if args.model:
+        functions.set_model(args.model)
+    try:
+        if text is None:
+            return session.interactive()
+        return session.run_script(text)
+    finally:
+        functions.close()
+        connection.close()
+
+
+class Session:
+    """One connection with the functions loaded, and how results are printed."""
+
+    def __init__(self, connection: Any, functions: Any, args: argparse.Namespace) -> None:
+        self.connection = connection
+        self.functions = functions
+        self.format = "csv" if args.csv else "json" if args.json else "table"
+
+    def run_script(self, text: str) -> int:
+        """Run every statement; stop at the first error (exit 1)."""
+        import duckdb
+
+        from webtap.cli._output import fail
+
+        try:
+            statements = self.connection.extract_statements(text)
+        except duckdb.Error as exc:
+            return fail(str(exc))
+        for statement in statements:
+            try:
+                columns, rows = self.execute(statement)
+            except duckdb.Error as exc:
+                return fail(str(exc))
+            if columns is not None:
+                self.show(columns, rows)
+        return 0
+
+    def interactive(self) -> int:
+        import duckdb
+
+        from webtap.cli._output import err_console
+
+        with contextlib.suppress(ImportError):
+            import readline  # noqa: F401  (line editing and history for input())
+        console = err_console()
+        console.print(
+            "[dim]DuckDB with webtap's stps_* functions. End statements with ';'. "
+            ".quit or Ctrl-D to leave.[/dim]"
+        )
+        buffer: list[str] = []
+        while True:
+            try:
+                line = input(MORE if buffer else PROMPT)
+            except EOFError:
+                sys.stderr.write("\n")
+                return 0
+            except KeyboardInterrupt:
+                sys.stderr.write("\n")
+                buffer = []
+                continue
+            if not buffer and line.strip() in (".quit", ".exit"):
+                return 0
+            buffer.append(line)
+            text = "\n".join(buffer)
+            if not text.strip().endswith(";"):
+                continue
+            buffer = []
+            try:
+                for statement in self.connection.extract_statements(text):
+                    columns, rows = self.execute(statement)
+                    if columns is not None:
+                        self.show(columns, rows)
+            except duckdb.Error as exc:
+                console.print(f"[red]{_escape(str(exc))}[/red]")
+            except KeyboardInterrupt:
+                console.print("[yellow]interrupted[/yellow]")
+
+    def execute(self, statement: Any) -> tuple[list[str] | None, list[tuple[Any, ...]]]:
+        """Run one statement in a worker thread, so that Ctrl-C can cancel it cleanly."""
+        outcome: dict[str, Any] = {}
+        done = threading.Event()
+
+        def work() -> None:
+            try:
+                cursor = self.connection.execute(statement)
+                description = cursor.description
+                outcome["columns"] = [d[0] for d in description] if description else None
+                outcome["rows"] = cursor.fetchall() if description else []
+            except BaseException as exc:
+                outcome["error"] = exc
+            finally:
+                done.set()
+
+        # An Event, not Thread.join: a join cut short by Ctrl-C can report a live thread dead.
+        threading.Thread(target=work, name="webtap-sql", daemon=True).start()
+        try:
+            while not done.wait(0.1):
+                pass
+        except KeyboardInterrupt:
+            # Drop the rows still waiting, cut off the calls in flight, stop DuckDB.
+            self.functions.cancel()
+            self.connection.interrupt()
+            done.wait(CANCEL_WAIT)
+            raise
+        if "error" in outcome:
+            raise outcome["error"]
+        return outcome["columns"], outcome["rows"]
+
+    def show(self, columns: list[str], rows: list[tuple[Any, ...]]) -> None:
+        if self.format == "csv":
+            import csv
+
+            writer = csv.writer(sys.stdout)
+            writer.writerow(columns)
+            writer.writerows(rows)
+        elif self.format == "json":
+            from webtap.cli._output import print_json
+
+            print_json([dict(zip(columns, _plain(row), strict=True)) for row in rows])
+        else:
+            from rich.console import Console
+            from rich.table import Table
+
+            table = Table(*columns, show_lines=any(_long(row) for row in rows))
+            for row in rows:
+                table.add_row(*(_escape("NULL" if v is None else str(v)) for v in row))
+            Console(highlight=False).print(table)
+
+
+def _plain(row: tuple[Any, ...]) -> list[Any]:
+    """JSON-friendly values: numbers, strings, booleans and null as they are, others as text."""
+    return [v if v is None or isinstance(v, bool | int | float | str) else str(v) for v in row]
+
+
+def _long(row: tuple[Any, ...]) -> bool:
+    return any(isinstance(v, str) and ("\n" in v or len(v) > 60) for v in row)
+
+
+def _escape(text: str) -> str:
+    from rich.markup import escape
+
+    return escape(text)

@@ -1,0 +1,270 @@
+"""A fake Anthropic Messages API on 127.0.0.1 that checks what it receives and answers as the API.
+
+Each request is checked the way the real API checks it: the key (``x-api-key``, or
+``Authorization: Bearer`` as SDK 2.x sends it), the ``anthropic-version`` header, the body's
+``model``/``max_tokens``/``messages``, tool definitions, ``tool_choice`` only with ``tools``,
+and the ``tool_use``/``tool_result`` pairing (every ``tool_use`` of an assistant turn answered
+by a ``tool_result`` with its id in the next user message, all in that one message; no dangling
+``tool_use``). A request that breaks a rule is answered with the API's
+``400 invalid_request_error`` and recorded in ``violations``.
+
+Replies are scripted per test: :meth:`FakeAnthropic.queue` adds replies answered in order;
+when the queue is empty, ``responder(body)`` answers (by default, a text that echoes the
+question). Used by tests/agent, tests/sql and bench/sql_batch.py.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import itertools
+import json
+import threading
+import time
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+API_KEY = "sk-ant-test-0123456789abcdef"
+_ids = itertools.count(1)
+
+
+@dataclass
+class Reply:
+    status: int = 200
+    body: Any = None  # dict/list sent as JSON; str/bytes sent as is
+    headers: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass
+class Received:
+    headers: dict[str, str]
+    body: Any
+
+
+def text(value: str) -> dict[str, Any]:
+    return {"type": "text", "text": value}
+
+
+def tool_use(name: str, input: dict[str, Any], id: str | None = None) -> dict[str, Any]:
+    return {"type": "tool_use", "id": id or f"toolu_{next(_ids):08d}", "name": name, "input": input}
+
+
+def message(*blocks: dict[str, Any], stop_reason: str = "end_turn", model: str = "") -> Reply:
+    """A Messages API success response with these content blocks."""
+    return Reply(
+        200,
+        {
+            "id": f"msg_{next(_ids):08d}",
+            "type": "message",
+            "role": "assistant",
+            "model": model or "claude-sonnet-4-5-20250929",
+            "content": list(blocks),
+            "stop_reason": stop_reason,
+            "stop_sequence": None,
+            "usage": {"input_tokens": 12, "output_tokens": 7},
+        },
+    )
+
+
+def error(status: int, kind: str, msg: str, headers: dict[str, str] | None = None) -> Reply:
+    """An API error body, as the API sends it."""
+    body = {"type": "error", "error": {"type": kind, "message": msg}, "request_id": "req_test"}
+    return Reply(status, body, dict(headers or {}))
+
+
+def last_user_text(body: dict[str, Any]) -> str:
+    """The text of the first user message (the spec's "Context: ...\\n\\nQuestion: ...")."""
+    content = body["messages"][0]["content"]
+    return content if isinstance(content, str) else json.dumps(content)
+
+
+def echo(body: dict[str, Any]) -> Reply:
+    """Default responder: answer with the model, max_tokens and the question it was asked."""
+    answer = f"[{body['model']}|{body['max_tokens']}] {last_user_text(body)}"
+    return message(text(answer), model=body["model"])
+
+
+class FakeAnthropic:
+    """The fake API server. ``url`` is its base URL for ``ANTHROPIC_BASE_URL``."""
+
+    def __init__(
+        self,
+        api_key: str = API_KEY,
+        responder: Callable[[dict[str, Any]], Reply] = echo,
+        delay: float = 0.0,
+    ) -> None:
+        self.api_key = api_key
+        self.responder = responder
+        self.delay = delay
+        self.requests: list[Received] = []
+        self.violations: list[str] = []
+        self._queue: deque[Reply | Callable[[dict[str, Any]], Reply]] = deque()
+        self._lock = threading.Lock()
+        self._server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
+        self._server.daemon_threads = True
+        self._thread = threading.Thread(
+            target=self._server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True
+        )
+
+    @property
+    def url(self) -> str:
+        host, port = self._server.server_address[:2]
+        return f"http://{host}:{port}"
+
+    def start(self) -> FakeAnthropic:
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        self._server.shutdown()
+        self._server.server_close()
+
+    def queue(self, *replies: Reply | Callable[[dict[str, Any]], Reply]) -> None:
+        with self._lock:
+            self._queue.extend(replies)
+
+    @property
+    def bodies(self) -> list[Any]:
+        return [received.body for received in self.requests]
+
+    def _next(self, body: dict[str, Any]) -> Reply:
+        with self._lock:
+            scripted = self._queue.popleft() if self._queue else None
+        if scripted is None:
+            return self.responder(body)
+        return scripted(body) if callable(scripted) else scripted
+
+    def _answer(self, headers: dict[str, str], raw: bytes) -> Reply:
+        try:
+            body = json.loads(raw)
+        except ValueError:
+            body = None
+        with self._lock:
+            self.requests.append(Received(headers, body))
+        problem = check_headers(headers, self.api_key)
+        if problem == "authentication":
+            return error(401, "authentication_error", "invalid x-api-key")
+        if problem is None:
+            problem = check_body(body)
+        if problem:
+            with self._lock:
+                self.violations.append(problem)
+            return error(400, "invalid_request_error", problem)
+        if self.delay:
+            time.sleep(self.delay)
+        return self._next(body)
+
+    def _handler(self) -> type[BaseHTTPRequestHandler]:
+        fake = self
+
+        class Handler(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def log_message(self, *args: Any) -> None:
+                pass
+
+            def do_POST(self) -> None:
+                length = int(self.headers.get("content-length") or 0)
+                raw = self.rfile.read(length)
+                if self.path.split("?")[0] != "/v1/messages":
+                    reply = error(404, "not_found_error", f"Not found: {self.path}")
+                else:
+                    headers = {k.lower(): v for k, v in self.headers.items()}
+                    reply = fake._answer(headers, raw)
+                payload = reply.body
+                if isinstance(payload, dict | list):
+                    payload = json.dumps(payload).encode()
+                elif isinstance(payload, str):
+                    payload = payload.encode()
+                payload = payload or b""
+                self.send_response(reply.status)
+                headers = {"content-type": "application/json", **reply.headers}
+                for name, value in headers.items():
+                    self.send_header(name, value)
+                self.send_header("content-length", str(len(payload)))
+                self.end_headers()
+                with contextlib.suppress(BrokenPipeError, ConnectionResetError):
+                    self.wfile.write(payload)  # a client that gave up is not our failure
+
+        return Handler
+
+
+def sent_key(headers: dict[str, str]) -> str | None:
+    """The key a request carries: ``x-api-key``, or ``Authorization: Bearer`` (SDK 2.x)."""
+    if "x-api-key" in headers:
+        return headers["x-api-key"]
+    scheme, _, token = headers.get("authorization", "").partition(" ")
+    return token if scheme.lower() == "bearer" else None
+
+
+def check_headers(headers: dict[str, str], api_key: str) -> str | None:
+    if not headers.get("anthropic-version"):
+        return "anthropic-version: header is required"
+    if sent_key(headers) != api_key:
+        return "authentication"
+    if "application/json" not in headers.get("content-type", ""):
+        return "content-type must be application/json"
+    return None
+
+
+def check_body(body: Any) -> str | None:
+    """The API's rules for a Messages request, or None when the request is valid."""
+    if not isinstance(body, dict):
+        return "body: not a JSON object"
+    if not isinstance(body.get("model"), str) or not body["model"]:
+        return "model: Field required"
+    if not isinstance(body.get("max_tokens"), int) or body["max_tokens"] < 1:
+        return "max_tokens: must be a positive integer"
+    tools = body.get("tools")
+    if tools is not None:
+        problem = check_tools(tools)
+        if problem:
+            return problem
+    if "tool_choice" in body and not tools:
+        return "tool_choice: may only be specified while providing tools"
+    messages = body.get("messages")
+    if not isinstance(messages, list) or not messages:
+        return "messages: at least one message is required"
+    return check_messages(messages, tools)
+
+
+def check_tools(tools: Any) -> str | None:
+    if not isinstance(tools, list):
+        return "tools: must be a list"
+    names = [tool.get("name") for tool in tools if isinstance(tool, dict)]
+    if len(names) != len(tools) or len(set(names)) != len(names):
+        return "tools: tool names must be unique"
+    for tool in tools:
+        schema = tool.get("input_schema")
+        if not isinstance(schema, dict) or schema.get("type") != "object":
+            return f"tools.{tool['name']}.input_schema: type must be object"
+    return None
+
+
+def check_messages(messages: list[Any], tools: Any) -> str | None:
+    expected_role = "user"
+    pending: set[str] = set()
+    for index, msg in enumerate(messages):
+        if not isinstance(msg, dict) or msg.get("role") != expected_role:
+            return f"messages.{index}: roles must alternate, starting with user"
+        blocks = msg["content"] if isinstance(msg.get("content"), list) else []
+        uses = {b.get("id") for b in blocks if b.get("type") == "tool_use"}
+        results = [b for b in blocks if b.get("type") == "tool_result"]
+        if (uses or results) and not tools:
+            return f"messages.{index}: tool blocks require tools to be defined"
+        if expected_role == "user":
+            answered = {b.get("tool_use_id") for b in results}
+            if answered != pending:
+                return (
+                    f"messages.{index}: tool_result ids {sorted(answered)} do not match the "
+                    f"previous turn's tool_use ids {sorted(pending)}"
+                )
+            pending = set()
+        else:
+            pending = uses
+        expected_role = "assistant" if expected_role == "user" else "user"
+    if expected_role == "user":  # the last message was the assistant's
+        return "messages: the last message must be a user message"
+    return None

@@ -1,0 +1,142 @@
+"""``webtap sql`` as a person runs it: the real command against the fake API."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from fake_anthropic import FakeAnthropic
+
+BIN = Path(sys.executable).parent
+ASK = "SELECT x, stps_ask_ai('c' || x, 'q') AS answer FROM range(2) t(x) ORDER BY x"
+
+
+def answer(context: str) -> str:
+    return f"[claude-sonnet-4-5-20250929|1000] Context: {context}\n\nQuestion: q"
+
+
+def test_csv(run_exe: Any, anthropic_api: FakeAnthropic) -> None:
+    run = run_exe("webtap", "sql", "--csv", ASK)
+
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.replace("\r\n", "\n") == (
+        f'x,answer\n0,"{answer("c0")}"\n1,"{answer("c1")}"\n'
+    )
+
+
+def test_json_from_a_file(run_exe: Any, anthropic_api: FakeAnthropic, tmp_path: Path) -> None:
+    script = tmp_path / "ask.sql"
+    script.write_text(f"SELECT stps_set_model('claude-x');\n{ASK};\n")
+
+    run = run_exe("webtap", "sql", "--json", "-f", str(script))
+
+    assert run.returncode == 0, run.stderr
+    first, second = run.stdout.split("\n]\n")[:2]
+    assert '"Model set to claude-x"' in first
+    assert '"[claude-x|1000] Context: c0' in second
+
+
+def test_a_table_from_stdin(run_exe: Any, anthropic_api: FakeAnthropic) -> None:
+    run = run_exe("webtap", "sql", stdin="SELECT stps_get_model() AS model;")
+
+    assert run.returncode == 0, run.stderr
+    assert "model" in run.stdout
+    assert "claude-sonnet-4-5-20250929" in run.stdout
+
+
+def test_options_reach_the_functions(
+    run_exe: Any, anthropic_api: FakeAnthropic, tmp_path: Path
+) -> None:
+    cache = tmp_path / "cache.sqlite"
+    args = ("--csv", "--model", "claude-y", "--concurrency", "2", "--cache", str(cache))
+
+    first = run_exe("webtap", "sql", *args, ASK)
+    second = run_exe("webtap", "sql", *args, ASK)
+
+    assert first.returncode == 0, first.stderr
+    assert first.stdout == second.stdout
+    assert "[claude-y|1000]" in first.stdout
+    assert len(anthropic_api.requests) == 2  # the second run came from the cache
+
+
+def test_a_sql_error_is_one_line_and_exit_1(run_exe: Any) -> None:
+    run = run_exe("webtap", "sql", "SELECT nonsense")
+
+    assert run.returncode == 1
+    assert run.stderr.startswith("webtap: Binder Error")
+    assert "Traceback" not in run.stderr
+
+
+def test_ctrl_c_stops_a_long_query_quickly(anthropic_api: FakeAnthropic) -> None:
+    anthropic_api.delay = 1.0  # 200 rows, 8 at a time: 25 s if nothing stopped it
+    process = subprocess.Popen(
+        [
+            str(BIN / "webtap"),
+            "sql",
+            "SELECT count(stps_ask_ai('c' || x, 'q')) FROM range(200) t(x)",
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=dict(os.environ),
+    )
+    deadline = time.monotonic() + 30
+    while not anthropic_api.requests and time.monotonic() < deadline:
+        time.sleep(0.05)  # wait until the rows are being asked
+    process.send_signal(signal.SIGINT)
+    interrupted = time.monotonic()
+    out, err = process.communicate(timeout=20)
+
+    assert process.returncode == 130
+    assert out == b""
+    assert b"interrupted" in err
+    assert b"Traceback" not in err
+    assert time.monotonic() - interrupted < 10  # far less than the rest of the query
+    assert len(anthropic_api.requests) < 40
+
+
+def test_the_interactive_prompt(anthropic_api: FakeAnthropic) -> None:
+    import pty
+    import select
+
+    pid, terminal = pty.fork()
+    if pid == 0:  # the child: webtap sql with a terminal on stdin
+        try:
+            os.execve(str(BIN / "webtap"), ["webtap", "sql", "--no-progress"], dict(os.environ))
+        finally:
+            os._exit(127)  # never run the rest of pytest in the child
+    seen = b""
+
+    def read_until(marker: bytes, timeout: float = 20) -> None:
+        nonlocal seen
+        deadline = time.monotonic() + timeout
+        while marker not in seen and time.monotonic() < deadline:
+            ready, _, _ = select.select([terminal], [], [], 0.1)
+            if ready:
+                try:
+                    seen += os.read(terminal, 65536)
+                except OSError:
+                    return
+
+    try:
+        read_until(b"webtap> ")
+        os.write(terminal, b"SELECT stps_ask_ai('c0',\n")
+        read_until(b"...> ")
+        os.write(terminal, b"'q') AS answer;\n")
+        read_until(b"Question: q")
+        os.write(terminal, b"SELECT nonsense;\n")
+        read_until(b"Binder Error")
+        os.write(terminal, b".quit\n")
+        _, status = os.waitpid(pid, 0)
+    finally:
+        os.close(terminal)
+
+    assert os.waitstatus_to_exitcode(status) == 0
+    text = seen.decode(errors="replace")
+    assert "Context: c0" in text  # the answer, in a table
+    assert "Binder Error" in text  # an error does not end the session
+    assert len(anthropic_api.requests) == 1

@@ -49,7 +49,7 @@ FLOOR = (
 # import fails; webtap never uses it. This is the brave tool with that import skipped.
 NO_HTTPX_CLI = (
     "import sys, types; sys.modules['httpx._main'] = types.ModuleType('httpx._main'); "
-    "from webtap.tools import brave_main; sys.exit(brave_main())"
+    "from webtap.entry import brave_main; sys.exit(brave_main())"
 )
 
 

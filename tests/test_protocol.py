@@ -116,8 +116,9 @@ def test_schema_path_imports_nothing_heavy() -> None:
     import sys
 
     code = (
-        "import sys; from webtap.tools import main; main('web_fetch', ['--schema']);"
-        "bad = [m for m in ('httpx', 'lxml', 'jsonschema', 'rich') if m in sys.modules];"
+        "import sys; sys.argv[1:] = ['--schema']; from webtap.entry import fetch_main;"
+        "fetch_main();"
+        "bad = [m for m in ('httpx', 'lxml', 'jsonschema', 'rich', 'webtap.tools') if m in sys.modules];"
         "sys.stderr.write(repr(bad))"
     )
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)

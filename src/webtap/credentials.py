@@ -209,8 +209,3 @@ def read_file() -> dict[str, Any]:
             '{"web_search": {...}}. Fix it, or set the key in the environment.'
         )
     return data
-
-
-# webtap.keys (the ask side's key precedence) reads the same file under these earlier names.
-_read_file = read_file
-_dig = value_at

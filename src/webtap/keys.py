@@ -152,8 +152,10 @@ class Keys:
             value = _from_environment(source) or _attempt(partial(_from_stps, source), problems)
             if not value:
                 if file_data is None:
-                    file_data = _attempt(_read_credentials_file, problems) or {}
-                value = _attempt(partial(_dig, file_data, source.file_path), problems)
+                    # The credentials module owns that file's format and errors (DESIGN 6).
+                    file_data = _attempt(credentials_file.read_file, problems) or {}
+                dig = partial(credentials_file.value_at, file_data, source.file_path)
+                value = _attempt(dig, problems)
             if value:
                 chosen[name] = value
         return Credentials(**chosen, problem=problems[0] if problems else None)
@@ -188,12 +190,3 @@ def _from_stps(source: KeySource) -> str | None:
         raise ConfigError(f"Cannot read {path}: {reason}.") from None
     lines = text.splitlines()
     return lines[0].strip() or None if lines else None
-
-
-def _read_credentials_file() -> dict[str, Any]:
-    # The credentials module owns the file's format and its error messages (DESIGN 6).
-    return credentials_file._read_file()
-
-
-def _dig(data: dict[str, Any], path: tuple[str, ...]) -> str | None:
-    return credentials_file._dig(data, path)

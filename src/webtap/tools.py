@@ -16,7 +16,7 @@ from webtap import __version__
 from webtap.errors import WebtapError
 from webtap.protocol import RequestError, load_schema, parse_request, schema_text, validate_request
 
-__all__ = ["TOOLS", "ToolSpec", "brave_main", "call", "fetch_main", "google_main", "main"]
+__all__ = ["TOOLS", "ToolSpec", "call", "main"]
 
 
 @dataclass(frozen=True)
@@ -125,15 +125,3 @@ def main(name: str, argv: list[str] | None = None) -> int:
     sys.stdout.buffer.write(out.encode("utf-8"))
     sys.stdout.flush()
     return 0
-
-
-def fetch_main() -> int:
-    return main("web_fetch")
-
-
-def brave_main() -> int:
-    return main("web_search_brave")
-
-
-def google_main() -> int:
-    return main("web_search_google")

@@ -13,16 +13,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from webtap.content import parse_content_type, sniff, to_markdown
 from webtap.errors import InvalidInput, InvalidURL, NetworkError, ParseError, URLNotAllowed
-from webtap.fetch import (
-    check_url,
-    fetch,
-    paginate,
-    parse_content_type,
-    sniff,
-    split_lines,
-    to_markdown,
-)
+from webtap.fetch import check_url, fetch, paginate, split_lines
 from webtap.guard import Guard, describe, parse_ip_literal
 from webtap.net import Limits, Timeouts, _ssl_context
 

@@ -1,0 +1,263 @@
+"""A response body to Markdown by its media type: charset, sniffing, and the converters.
+
+HTML and XHTML go to :mod:`webtap.convert`; text and Markdown come back as they are; JSON is
+pretty-printed in a fenced block; anything else is a :class:`~webtap.errors.ParseError` that
+names the type. The charset comes from the Content-Type header, then a BOM or ``<meta>``, then
+detection (charset-normalizer).
+"""
+
+from __future__ import annotations
+
+import codecs
+import json
+import re
+
+from webtap.errors import ParseError
+
+__all__ = ["decode", "parse_content_type", "sniff", "to_markdown"]
+
+
+_HTML_TYPES = {"text/html", "application/xhtml+xml", "application/vnd.wap.xhtml+xml"}
+_MARKDOWN_TYPES = {"text/markdown", "text/x-markdown"}
+_TEXT_APPLICATION_TYPES = {
+    "application/xml",
+    "application/javascript",
+    "application/ecmascript",
+    "application/x-javascript",
+    "application/yaml",
+    "application/x-yaml",
+    "application/toml",
+    "application/x-sh",
+    "application/sql",
+    "application/graphql",
+    "application/x-ndjson",
+}
+_SNIFFED_TYPES = {"", "application/octet-stream", "binary/octet-stream", "application/unknown"}
+
+# Magic numbers of common binary formats, to name what a lying Content-Type hides.
+_SIGNATURES: list[tuple[bytes, str]] = [
+    (b"\x89PNG\r\n\x1a\n", "image/png"),
+    (b"GIF87a", "image/gif"),
+    (b"GIF89a", "image/gif"),
+    (b"\xff\xd8\xff", "image/jpeg"),
+    (b"%PDF-", "application/pdf"),
+    (b"PK\x03\x04", "application/zip"),
+    (b"\x1f\x8b", "application/gzip"),
+    (b"BM", "image/bmp"),
+    (b"\x00\x00\x01\x00", "image/x-icon"),
+    (b"OggS", "audio/ogg"),
+    (b"ID3", "audio/mpeg"),
+    (b"\x1a\x45\xdf\xa3", "video/webm"),
+    (b"wOFF", "font/woff"),
+    (b"wOF2", "font/woff2"),
+    (b"\x7fELF", "application/x-executable"),
+]
+
+_HTML_START = re.compile(
+    rb"<(?:!doctype\s+html|html|head|body|title|meta|script|style|div|p|h[1-6]|table|a|b|br"
+    rb"|iframe|font|link|!--)[\s/>]",
+    re.IGNORECASE,
+)
+_META_CHARSET = re.compile(rb"<meta[^>]*?charset\s*=\s*[\"']?\s*([A-Za-z0-9_:.\-]+)", re.I)
+_XML_DECLARATION = re.compile(r"\A\s*<\?xml[^>]*\?>")
+_ATX_HEADING = re.compile(r"^ {0,3}#{1,6}[ \t]+(.+?)(?:[ \t]+#+)?[ \t]*$", re.MULTILINE)
+
+
+def to_markdown(body: bytes, content_type: str, url: str) -> tuple[str, str, str]:
+    """``(title, markdown, media_type)`` for a body served with ``content_type`` from ``url``."""
+    media_type, charset = parse_content_type(content_type)
+    if media_type in _SNIFFED_TYPES:
+        media_type = sniff(body)
+    else:
+        hidden = _binary_signature(body)
+        if hidden and not _is_binary_type(media_type):
+            raise ParseError(
+                f"Cannot convert {hidden} content to Markdown: the server said {media_type} "
+                f"but sent {hidden} data"
+            )
+    if media_type in _HTML_TYPES:
+        return (*_html(body, charset, url), media_type)
+    if media_type == "application/json" or media_type.endswith("+json"):
+        return ("", _json(body, charset), media_type)
+    if media_type in _MARKDOWN_TYPES:
+        text = _text(decode(body, charset))
+        match = _ATX_HEADING.search(text)
+        return (match.group(1).strip() if match else "", text, media_type)
+    if _is_text_type(media_type):
+        return ("", _text(decode(body, charset)), media_type)
+    raise ParseError(
+        f"Cannot convert {media_type} content to Markdown: web_fetch reads HTML, XHTML, "
+        "plain text, Markdown and JSON"
+    )
+
+
+def parse_content_type(header: str) -> tuple[str, str | None]:
+    """``("text/html", "utf-8")`` from ``text/html; charset="UTF-8"``."""
+    media_type, *params = header.split(";")
+    charset = None
+    for param in params:
+        name, _, value = param.partition("=")
+        if name.strip().lower() == "charset":
+            charset = value.strip().strip("\"'").strip() or None
+    return media_type.strip().lower(), charset
+
+
+def _is_text_type(media_type: str) -> bool:
+    return (
+        media_type.startswith("text/")
+        or media_type in _TEXT_APPLICATION_TYPES
+        or media_type.endswith("+xml")
+    )
+
+
+def _is_binary_type(media_type: str) -> bool:
+    return not (
+        media_type in _HTML_TYPES
+        or _is_text_type(media_type)
+        or media_type == "application/json"
+        or media_type.endswith("+json")
+    )
+
+
+def _binary_signature(body: bytes) -> str | None:
+    head = body[:16]
+    for magic, media_type in _SIGNATURES:
+        if head.startswith(magic):
+            return media_type
+    if head.startswith(b"RIFF") and body[8:12] == b"WEBP":
+        return "image/webp"
+    return None
+
+
+def sniff(body: bytes) -> str:
+    """The media type of a body served without a useful Content-Type."""
+    signature = _binary_signature(body)
+    if signature:
+        return signature
+    head = body[:1024].lstrip(b"\xef\xbb\xbf \t\r\n\x0c")
+    if _HTML_START.match(head) or (head.startswith(b"<?xml") and b"<html" in body[:4096].lower()):
+        return "text/html"
+    if head[:1] in (b"{", b"["):
+        try:
+            json.loads(body)
+        except ValueError:
+            pass
+        else:
+            return "application/json"
+    if b"\x00" in body[:4096] and not body.startswith((b"\xff\xfe", b"\xfe\xff")):
+        return "application/octet-stream"
+    return "text/plain"
+
+
+def _html(body: bytes, charset: str | None, url: str) -> tuple[str, str]:
+    from webtap.convert import convert
+
+    text = decode(body, charset, html=True)
+    # lxml refuses str input that carries an encoding declaration; the text is decoded already.
+    text = _XML_DECLARATION.sub("", text, count=1)
+    try:
+        document = convert(text, base_url=url)
+    except RecursionError:
+        raise ParseError("Failed to parse HTML: the document is nested too deeply") from None
+    except Exception as exc:
+        raise ParseError(f"Failed to parse HTML: {type(exc).__name__}: {exc}") from None
+    return document.title, document.markdown
+
+
+def _json(body: bytes, charset: str | None) -> str:
+    text = decode(body, charset or "utf-8")
+    try:
+        value = json.loads(text)
+    except ValueError:
+        return _text(text)  # not JSON after all: show it as it came
+    pretty = json.dumps(value, indent=2, ensure_ascii=False)
+    fence = "`" * max(3, _longest_run(pretty, "`") + 1)
+    return f"{fence}json\n{pretty}\n{fence}\n"
+
+
+def _longest_run(text: str, char: str) -> int:
+    runs = re.findall(f"{re.escape(char)}+", text)
+    return max((len(run) for run in runs), default=0)
+
+
+def _text(text: str) -> str:
+    return text.replace("\r\n", "\n").replace("\r", "\n")
+
+
+# --- Charsets --------------------------------------------------------------------------------
+
+_BOMS = [
+    (codecs.BOM_UTF8, "utf-8-sig"),
+    (codecs.BOM_UTF16_LE, "utf-16"),
+    (codecs.BOM_UTF16_BE, "utf-16"),
+]
+
+# Labels that mean a superset in practice (the WHATWG Encoding Standard does the same).
+_SUPERSETS = {
+    "iso-8859-1": "cp1252",
+    "latin-1": "cp1252",
+    "ascii": "cp1252",
+    "shift_jis": "cp932",
+    "euc_jp": "euc_jis_2004",
+    "gb2312": "gb18030",
+    "gbk": "gb18030",
+    "euc_kr": "cp949",
+    "iso-8859-9": "cp1254",
+    "tis-620": "cp874",
+    "iso-8859-11": "cp874",
+}
+
+
+_WESTERN = {"cp1252", "latin_1", "iso8859_15"}
+
+
+def _codec(label: str | None) -> str | None:
+    """The Python codec for a charset label, or ``None`` for a label nobody knows."""
+    if not label:
+        return None
+    try:
+        name = codecs.lookup(label.strip().lower()).name
+    except (LookupError, ValueError):
+        return None
+    return _SUPERSETS.get(name, name)
+
+
+def decode(body: bytes, charset: str | None, *, html: bool = False) -> str:
+    """Text from ``body``: BOM, then ``charset`` (the header), then ``<meta>``, then detection."""
+    for bom, codec in _BOMS:
+        if body.startswith(bom):
+            return body.decode(codec, errors="replace")
+    codec = _codec(charset)
+    if codec is None and html:
+        match = _META_CHARSET.search(body[:8192])
+        codec = _codec(match.group(1).decode("ascii")) if match else None
+        if codec in ("utf-16", "utf-16-le", "utf-16-be", "utf-32"):
+            codec = "utf-8"  # a meta tag readable as ASCII cannot be in UTF-16
+    if codec is None:
+        codec = _detect(body)
+    return body.decode(codec, errors="replace")
+
+
+def _detect(body: bytes) -> str:
+    try:
+        body.decode("utf-8")
+    except UnicodeDecodeError:
+        pass
+    else:
+        return "utf-8"
+    from charset_normalizer import from_bytes
+
+    matches = list(from_bytes(body[: 256 * 1024]))
+    if not matches:
+        return "cp1252"
+    best = matches[0]
+    # Short Western text often fits several single-byte code pages equally well; the web's
+    # default among them is windows-1252 (as in browsers), so it wins a tie.
+    for match in matches:
+        tied = abs(match.chaos - best.chaos) < 0.01 and abs(match.coherence - best.coherence) < 0.01
+        if tied and _WESTERN & set(match.could_be_from_charset):
+            return "cp1252"
+    return _codec(best.encoding) or "cp1252"
+
+
+# --- Pagination and the tool -----------------------------------------------------------------

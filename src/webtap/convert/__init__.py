@@ -1,0 +1,43 @@
+"""HTML -> Markdown: the converter behind ``web-fetch-tool``, usable as a library.
+
+    >>> from webtap.convert import convert
+    >>> doc = convert("<title>Hi</title><h1>Hello <b>world</b></h1>")
+    >>> doc.title, doc.markdown
+    ('Hi', '# Hello **world**\\n')
+
+libxml2 (through lxml) parses the page and does the bulk work in C: it drops comments,
+scripts, styles and hidden subtrees and unwraps purely presentational tags. One iterative
+walk over what is left writes GitHub-flavoured Markdown (CommonMark plus tables and
+strikethrough). See ``docs/convert.md`` for the full mapping.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+__all__ = ["Document", "convert"]
+
+
+@dataclass(frozen=True, slots=True)
+class Document:
+    """A converted page: its title and its Markdown."""
+
+    title: str
+    """``<title>``, else ``og:title``, else the first ``<h1>``; ``""`` when none."""
+    markdown: str
+    """The page as Markdown, ending in exactly one newline (``""`` for an empty page)."""
+
+
+def convert(html: str | bytes, base_url: str | None = None) -> Document:
+    """Convert an HTML page to a `Document`.
+
+    ``html`` is the page as text, or as bytes whose encoding libxml2 sniffs (BOM, ``<meta
+    charset>``; UTF-8 when the bytes are valid UTF-8). ``base_url`` is the URL the page was
+    fetched from: links and images are made absolute against it (and ``<base href>``).
+
+    Never raises on odd input: empty or blank input gives ``Document("", "")``, junk gives
+    whatever text it holds. Raises `webtap.errors.ParseError` only if libxml2 itself fails.
+    """
+    from webtap.convert._markdown import convert_document
+
+    return convert_document(html, base_url)

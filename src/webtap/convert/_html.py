@@ -1,0 +1,204 @@
+"""Parse HTML with libxml2 and prune the tree in C before the Markdown walk."""
+
+from __future__ import annotations
+
+import itertools
+import re
+from collections.abc import Iterator
+from urllib.parse import urljoin
+
+from lxml import etree
+
+from webtap.errors import ParseError
+
+__all__ = ["clean", "find_base", "find_title", "first_h1", "parse"]
+
+# libxml2 refuses to nest deeper than 2048 with XML_PARSE_HUGE (256 without) and stops
+# parsing there; such documents are parsed again with the tags below this depth removed.
+_FLATTEN_DEPTH = 1000
+
+# Subtrees that carry no readable content (or that the spec says to strip).
+_DROPPED = (
+    "head", "title", "script", "style", "noscript", "template", "nav", "svg", "math",
+    "iframe", "frame", "frameset", "object", "embed", "applet", "canvas", "audio", "video",
+    "map", "rt", "rp", "input", "button", "select", "textarea", "option", "optgroup",
+    "datalist", "output", "progress", "meter", "link", "meta", "base", "param", "source",
+    "track", "area", "colgroup", "col",
+)  # fmt: skip
+
+# Presentational inline tags whose content stays but whose tag means nothing in Markdown.
+# Unwrapping them in C merges text nodes and leaves fewer nodes for the Python walk.
+_UNWRAPPED = (
+    "span", "font", "small", "big", "abbr", "acronym", "cite", "dfn", "time", "data",
+    "label", "u", "ins", "mark", "bdi", "bdo", "wbr", "nobr", "picture", "var", "blink",
+    "marquee", "tbody", "tfoot", "ruby",
+)  # fmt: skip
+
+# One pass per attribute name is much faster in libxml2 than one predicate over every
+# element; the values are checked in Python on the few elements that carry them.
+# Task-list checkboxes (``<li><input type=checkbox>``) are found in the same pass.
+_MARKED = etree.XPath(
+    "//@hidden|//@aria-hidden|//@role|//@style|//li/input/@type|//li/p/input/@type"
+)
+_TITLE = etree.XPath("//body//title[not(ancestor::svg)]")
+_META = etree.XPath("//meta")
+_BASE = etree.XPath("//base")
+_OG_NAMES = frozenset(("og:title", "twitter:title"))
+
+_TAG = re.compile(rb"<(/?)([A-Za-z][A-Za-z0-9:-]*)[^>]*?(/?)>")
+_VOID = frozenset(b"area base br col embed hr img input link meta param source track wbr".split())
+
+
+def parse(html: str | bytes) -> etree._Element | None:
+    """The document's root element, or None when there is nothing to parse."""
+    if isinstance(html, str):
+        data = html.encode("utf-8", "replace")  # a lone surrogate becomes "?"
+        encoding: str | None = "utf-8"
+    else:
+        data = bytes(html)
+        try:
+            # Valid UTF-8 is almost always meant as UTF-8, whatever a stale <meta> says;
+            # anything else goes to libxml2 to sniff a BOM or <meta charset>.
+            data.decode("utf-8")
+            encoding = "utf-8"
+        except UnicodeDecodeError:
+            encoding = None
+    if not data or data.isspace():
+        return None
+    root, too_deep = _parse_once(data, encoding)
+    if too_deep:
+        root, _ = _parse_once(_flatten(data), encoding)
+    return root
+
+
+def _parse_once(data: bytes, encoding: str | None) -> tuple[etree._Element | None, bool]:
+    parser = etree.HTMLParser(
+        encoding=encoding, remove_comments=True, remove_pis=True, huge_tree=True, no_network=True
+    )
+    try:
+        try:
+            root = etree.fromstring(data, parser)
+        except ValueError:
+            root = etree.fromstring(data.replace(b"\x00", b""), parser)
+    except (ValueError, etree.LxmlError) as exc:
+        raise ParseError(f"libxml2 could not parse the page as HTML: {exc}") from exc
+    too_deep = any("depth" in entry.message for entry in parser.error_log)
+    return root, too_deep
+
+
+def _flatten(data: bytes) -> bytes:
+    """Remove the tags nested deeper than ``_FLATTEN_DEPTH``, keeping their text."""
+    depth = 0
+    out: list[bytes] = []
+    pos = 0
+    for match in _TAG.finditer(data):
+        closing, name, selfclosing = match.group(1), match.group(2).lower(), match.group(3)
+        if name in _VOID or selfclosing:
+            continue
+        if closing:
+            depth = max(depth - 1, 0)
+            keep = depth < _FLATTEN_DEPTH
+        else:
+            keep = depth < _FLATTEN_DEPTH
+            depth += 1
+        if not keep:
+            out.append(data[pos : match.start()])
+            pos = match.end()
+    out.append(data[pos:])
+    return b"".join(out)
+
+
+def find_title(root: etree._Element) -> str:
+    """``<title>``, else og:title / twitter:title, whitespace collapsed ("" when none)."""
+    head = root.find("head")
+    titles = head.iter("title") if head is not None else ()
+    # A <title> outside <head> (invalid, but it happens) is looked for only if need be.
+    for el in itertools.chain(titles, _lazy(_TITLE, root)):
+        title = " ".join("".join(el.itertext()).split())
+        if title:
+            return title
+    for meta in head.iter("meta") if head is not None else _META(root):
+        if meta.get("property", meta.get("name")) in _OG_NAMES:
+            title = " ".join((meta.get("content") or "").split())
+            if title:
+                return title
+    return ""
+
+
+def _lazy(xpath: etree.XPath, root: etree._Element) -> Iterator[etree._Element]:
+    yield from xpath(root)
+
+
+def first_h1(root: etree._Element) -> str:
+    """The text of the first non-empty ``<h1>`` (call after `clean`)."""
+    for el in root.iter("h1"):
+        title = " ".join("".join(el.itertext()).split())
+        if title:
+            return title
+    return ""
+
+
+def find_base(root: etree._Element, base_url: str | None) -> str | None:
+    """The URL relative links resolve against: ``<base href>`` joined to ``base_url``."""
+    head = root.find("head")
+    for base in head.iter("base") if head is not None else _BASE(root):
+        href = (base.get("href") or "").strip()
+        if href and not href.lower().startswith(("javascript:", "data:")):
+            try:
+                return urljoin(base_url, href) if base_url else href
+            except ValueError:
+                break
+    return base_url or None
+
+
+def clean(root: etree._Element) -> None:
+    """Drop what never becomes Markdown and unwrap presentational tags, all in C."""
+    for attribute in _MARKED(root):
+        name = attribute.attrname
+        el = attribute.getparent()
+        if name == "type":
+            if attribute.lower() == "checkbox":
+                _task_marker(el)
+        elif _hides(name, attribute) and el.tag not in ("html", "body"):
+            _drop_keep_tail(el)
+    etree.strip_elements(root, *_DROPPED, with_tail=False)
+    etree.strip_tags(root, *_UNWRAPPED)
+
+
+def _hides(name: str, value: str) -> bool:
+    """Whether an attribute hides its element (``hidden``, ``aria-hidden="true"``,
+    ``display: none``) or marks it as navigation (``role="navigation"``, like ``<nav>``)."""
+    if name == "hidden":
+        return True
+    if name == "aria-hidden":
+        return value.strip().lower() == "true"
+    if name == "role":
+        return value.strip().lower() == "navigation"
+    if "none" not in value and "hidden" not in value:
+        return False
+    style = value.replace(" ", "").lower()
+    return "display:none" in style or "visibility:hidden" in style
+
+
+def _task_marker(checkbox: etree._Element) -> None:
+    """A checkbox that starts a list item becomes GFM's ``[ ]`` / ``[x]`` text."""
+    parent = checkbox.getparent()
+    if checkbox.getprevious() is not None or (parent.text or "").strip():
+        return
+    marker = "[x] " if checkbox.get("checked") is not None else "[ ] "
+    parent.text = (parent.text or "") + marker + (checkbox.tail or "").lstrip()
+    checkbox.tail = None
+
+
+def _drop_keep_tail(el: etree._Element) -> None:
+    parent = el.getparent()
+    if parent is None:
+        return
+    tail = el.tail
+    if tail:
+        prev = el.getprevious()
+        if prev is not None:
+            prev.tail = (prev.tail or "") + tail
+        else:
+            parent.text = (parent.text or "") + tail
+    parent.remove(el)

@@ -6,7 +6,7 @@ import json
 import os
 import subprocess
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -15,6 +15,10 @@ import pytest
 
 FIXTURES = Path(__file__).parent / "fixtures"
 BIN = Path(sys.executable).parent
+
+# The fake Anthropic API and fake Brave live with the ask loop's tests; the SQL tests use them
+# too. Test folders are not packages (--import-mode=importlib), so their folder goes on the path.
+sys.path.insert(0, str(Path(__file__).parent / "agent"))
 
 # Variables that would let a test reach a real key, a real endpoint or the user's files.
 _SCRUBBED = [
@@ -110,3 +114,15 @@ def run_exe() -> Callable[..., ToolRun]:
         )
 
     return run
+
+
+@pytest.fixture
+def anthropic_api(monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
+    """The fake Messages API, with ANTHROPIC_BASE_URL and ANTHROPIC_API_KEY pointing at it."""
+    from fake_anthropic import API_KEY, FakeAnthropic
+
+    fake = FakeAnthropic().start()
+    monkeypatch.setenv("ANTHROPIC_BASE_URL", fake.url)
+    monkeypatch.setenv("ANTHROPIC_API_KEY", API_KEY)
+    yield fake
+    fake.stop()

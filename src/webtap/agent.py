@@ -21,6 +21,7 @@ wrong and what to do, and that never contain a key.
 from __future__ import annotations
 
 import json
+import os
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -30,6 +31,7 @@ from typing import Any
 from webtap.errors import (
     APIError,
     AuthInvalid,
+    ConfigError,
     NetworkError,
     RateLimit,
     WebtapError,
@@ -559,8 +561,18 @@ def translate_api_errors(secrets: list[str], timeout: float, retries: int) -> It
     except anthropic.APIConnectionError as exc:
         cause = exc.__cause__ or exc.__context__
         reason = f"{type(cause).__name__}: {cause}" if cause else str(exc)
+        base_url = os.environ.get("ANTHROPIC_BASE_URL", "").strip()
+        if base_url and not base_url.lower().startswith(("http://", "https://")):
+            raise ConfigError(
+                _scrub(
+                    f"ANTHROPIC_BASE_URL must be an http:// or https:// URL (got {base_url!r}); "
+                    "fix it, or unset it to use the Anthropic API.",
+                    secrets,
+                )
+            ) from None
+        advice = f"Check ANTHROPIC_BASE_URL ({base_url})" if base_url else "Check the network"
         raise NetworkError(
-            _scrub(f"Could not reach the Anthropic API ({reason}). Check the network.", secrets)
+            _scrub(f"Could not reach the Anthropic API ({reason}). {advice}.", secrets)
         ) from None
     except anthropic.AnthropicError as exc:
         raise APIError(

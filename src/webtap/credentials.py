@@ -166,11 +166,17 @@ def _resolve(fields: list[tuple[str, tuple[str, ...]]]) -> list[tuple[str | None
 
 def value_at(data: dict[str, Any], path: tuple[str, ...]) -> str | None:
     """The non-empty string at ``path`` in the file's data, ``None`` when absent; a value
-    that is not a string is a :class:`ConfigError`."""
+    that is not a string, or a section on the way that is not an object (``"brave": "KEY"``),
+    is a :class:`ConfigError` naming the entry (never its value)."""
     node: Any = data
-    for part in path:
-        if not isinstance(node, dict):
+    for depth, part in enumerate(path):
+        if node is None:
             return None
+        if not isinstance(node, dict):
+            raise ConfigError(
+                f"{credentials_path()}: '{'.'.join(path[:depth])}' must be an object with "
+                f"'{part}' in it; fix it or remove the entry."
+            )
         node = node.get(part)
     if node is None:
         return None

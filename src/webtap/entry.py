@@ -6,22 +6,43 @@ file and exits; every other invocation goes to :func:`webtap.tools.main`.
 
 import sys
 
-__all__ = ["brave_main", "fetch_main", "google_main"]
+__all__ = ["brave_main", "closed_stdout", "fetch_main", "google_main"]
 
 
 def _run(name: str) -> int:
-    if sys.argv[1:] == ["--schema"]:
-        from os import path
+    try:
+        if sys.argv[1:] == ["--schema"]:
+            from os import path
 
-        with open(path.join(path.dirname(__file__), "schemas", f"{name}.json"), "rb") as file:
-            sys.stdout.buffer.write(file.read())
-        return 0
-    # httpx imports its own command-line client (click, rich, pygments: some 40 ms of every
-    # tool start) unless that import fails; a tool never uses it.
-    sys.modules.setdefault("httpx._main", None)  # type: ignore[arg-type]
-    from webtap.tools import main
+            with open(path.join(path.dirname(__file__), "schemas", f"{name}.json"), "rb") as file:
+                sys.stdout.buffer.write(file.read())
+                sys.stdout.flush()
+            return 0
+        # httpx imports its own command-line client (click, rich, pygments: some 40 ms of every
+        # tool start) unless that import fails; a tool never uses it.
+        sys.modules.setdefault("httpx._main", None)  # type: ignore[arg-type]
+        from webtap.tools import main
 
-    return main(name)
+        return main(name)
+    except BrokenPipeError:
+        return closed_stdout()
+
+
+def closed_stdout() -> int:
+    """Whoever read stdout has gone (``| head -1``, a host that gave up): stop quietly.
+
+    stdout is pointed at /dev/null, so that the interpreter's last flush at exit does not fail
+    again with "Exception ignored ... BrokenPipeError"; the exit status is 0, as for ``head``'s
+    writer in a shell pipeline, since nothing went wrong that the reader wants to hear about.
+    """
+    import os
+
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass  # stdout has no file descriptor: nothing will be flushed to it
+    return 0
 
 
 def fetch_main() -> int:

@@ -45,6 +45,7 @@ __all__ = [
     "ServerSettings",
     "build_server",
     "discovered_tools",
+    "listen",
     "own_tools",
     "select_tools",
     "serve_http",
@@ -430,12 +431,32 @@ async def serve_stdio(server: Server) -> None:
         await server.run(read_stream, write_stream, server.create_initialization_options())
 
 
-async def serve_http(server: Server, host: str, port: int) -> None:
-    """Serve the streamable HTTP transport at ``http://HOST:PORT/mcp``."""
+def listen(host: str, port: int) -> Any:
+    """A socket listening at HOST:PORT, or ``OSError`` (address in use, not this machine's).
+
+    Bound before serving so that the person gets that error as one clear line, not a log
+    message from uvicorn after "serving" was announced.
+    """
+    import socket
+
+    family, kind, proto, _, address = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0]
+    sock = socket.socket(family, kind, proto)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind(address)
+        sock.listen(2048)
+    except OSError:
+        sock.close()
+        raise
+    return sock
+
+
+async def serve_http(server: Server, host: str, port: int, sock: Any = None) -> None:
+    """Serve the streamable HTTP transport at ``http://HOST:PORT/mcp`` (on ``sock`` if given)."""
     import uvicorn
 
     app = server.streamable_http_app(host=host)
     config = uvicorn.Config(
         app, host=host, port=port, log_config=None, access_log=False, log_level="warning"
     )
-    await uvicorn.Server(config).serve()
+    await uvicorn.Server(config).serve(sockets=[sock] if sock is not None else None)

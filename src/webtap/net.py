@@ -13,6 +13,7 @@ gzip/deflate/br itself in bounded pieces so that the size cap holds on decoded b
 
 from __future__ import annotations
 
+import math
 import os
 import socket
 import threading
@@ -27,7 +28,7 @@ from typing import TYPE_CHECKING, Any
 import httpx
 
 from webtap import __version__
-from webtap.errors import NetworkError, ParseError
+from webtap.errors import ConfigError, NetworkError, ParseError
 
 if TYPE_CHECKING:
     import httpcore
@@ -78,13 +79,24 @@ DEFAULT_LIMITS = Limits()
 
 
 def env_float(name: str, default: float) -> float:
-    """A positive number from the environment, or ``default`` when unset, empty or unusable."""
+    """A positive number from the environment, or ``default`` when unset or empty.
+
+    Any other value is a :class:`ConfigError` naming the variable: silently falling back to
+    the default would hide a typo such as ``WEBTAP_FETCH_TIMEOUT=5s`` from the person.
+    """
     raw = os.environ.get(name, "").strip()
+    if not raw:
+        return default
     try:
         value = float(raw)
     except ValueError:
-        return default
-    return value if value > 0 else default
+        value = math.nan
+    if not value > 0 or math.isinf(value):
+        raise ConfigError(
+            f"{name} must be a number above 0 (got {raw!r}); "
+            f"fix it, or unset it to use the default ({default:g})"
+        )
+    return value
 
 
 def make_client(timeouts: Timeouts = DEFAULT_TIMEOUTS, **kwargs: object) -> httpx.Client:

@@ -25,12 +25,13 @@ import functools
 import hashlib
 import json
 import queue
+import re
 import sqlite3
 import sys
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, wait
 from dataclasses import replace
 from pathlib import Path
@@ -43,15 +44,19 @@ from webtap.keys import KEY_SOURCES, SEARCH_PROVIDERS, Keys
 __all__ = [
     "DEFAULT_CONCURRENCY",
     "FUNCTIONS",
+    "KEY_SETTERS",
     "MAX_CONCURRENCY",
     "AnswerCache",
     "Interrupted",
     "SqlFunctions",
+    "key_literals",
+    "redact_keys",
     "register",
 ]
 
 DEFAULT_CONCURRENCY = 8
 MAX_CONCURRENCY = 64
+MIN_KEY_LENGTH = 4  # shorter strings are not keys, and hiding them would garble messages
 MEMO_QUERIES = 4  # queries whose answers are kept for deduplication (several cursors at once)
 POLL = 0.1  # seconds between checks for Ctrl-C while rows are being answered
 
@@ -74,6 +79,37 @@ FUNCTIONS = {
 }
 
 
+# The functions that take a key, and the key each sets.
+KEY_SETTERS = {
+    "stps_set_api_key": "anthropic",
+    "stps_set_brave_api_key": "brave",
+    "stps_set_google_api_key": "google_api_key",
+    "stps_set_google_cse_id": "google_cse_id",
+}
+_KEY_LITERAL = re.compile(
+    rf"((?:{'|'.join(KEY_SETTERS)})\s*\(\s*[Ee]?')((?:[^']|'')*)'", re.IGNORECASE
+)
+
+
+def redact_keys(text: str, keys: Iterable[str] = ()) -> str:
+    """``text`` with the string given to each ``stps_set_*`` key function, and each of
+    ``keys``, replaced by as many ``*`` (so that an error's ``^`` still points right).
+
+    DuckDB names a result column after its expression and quotes the query in its errors, so
+    ``SELECT stps_set_api_key('sk-ant-...')`` would print the key in a header or an error.
+    """
+    text = _KEY_LITERAL.sub(lambda m: f"{m[1]}{'*' * len(m[2])}'", text)
+    for key in sorted(keys, key=len, reverse=True):
+        if len(key) >= MIN_KEY_LENGTH:
+            text = text.replace(key, "*" * len(key))
+    return text
+
+
+def key_literals(sql: str) -> set[str]:
+    """The strings that ``sql`` gives to the ``stps_set_*`` key functions (quotes undone)."""
+    return {m[2].replace("''", "'") for m in _KEY_LITERAL.finditer(sql)}
+
+
 class Interrupted(Exception):
     """The query was cancelled (Ctrl-C or :meth:`SqlFunctions.cancel`)."""
 
@@ -82,18 +118,26 @@ class AnswerCache:
     """Successful answers in a SQLite file, keyed by everything that shapes the answer."""
 
     def __init__(self, path: str | Path) -> None:
+        from webtap.store import usable_file
+
         self.path = Path(path).expanduser()
-        self.path.parent.mkdir(parents=True, exist_ok=True)
         self._lock = threading.Lock()
-        self._db = sqlite3.connect(
-            self.path, timeout=10.0, isolation_level=None, check_same_thread=False
-        )
-        self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute(
-            "CREATE TABLE IF NOT EXISTS answers ("
-            " key TEXT PRIMARY KEY, model TEXT NOT NULL, answer TEXT NOT NULL,"
-            " created_at REAL NOT NULL)"
-        )
+        remedy = "Give --cache or stps_set_cache() the path of a file webtap may create and write."
+        with usable_file(self.path, "the answer cache", remedy):
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self._db = sqlite3.connect(
+                self.path, timeout=10.0, isolation_level=None, check_same_thread=False
+            )
+            try:
+                self._db.execute("PRAGMA journal_mode=WAL")
+                self._db.execute(
+                    "CREATE TABLE IF NOT EXISTS answers ("
+                    " key TEXT PRIMARY KEY, model TEXT NOT NULL, answer TEXT NOT NULL,"
+                    " created_at REAL NOT NULL)"
+                )
+            except BaseException:
+                self._db.close()
+                raise
 
     @staticmethod
     def key(*parts: Any) -> str:
@@ -366,8 +410,8 @@ class SqlFunctions:
             return "Cache disabled"
         try:
             self.cache = AnswerCache(path.strip())
-        except (OSError, sqlite3.Error) as exc:
-            return f"ERROR: cannot use {path!r} as the answer cache: {exc}"
+        except WebtapError as exc:
+            return f"ERROR: {exc.message}"
         return f"Cache enabled: {self.cache.path} ({len(self.cache)} answers)"
 
     # -- DuckDB ---------------------------------------------------------------------------
@@ -387,12 +431,7 @@ class SqlFunctions:
                 side_effects=True,
             )
 
-        for name, key in (
-            ("stps_set_api_key", "anthropic"),
-            ("stps_set_brave_api_key", "brave"),
-            ("stps_set_google_api_key", "google_api_key"),
-            ("stps_set_google_cse_id", "google_cse_id"),
-        ):
+        for name, key in KEY_SETTERS.items():
             scalar(name, functools.partial(self.set_key, key), ["VARCHAR"], "VARCHAR")
         scalar("stps_set_model", self.set_model, ["VARCHAR"], "VARCHAR")
         scalar("stps_get_model", self.get_model, [], "VARCHAR")

@@ -15,12 +15,14 @@ import os
 import random
 import sqlite3
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, TypeVar
 
-__all__ = ["MIGRATIONS", "EventStore", "default_path", "record_event"]
+from webtap.errors import ConfigError
+
+__all__ = ["MIGRATIONS", "EventStore", "default_path", "record_event", "usable_file"]
 
 BUSY_TIMEOUT = 10.0  # seconds SQLite itself waits for a lock
 RETRIES = 8  # then webtap retries a write that still finds the database busy
@@ -64,21 +66,51 @@ def default_path() -> Path:
     return Path(user_data_dir("webtap")) / "webtap.db"
 
 
+@contextlib.contextmanager
+def usable_file(path: Path, what: str, remedy: str) -> Iterator[None]:
+    """Opening a SQLite file: any failure becomes one :class:`ConfigError` naming the file.
+
+    ``what`` says what the file is for ("the events store"), ``remedy`` what to do about it.
+    Shared by the events store and the answer cache, whose files a person names.
+    """
+    try:
+        yield
+    except (OSError, sqlite3.Error) as exc:
+        raise ConfigError(f"Cannot use {path} as {what}: {_reason(exc)}. {remedy}") from None
+
+
+def _reason(exc: OSError | sqlite3.Error) -> str:
+    if isinstance(exc, OSError):
+        return exc.strerror or str(exc)
+    text = str(exc)
+    if "not a database" in text:
+        return "it exists and is not a SQLite database"
+    if "unable to open" in text:
+        return "SQLite cannot open or create it there"
+    return text
+
+
 class EventStore:
     """The messages table. Open, use, close (or ``with EventStore() as store``)."""
 
     def __init__(self, path: str | Path | None = None) -> None:
         self.path = Path(path) if path is not None else default_path()
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        # Autocommit mode: transactions are explicit (BEGIN IMMEDIATE), so that a writer takes
-        # the lock up front and busy waits happen where the busy timeout handles them.
-        self.db = sqlite3.connect(
-            self.path, timeout=BUSY_TIMEOUT, isolation_level=None, check_same_thread=False
-        )
-        self.db.row_factory = sqlite3.Row
-        _retry(lambda: self.db.execute("PRAGMA journal_mode=WAL"))
-        self.db.execute("PRAGMA synchronous=NORMAL")
-        _retry(self._migrate)
+        remedy = "Set WEBTAP_DB to the path of a file webtap may create and write."
+        with usable_file(self.path, "the events store", remedy):
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            # Autocommit mode: transactions are explicit (BEGIN IMMEDIATE), so that a writer
+            # takes the lock up front and busy waits happen where the busy timeout handles them.
+            self.db = sqlite3.connect(
+                self.path, timeout=BUSY_TIMEOUT, isolation_level=None, check_same_thread=False
+            )
+            try:
+                self.db.row_factory = sqlite3.Row
+                _retry(lambda: self.db.execute("PRAGMA journal_mode=WAL"))
+                self.db.execute("PRAGMA synchronous=NORMAL")
+                _retry(self._migrate)
+            except BaseException:
+                self.db.close()
+                raise
 
     def _migrate(self) -> None:
         db = self.db

@@ -108,7 +108,11 @@ def main(name: str, argv: list[str] | None = None) -> int:
         if flag == "--version" and len(args) == 1:
             sys.stdout.write(f"{spec.executable} (webtap) {__version__}\n")
             return 0
-        sys.stderr.write(f"{spec.executable}: unknown argument {args[0]!r} (try --help)\n")
+        if flag in ("--schema", "--help", "-h", "--version"):
+            problem = f"{flag} takes no other argument, got {args[1]!r}"
+        else:
+            problem = f"unknown argument {flag!r}; the request goes on stdin as JSON"
+        sys.stderr.write(f"{spec.executable}: {problem} (try --help)\n")
         return 2
     try:
         request = parse_request(sys.stdin.buffer.read())

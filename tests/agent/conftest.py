@@ -1,28 +1,12 @@
-"""Fixtures for the ask loop: a fake Anthropic API and a fake Brave, both on 127.0.0.1."""
+"""Fixtures for the ask loop: a fake Brave on 127.0.0.1 (the fake Anthropic API is shared,
+in tests/conftest.py)."""
 
 from __future__ import annotations
 
-import sys
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
+import fake_brave  # on the path through tests/conftest.py
 import pytest
-
-sys.path.insert(0, str(Path(__file__).parent))
-
-import fake_brave
-from fake_anthropic import API_KEY, FakeAnthropic
-
-
-@pytest.fixture
-def anthropic_api(monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeAnthropic]:
-    """The fake Messages API, with ANTHROPIC_BASE_URL and ANTHROPIC_API_KEY pointing at it."""
-    fake = FakeAnthropic().start()
-    monkeypatch.setenv("ANTHROPIC_BASE_URL", fake.url)
-    monkeypatch.setenv("ANTHROPIC_API_KEY", API_KEY)
-    yield fake
-    fake.stop()
 
 
 @pytest.fixture

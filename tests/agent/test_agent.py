@@ -23,7 +23,14 @@ from webtap.agent import (
     ToolResult,
     ask,
 )
-from webtap.errors import APIError, AuthInvalid, AuthMissing, NetworkError, RateLimit
+from webtap.errors import (
+    APIError,
+    AuthInvalid,
+    AuthMissing,
+    ConfigError,
+    NetworkError,
+    RateLimit,
+)
 
 # The spec's default model is one the SDK warns about (end of life 2026-11-30).
 pytestmark = pytest.mark.filterwarnings("ignore:The model .* is deprecated:DeprecationWarning")
@@ -477,8 +484,21 @@ def test_an_unreachable_api_is_a_network_error(monkeypatch: pytest.MonkeyPatch) 
     monkeypatch.setenv("ANTHROPIC_BASE_URL", "http://127.0.0.1:9")
     monkeypatch.setenv("ANTHROPIC_API_KEY", API_KEY)
 
-    with pytest.raises(NetworkError, match="Could not reach the Anthropic API"):
+    with pytest.raises(NetworkError, match="Could not reach the Anthropic API") as caught:
         ask("q", settings=AskSettings(max_retries=0))
+    assert caught.value.message.endswith("Check ANTHROPIC_BASE_URL (http://127.0.0.1:9).")
+
+
+def test_a_base_url_that_is_not_a_url_is_named(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("ANTHROPIC_BASE_URL", "localhost:8080")
+    monkeypatch.setenv("ANTHROPIC_API_KEY", API_KEY)
+
+    with pytest.raises(ConfigError) as caught:
+        ask("q", settings=AskSettings(max_retries=0))
+    assert caught.value.message == (
+        "ANTHROPIC_BASE_URL must be an http:// or https:// URL (got 'localhost:8080'); "
+        "fix it, or unset it to use the Anthropic API."
+    )
 
 
 def test_a_missing_key_says_how_to_set_one(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -74,3 +74,15 @@ def test_errors_are_one_clear_line(run_exe: Any) -> None:
     assert run.stdout == ""
     assert run.stderr.startswith("webtap: No Anthropic API key found.")
     assert "Traceback" not in run.stderr
+
+
+def test_a_blank_question_is_refused_before_any_call(
+    run_exe: Any, anthropic_api: FakeAnthropic
+) -> None:
+    run = run_exe("webtap", "ask", "  ", "--context", "c")
+
+    assert (run.returncode, run.stdout) == (2, "")
+    assert run.stderr == (
+        'webtap: the question is empty: ask something, e.g. webtap ask "What is DuckDB?"\n'
+    )
+    assert anthropic_api.requests == []

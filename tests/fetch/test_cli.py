@@ -89,3 +89,11 @@ def test_bad_arguments_are_usage_errors(webtap_fetch, args):
     result = webtap_fetch(*args) if args else webtap_fetch()
     assert result.returncode == 2
     assert "usage: webtap fetch" in result.stderr
+
+
+def test_a_stray_argument_is_reported_by_the_command_it_was_given_to(webtap_fetch):
+    result = webtap_fetch("https://example.com/", "extra")
+    assert result.returncode == 2
+    assert result.stdout == ""
+    assert result.stderr.startswith("usage: webtap fetch ")
+    assert result.stderr.endswith("webtap fetch: error: unrecognized arguments: extra\n")

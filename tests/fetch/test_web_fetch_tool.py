@@ -4,7 +4,11 @@ from __future__ import annotations
 
 import gzip
 import json
+import os
+import subprocess
+import sys
 import zlib
+from pathlib import Path
 
 import brotli
 import pytest
@@ -467,3 +471,48 @@ def test_bad_pagination_is_invalid_input_in_process(fields):
     response = call("web_fetch", {"url": "http://127.0.0.1:9/", **fields})
     assert response["error_code"] == "INVALID_INPUT"
     assert f"'{next(iter(fields))}'" in response["error"]
+
+
+@pytest.mark.parametrize(
+    ("variable", "value"),
+    [("WEBTAP_FETCH_TIMEOUT", "abc"), ("WEBTAP_CONNECT_TIMEOUT", "-1"), ("WEBTAP_MAX_BYTES", "0")],
+)
+def test_an_unusable_setting_is_named_not_silently_replaced(fetch_tool, free_port, variable, value):
+    response = fetch_tool(f"http://127.0.0.1:{free_port}/", env={variable: value})
+    assert response["error_code"] == "CONFIG_ERROR"
+    assert response["error"].startswith(f"{variable} must be a number above 0 (got {value!r})")
+    assert "unset it" in response["error"]
+
+
+def test_a_flag_with_a_stray_argument_says_so(run_exe):
+    result = run_exe("web-fetch-tool", "--schema", "extra")
+    assert result.returncode == 2
+    assert result.stdout == ""
+    assert (
+        result.stderr
+        == "web-fetch-tool: --schema takes no other argument, got 'extra' (try --help)\n"
+    )
+
+    result = run_exe("web-fetch-tool", "https://example.com/")
+    assert result.returncode == 2
+    assert "the request goes on stdin as JSON" in result.stderr
+
+
+@pytest.mark.parametrize(
+    ("args", "stdin"),
+    [(["--schema"], b""), ([], b'{"url": 5}'), ([], b'{"url": "http://127.0.0.1:9/"}')],
+)
+def test_a_reader_that_went_away_is_no_traceback(args, stdin):
+    reader, writer = os.pipe()
+    os.close(reader)  # as `web-fetch-tool | head -1` once head has exited
+    try:
+        result = subprocess.run(
+            [str(Path(sys.executable).parent / "web-fetch-tool"), *args],
+            input=stdin,
+            stdout=writer,
+            stderr=subprocess.PIPE,
+            timeout=30,
+        )
+    finally:
+        os.close(writer)
+    assert (result.returncode, result.stderr) == (0, b"")

@@ -100,6 +100,11 @@ def test_run_failures_exit_1(some_tools, capsys, monkeypatch) -> None:
     assert "must be an object" in capsys.readouterr().err
     assert main(["tools", "run", "nope", "{}"]) == 1
     assert "no tool named 'nope'" in capsys.readouterr().err
+    for timeout in ("0", "nan", "inf"):  # nan and inf once reached select() and crashed
+        assert main(["tools", "run", "echo", '{"text": "x"}', "--timeout", timeout]) == 1
+        assert capsys.readouterr().err == (
+            f"webtap: --timeout must be a positive number of seconds, got {timeout}\n"
+        )
     monkeypatch.setattr("sys.stdin", __import__("io").StringIO('{"text": "from stdin"}'))
     assert main(["tools", "run", "echo", "-"]) == 0
     assert json.loads(capsys.readouterr().out)["result"] == {"echo": {"text": "from stdin"}}
@@ -108,3 +113,52 @@ def test_run_failures_exit_1(some_tools, capsys, monkeypatch) -> None:
 def test_events_without_a_store(capsys) -> None:
     assert main(["events", "--json"]) == 0
     assert json.loads(capsys.readouterr().out) == []
+
+
+def test_an_unusable_events_store_is_named_with_the_way_out(tmp_path, monkeypatch, capsys) -> None:
+    corrupt = tmp_path / "events.db"
+    corrupt.write_bytes(b"this is not a SQLite database, only some bytes" * 100)
+    monkeypatch.setenv("WEBTAP_DB", str(corrupt))
+
+    assert main(["events", "--json"]) == 1
+    out = capsys.readouterr()
+    assert out.out == ""
+    assert out.err == (
+        f"webtap: Cannot use {corrupt} as the events store: it exists and is not a SQLite "
+        "database. Set WEBTAP_DB to the path of a file webtap may create and write.\n"
+    )
+
+
+def test_an_event_that_cannot_be_stored_still_reaches_the_person(
+    some_tools, tmp_path, monkeypatch, capsys
+) -> None:
+    monkeypatch.setenv("WEBTAP_DB", str(tmp_path))  # a folder: SQLite cannot open it
+    assert main(["tools", "run", "probe", '{"text": "x"}']) == 0
+    out = capsys.readouterr()
+    assert json.loads(out.out)["tool_success"] is True
+    assert "Set the PROBE key" in out.err
+    assert f"could not store the tool's event: Cannot use {tmp_path} as the events store" in out.err
+
+
+def test_webtaps_own_tool_not_installed_says_how_to_install(folders, capsys) -> None:
+    assert main(["tools", "run", "web_fetch", "{}"]) == 1
+    assert capsys.readouterr().err == (
+        "webtap: no tool named 'web_fetch' (found: none); "
+        "install webtap's own tools with: webtap install --user\n"
+    )
+
+
+def test_validate_names_a_file_that_is_not_text(tmp_path, capsys) -> None:
+    binary = tmp_path / "tools.json"
+    binary.write_bytes(b'{"name": "\xff"}')
+    assert main(["tools", "validate", str(binary)]) == 1
+    assert capsys.readouterr().err == f"webtap: cannot read {binary}: not UTF-8 text (byte 10)\n"
+
+
+def test_a_stray_argument_is_reported_with_the_subcommands_usage(capsys) -> None:
+    with pytest.raises(SystemExit) as exit_:
+        main(["tools", "list", "--bogus"])
+    assert exit_.value.code == 2
+    err = capsys.readouterr().err
+    assert err.startswith("usage: webtap tools list ")
+    assert err.endswith("webtap tools list: error: unrecognized arguments: --bogus\n")

@@ -8,7 +8,7 @@ import time
 from pathlib import Path
 
 from webtap.host import Rejected, discover
-from webtap.host.discovery import cache_path, registry_name
+from webtap.host.discovery import cache_path, registry_name, tool_folders
 
 
 def test_registry_name_from_file_name() -> None:
@@ -224,3 +224,33 @@ def _schema(name: str) -> dict:
         "description": f"Counts how often its schema is asked for ({name}).",
         "parameters": {"type": "object", "properties": {}},
     }
+
+
+def test_a_system_folder_that_is_a_file_is_reported(folders, tmp_path, monkeypatch) -> None:
+    not_a_folder = tmp_path / "tools.txt"
+    not_a_folder.write_text("not a folder")
+    monkeypatch.setenv("WEBTAP_SYSTEM_TOOLS_DIR", str(not_a_folder))
+    folders.tool("user", "echo-tool")
+
+    found = discover()
+
+    assert found.names() == ["echo"]
+    assert found.rejected == [
+        Rejected(
+            not_a_folder,
+            "cannot read the system tools folder (WEBTAP_SYSTEM_TOOLS_DIR): Not a directory",
+        )
+    ]
+
+
+def test_a_deleted_working_folder_holds_no_project_tools(folders, tmp_path, monkeypatch) -> None:
+    folders.tool("user", "echo-tool")
+    gone = tmp_path / "gone"
+    gone.mkdir()
+    monkeypatch.chdir(gone)
+    gone.rmdir()  # as when the folder a shell sits in is removed by another
+
+    found = discover()
+
+    assert found.names() == ["echo"]
+    assert [source for source, _ in tool_folders()] == ["system", "user"]

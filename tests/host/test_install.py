@@ -133,3 +133,15 @@ def test_web_fetch_end_to_end(folders, allow_private, httpserver) -> None:
     assert result.result["title"] == "Local page"
     assert "Text." in result.result["content"]
     assert json.dumps(result.for_model()).count("_event") == 0
+
+
+def test_project_install_from_a_deleted_working_folder_says_so(tmp_path, monkeypatch, capsys):
+    gone = tmp_path / "gone"
+    gone.mkdir()
+    monkeypatch.chdir(gone)
+    gone.rmdir()
+
+    assert main(["install", "--project"]) == 1
+    assert capsys.readouterr().err == (
+        "webtap: the current folder no longer exists; cd into the project and run this again\n"
+    )

@@ -9,6 +9,9 @@ import sys
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+import pytest
+
+from webtap.errors import ConfigError
 from webtap.host import discover, run_tool
 from webtap.store import MIGRATIONS, EventStore, default_path, record_event
 
@@ -118,3 +121,15 @@ def test_many_processes_write_at_once(tmp_path: Path) -> None:
         assert proc.returncode == 0, err.decode()
     contents = {row["content"] for row in EventStore(path).list()}
     assert contents == {f"{n}-{i}" for n in range(8) for i in range(25)}
+
+
+def test_a_file_that_is_not_sqlite_is_a_config_error_naming_it(tmp_path: Path) -> None:
+    path = tmp_path / "notes.txt"
+    path.write_text("my notes, not a database\n" * 200)
+    with pytest.raises(ConfigError) as error:
+        EventStore(path)
+    assert error.value.message == (
+        f"Cannot use {path} as the events store: it exists and is not a SQLite database. "
+        "Set WEBTAP_DB to the path of a file webtap may create and write."
+    )
+    assert path.read_text() == "my notes, not a database\n" * 200  # left as it was

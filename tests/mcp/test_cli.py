@@ -33,6 +33,21 @@ import pytest
             {"WEBTAP_MCP_TIMEOUT": "soon"},
             "webtap: WEBTAP_MCP_TIMEOUT must be a number, got 'soon'\n",
         ),
+        (
+            ["--timeout", "inf"],
+            {},
+            "webtap: --timeout must be a number of seconds above 0, got inf\n",
+        ),
+        (
+            [],
+            {"WEBTAP_MCP_TIMEOUT": "nan"},
+            "webtap: WEBTAP_MCP_TIMEOUT must be a number of seconds above 0, got nan\n",
+        ),
+        (
+            [],
+            {"WEBTAP_MCP_MAX_LINES": "-5"},
+            "webtap: WEBTAP_MCP_MAX_LINES must be 0 (no cap) or more, got -5\n",
+        ),
     ],
 )
 def test_a_bad_option_is_one_clear_line(
@@ -40,6 +55,21 @@ def test_a_bad_option_is_one_clear_line(
 ) -> None:
     result = run_exe("webtap", "mcp", *args, env=env, timeout=30)
     assert (result.returncode, result.stdout, result.stderr) == (2, "", expected)
+
+
+def test_an_address_in_use_is_one_clear_line_before_serving(run_exe: Any) -> None:
+    import socket
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        result = run_exe("webtap", "mcp", "--http", f"127.0.0.1:{port}", timeout=30)
+    assert (result.returncode, result.stdout) == (1, "")
+    assert result.stderr == (
+        f"webtap: cannot listen on 127.0.0.1:{port}: Address already in use; "
+        "give --http another address\n"
+    )
 
 
 @pytest.mark.anyio

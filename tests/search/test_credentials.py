@@ -78,6 +78,8 @@ def test_google_fields_resolve_one_by_one(monkeypatch, write_credentials) -> Non
         ('{"web_search": {"brave": {"api_key": "sekrit-123",}}}', "is not valid JSON"),
         ('["sekrit-123"]', "must hold a JSON object"),
         ('{"web_search": {"brave": {"api_key": 12345}}}', "'web_search.brave.api_key' must be"),
+        ('{"web_search": {"brave": "sekrit-123"}}', "'web_search.brave' must be an object"),
+        ('{"web_search": ["sekrit-123"]}', "'web_search' must be an object with 'brave' in it"),
     ],
 )
 def test_a_malformed_file_is_a_config_error_naming_the_file(

@@ -62,6 +62,16 @@ def test_entries_that_are_not_domains_are_invalid_input() -> None:
         normalize_domains(["ok.com", "  "], "allowed_domains")
 
 
+@pytest.mark.parametrize("typo", ["exa mple.com", "docs.python.org!", "python..org", "a,b.com"])
+def test_a_typo_is_invalid_input_rather_than_a_filter_that_drops_everything(typo) -> None:
+    with pytest.raises(InvalidInput) as error:
+        normalize_domains([typo], "blocked_domains")
+    assert error.value.message == (
+        f"Invalid input: field 'blocked_domains[0]' is not a domain name (got {typo!r}); "
+        "use a host such as 'example.com'"
+    )
+
+
 label = st.text(string.ascii_lowercase + string.digits, min_size=1, max_size=10)
 unicode_label = st.text("abcdeäöüéñçøß", min_size=1, max_size=8).filter(lambda s: not s.isascii())
 domain = st.lists(label, min_size=1, max_size=3).map(".".join).map(lambda d: d + ".com")

@@ -1,27 +1,12 @@
-"""Fixtures for the SQL functions: the fake Anthropic API and a DuckDB connection with them."""
+"""Fixtures for the SQL functions: a DuckDB connection with them (the fake Anthropic API is
+shared, in tests/conftest.py)."""
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
-
-# The fake API lives with the ask loop's tests; both suites and the bench use the same one.
-sys.path.insert(0, str(Path(__file__).parents[1] / "agent"))
-
-from fake_anthropic import API_KEY, FakeAnthropic
-
-
-@pytest.fixture
-def anthropic_api(monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeAnthropic]:
-    fake = FakeAnthropic().start()
-    monkeypatch.setenv("ANTHROPIC_BASE_URL", fake.url)
-    monkeypatch.setenv("ANTHROPIC_API_KEY", API_KEY)
-    yield fake
-    fake.stop()
 
 
 @pytest.fixture

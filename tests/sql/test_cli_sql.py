@@ -140,3 +140,39 @@ def test_the_interactive_prompt(anthropic_api: FakeAnthropic) -> None:
     assert "Context: c0" in text  # the answer, in a table
     assert "Binder Error" in text  # an error does not end the session
     assert len(anthropic_api.requests) == 1
+
+
+def test_an_unusable_cache_is_one_line_and_exit_2(run_exe: Any, tmp_path: Path) -> None:
+    run = run_exe("webtap", "sql", "--cache", str(tmp_path), "SELECT 1")
+
+    assert run.returncode == 2
+    assert run.stdout == ""
+    assert run.stderr == (
+        f"webtap: Cannot use {tmp_path} as the answer cache: SQLite cannot open or create it "
+        "there. Give --cache or stps_set_cache() the path of a file webtap may create and write.\n"
+    )
+
+
+def test_concurrency_0_is_refused_not_replaced_by_the_default(run_exe: Any) -> None:
+    run = run_exe("webtap", "sql", "--concurrency", "0", "SELECT 1")
+
+    assert run.returncode == 2
+    assert run.stderr == "webtap: concurrency must be between 1 and 64 (got 0)\n"
+
+
+def test_a_key_typed_in_sql_is_never_printed_back(run_exe: Any) -> None:
+    key = "sk-ant-typed-in-sql-0123"
+    header = run_exe("webtap", "sql", "--csv", f"SELECT stps_set_api_key('{key}')")
+    failed = run_exe("webtap", "sql", f"SELECT stps_set_brave_api_key('{key}') FROM nowhere")
+    unparsed = run_exe("webtap", "sql", f"SELECT stps_set_google_api_key('{key}'")
+
+    assert header.returncode == 0, header.stderr
+    assert header.stdout.splitlines() == [
+        f"stps_set_api_key('{'*' * len(key)}')",
+        "Anthropic API key set",
+    ]
+    assert (failed.returncode, unparsed.returncode) == (1, 1)
+    assert f"stps_set_brave_api_key('{'*' * len(key)}') FROM nowhere" in failed.stderr
+    assert "Parser Error" in unparsed.stderr
+    for run in (header, failed, unparsed):
+        assert key not in run.stdout + run.stderr

@@ -370,3 +370,14 @@ def test_progress_counts_rows_of_a_query(anthropic_api: FakeAnthropic) -> None:
     assert (task.completed, task.total) == (2990, 2990)
     assert not functions._progress._progress.live.is_started  # cleared when done
     assert len(anthropic_api.requests) == 4
+
+
+def test_a_cache_file_that_is_not_sqlite_is_an_error_value(con: Any, tmp_path: Path) -> None:
+    notes = tmp_path / "notes.txt"
+    notes.write_text("not a database\n" * 300)
+    assert con.one(f"SELECT stps_set_cache('{notes}')") == (
+        f"ERROR: Cannot use {notes} as the answer cache: it exists and is not a SQLite "
+        "database. Give --cache or stps_set_cache() the path of a file webtap may create and "
+        "write."
+    )
+    assert con.functions.cache is None

@@ -33,12 +33,30 @@ def build_parser() -> argparse.ArgumentParser:
                 continue  # not built yet
             raise
         module.add_parser(subparsers)
+    _mark_owners(parser)
     return parser
+
+
+def _mark_owners(parser: argparse.ArgumentParser) -> None:
+    """Let every (sub)command's namespace name its own parser, the innermost winning.
+
+    argparse reports a stray argument from the top-level parser ("webtap: error: unrecognized
+    arguments"), with the top-level usage; :func:`main` reports it from the command that was
+    given it, whose usage is the one that helps.
+    """
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for sub in action.choices.values():
+                sub.set_defaults(_parser=sub)
+                _mark_owners(sub)
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args, extra = parser.parse_known_args(argv)
+    if extra:
+        owner = getattr(args, "_parser", parser)
+        owner.error(f"unrecognized arguments: {' '.join(extra)}")
     if not getattr(args, "run", None):
         parser.print_help(sys.stderr)
         return 2
@@ -48,4 +66,6 @@ def main(argv: list[str] | None = None) -> int:
         sys.stderr.write("webtap: interrupted\n")
         return 130
     except BrokenPipeError:
-        return 0
+        from webtap.entry import closed_stdout
+
+        return closed_stdout()

@@ -1,4 +1,4 @@
-"""Terminal output shared by the subcommands: data on stdout, people's messages on stderr."""
+"""Terminal input and output shared by the subcommands: data on stdout, messages on stderr."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import json
 import sys
 from typing import Any
 
-__all__ = ["err_console", "fail", "print_json", "show_event"]
+__all__ = ["err_console", "fail", "print_json", "read_text", "show_event"]
 
 _console = None
 
@@ -37,3 +37,19 @@ def fail(message: str, code: int = 1) -> int:
 
 def print_json(value: Any) -> None:
     sys.stdout.write(json.dumps(value, ensure_ascii=False, indent=2) + "\n")
+
+
+def read_text(path: str) -> str:
+    """The UTF-8 text of the file a person named (``-`` for stdin).
+
+    Raises ``ValueError`` with a message that names the file and what is wrong with it.
+    """
+    try:
+        if path == "-":
+            return sys.stdin.read()
+        with open(path, encoding="utf-8") as handle:
+            return handle.read()
+    except UnicodeDecodeError as exc:
+        raise ValueError(f"cannot read {path}: not UTF-8 text (byte {exc.start})") from None
+    except OSError as exc:
+        raise ValueError(f"cannot read {path}: {exc.strerror or exc}") from None

@@ -50,10 +50,13 @@ def run(args: argparse.Namespace) -> int:
     from webtap.cli._output import fail, print_json
     from webtap.errors import WebtapError
 
+    question = " ".join(args.question).strip()
+    if not question:
+        return fail('the question is empty: ask something, e.g. webtap ask "What is DuckDB?"', 2)
     settings = replace(agent.DEFAULT_SETTINGS, search_provider=args.search_provider)
     try:
         answer = agent.ask(
-            " ".join(args.question),
+            question,
             args.context,
             model=args.model,
             max_tokens=args.max_tokens,

@@ -25,6 +25,7 @@ def add_parser(subparsers: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     import sqlite3
 
+    from webtap.errors import WebtapError
     from webtap.store import EventStore, default_path
 
     path = default_path()
@@ -33,8 +34,11 @@ def run(args: argparse.Namespace) -> int:
         try:
             with EventStore(path) as store:
                 events = store.list(args.session)
-        except (sqlite3.Error, OSError) as exc:
-            return fail(f"cannot read the events store {path}: {exc}")
+        except WebtapError as exc:
+            return fail(exc.message)
+        except sqlite3.Error as exc:
+            where = f"the events store {path}"
+            return fail(f"cannot read {where}: {exc}; set WEBTAP_DB to another file")
     if args.json:
         print_json(events)
         return 0

@@ -7,13 +7,13 @@ from typing import Any
 
 from webtap.cli._output import fail
 
-__all__ = ["add_parser", "run", "run_install", "run_uninstall"]
+__all__ = ["add_parser", "run"]
 
 
 def add_parser(subparsers: Any) -> None:
-    for name, run, verb in (
-        ("install", run_install, "put launchers for web-fetch-tool, web-search-*-tool"),
-        ("uninstall", run_uninstall, "remove the launchers webtap install wrote"),
+    for name, verb in (
+        ("install", "put launchers for web-fetch-tool, web-search-*-tool"),
+        ("uninstall", "remove the launchers webtap install wrote"),
     ):
         parser = subparsers.add_parser(
             name,
@@ -36,18 +36,30 @@ def _folder(args: argparse.Namespace) -> Any:
     return target_folder("user" if args.user else "project")
 
 
-def run_install(args: argparse.Namespace) -> int:
-    import os
+def run(args: argparse.Namespace) -> int:
+    """``webtap install`` or ``webtap uninstall``: the launchers written or removed, one a line."""
+    from webtap.host import InstallError, install, uninstall
 
-    from webtap.host import InstallError, install, tool_folders
-
+    removing = args.command == "uninstall"
     try:
         folder = _folder(args)
-        paths = install(folder)
+        paths = (uninstall if removing else install)(folder)
     except InstallError as exc:
         return fail(str(exc))
     for path in paths:
         print(path)
+    if removing and not paths:
+        fail(f"no webtap launchers in {folder}", 0)
+    elif not removing:
+        _note_other_system_folder(args, folder)
+    return 0
+
+
+def _note_other_system_folder(args: argparse.Namespace, folder: Any) -> None:
+    import os
+
+    from webtap.host import tool_folders
+
     system = dict(tool_folders())["system"]
     if args.system and os.path.realpath(folder) != os.path.realpath(system):
         fail(
@@ -55,23 +67,3 @@ def run_install(args: argparse.Namespace) -> int:
             f"set WEBTAP_SYSTEM_TOOLS_DIR={folder} to use these",
             0,
         )
-    return 0
-
-
-def run_uninstall(args: argparse.Namespace) -> int:
-    from webtap.host import InstallError, uninstall
-
-    try:
-        folder = _folder(args)
-        removed = uninstall(folder)
-    except InstallError as exc:
-        return fail(str(exc))
-    for path in removed:
-        print(path)
-    if not removed:
-        fail(f"no webtap launchers in {folder}", 0)
-    return 0
-
-
-def run(args: argparse.Namespace) -> int:
-    return run_uninstall(args) if args.command == "uninstall" else run_install(args)

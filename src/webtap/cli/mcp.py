@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import sys
 from typing import Any
@@ -79,7 +80,7 @@ def run(args: argparse.Namespace) -> int:
         settings = _settings(args)
         import anyio
 
-        from webtap.mcp_server import build_server, select_tools, serve_http, serve_stdio
+        from webtap.mcp_server import build_server, listen, select_tools, serve_http, serve_stdio
 
         tools = select_tools(discovered=args.discovered, only=args.only)
     except (ValueError, WebtapError) as exc:
@@ -90,26 +91,35 @@ def run(args: argparse.Namespace) -> int:
         return 0
     host, port = address
     shown = f"[{host}]" if ":" in host else host
+    try:
+        sock = listen(host, port)
+    except OSError as exc:
+        reason = exc.strerror or str(exc)
+        return fail(f"cannot listen on {shown}:{port}: {reason}; give --http another address")
     sys.stderr.write(
         f"webtap mcp: serving {len(tools)} tools at http://{shown}:{port}/mcp (Ctrl-C stops)\n"
     )
-    anyio.run(serve_http, server, host, port)
+    with sock:
+        anyio.run(serve_http, server, host, port, sock)
     return 0
 
 
 def _settings(args: argparse.Namespace) -> Any:
     from webtap.mcp_server import DEFAULT_MAX_LINES, DEFAULT_TIMEOUT, ServerSettings
 
-    max_lines = args.max_lines
+    # A bad value is reported under the name the person gave it: the flag or the variable.
+    max_lines, name = args.max_lines, "--max-lines"
     if max_lines is None:
-        max_lines = _env_number("WEBTAP_MCP_MAX_LINES", DEFAULT_MAX_LINES, int)
+        name = "WEBTAP_MCP_MAX_LINES"
+        max_lines = _env_number(name, DEFAULT_MAX_LINES, int)
     if max_lines < 0:
-        raise ValueError(f"--max-lines must be 0 (no cap) or more, got {max_lines}")
-    timeout = args.timeout
+        raise ValueError(f"{name} must be 0 (no cap) or more, got {max_lines}")
+    timeout, name = args.timeout, "--timeout"
     if timeout is None:
-        timeout = _env_number("WEBTAP_MCP_TIMEOUT", DEFAULT_TIMEOUT, float)
-    if not timeout > 0:
-        raise ValueError(f"--timeout must be a number of seconds above 0, got {timeout:g}")
+        name = "WEBTAP_MCP_TIMEOUT"
+        timeout = _env_number(name, DEFAULT_TIMEOUT, float)
+    if not 0 < timeout < math.inf:  # nan fails too
+        raise ValueError(f"{name} must be a number of seconds above 0, got {timeout:g}")
     return ServerSettings(max_lines=int(max_lines), timeout=float(timeout))
 
 

@@ -27,7 +27,7 @@ def add_parser(subparsers: Any) -> None:
         ),
     )
     parser.add_argument("query", nargs="?", help="SQL to run (several statements allowed)")
-    parser.add_argument("-f", "--file", metavar="FILE", help="run the SQL in FILE")
+    parser.add_argument("-f", "--file", metavar="FILE", help="run the SQL in FILE (- for stdin)")
     parser.add_argument(
         "--db", metavar="PATH", default=":memory:", help="DuckDB database file (default: memory)"
     )
@@ -46,17 +46,16 @@ def add_parser(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from webtap.cli._output import fail
+    from webtap.cli._output import fail, read_text
 
     text = None
     if args.query is not None and args.file is not None:
         return fail("give a query or --file, not both", 2)
     if args.file is not None:
         try:
-            with open(args.file, encoding="utf-8") as handle:
-                text = handle.read()
-        except (OSError, UnicodeDecodeError) as exc:
-            return fail(f"cannot read {args.file}: {getattr(exc, 'strerror', None) or exc}")
+            text = read_text(args.file)
+        except ValueError as exc:
+            return fail(str(exc))
     elif args.query is not None:
         text = args.query
     elif not sys.stdin.isatty():
@@ -64,6 +63,7 @@ def run(args: argparse.Namespace) -> int:
 
     import duckdb
 
+    from webtap.errors import WebtapError
     from webtap.sql import DEFAULT_CONCURRENCY, SqlFunctions
 
     try:
@@ -72,11 +72,11 @@ def run(args: argparse.Namespace) -> int:
         return fail(f"cannot open the database {args.db}: {exc}")
     try:
         functions = SqlFunctions(
-            concurrency=args.concurrency or DEFAULT_CONCURRENCY,
+            concurrency=DEFAULT_CONCURRENCY if args.concurrency is None else args.concurrency,
             cache=args.cache,
             progress=False if args.no_progress else None,
         )
-    except (ValueError, OSError) as exc:
+    except (ValueError, WebtapError) as exc:
         connection.close()
         return fail(str(exc), 2)
     session = Session(connection, functions.register(connection), args)
@@ -98,6 +98,20 @@ class Session:
         self.connection = connection
         self.functions = functions
         self.format = "csv" if args.csv else "json" if args.json else "table"
+        # Keys given to stps_set_*_key in this session's SQL: never printed back.
+        self.keys: set[str] = set()
+
+    def redact(self, text: str) -> str:
+        from webtap.sql import redact_keys
+
+        return redact_keys(text, self.keys)
+
+    def read(self, text: str) -> list[Any]:
+        """The statements of ``text``, its keys noted first (a parse error may quote them)."""
+        from webtap.sql import key_literals
+
+        self.keys |= key_literals(text)
+        return self.connection.extract_statements(text)
 
     def run_script(self, text: str) -> int:
         """Run every statement; stop at the first error (exit 1)."""
@@ -106,14 +120,14 @@ class Session:
         from webtap.cli._output import fail
 
         try:
-            statements = self.connection.extract_statements(text)
+            statements = self.read(text)
         except duckdb.Error as exc:
-            return fail(str(exc))
+            return fail(self.redact(str(exc)))
         for statement in statements:
             try:
                 columns, rows = self.execute(statement)
             except duckdb.Error as exc:
-                return fail(str(exc))
+                return fail(self.redact(str(exc)))
             if columns is not None:
                 self.show(columns, rows)
         return 0
@@ -149,12 +163,12 @@ class Session:
                 continue
             buffer = []
             try:
-                for statement in self.connection.extract_statements(text):
+                for statement in self.read(text):
                     columns, rows = self.execute(statement)
                     if columns is not None:
                         self.show(columns, rows)
             except duckdb.Error as exc:
-                console.print(f"[red]{_escape(str(exc))}[/red]")
+                console.print(f"[red]{_escape(self.redact(str(exc)))}[/red]")
             except KeyboardInterrupt:
                 console.print("[yellow]interrupted[/yellow]")
 
@@ -190,6 +204,7 @@ class Session:
         return outcome["columns"], outcome["rows"]
 
     def show(self, columns: list[str], rows: list[tuple[Any, ...]]) -> None:
+        columns = [self.redact(column) for column in columns]
         if self.format == "csv":
             import csv
 

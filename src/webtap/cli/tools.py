@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
 from typing import Any
 
-from webtap.cli._output import err_console, fail, print_json, show_event
+from webtap.cli._output import err_console, fail, print_json, read_text, show_event
 
 __all__ = ["add_parser", "run"]
 
@@ -143,8 +144,13 @@ def _find(name: str) -> Any:
         rejected = [reason for path, reason in found.rejected if _same_tool(path.name, name)]
         if rejected:
             raise LookupError(f"tool {name!r} was left out: {rejected[0]}")
+        from webtap.tools import TOOLS
+
         known = ", ".join(found.names()) or "none"
-        raise LookupError(f"no tool named {name!r} (found: {known}); see webtap tools list --all")
+        advice = "see webtap tools list --all"
+        if name in TOOLS:
+            advice = "install webtap's own tools with: webtap install --user"
+        raise LookupError(f"no tool named {name!r} (found: {known}); {advice}")
     return tool
 
 
@@ -173,8 +179,8 @@ def _run(args: argparse.Namespace) -> int:
         return fail(f"JSON arguments are not valid JSON: {exc.msg} (column {exc.colno})")
     if not isinstance(arguments, dict):
         return fail('JSON arguments must be an object, e.g. \'{"url": "https://example.com"}\'')
-    if args.timeout is not None and args.timeout <= 0:
-        return fail("--timeout must be a positive number of seconds")
+    if args.timeout is not None and not 0 < args.timeout < math.inf:  # nan fails too
+        return fail(f"--timeout must be a positive number of seconds, got {args.timeout:g}")
     try:
         tool = _find(args.name)
     except LookupError as exc:
@@ -190,25 +196,24 @@ def _run(args: argparse.Namespace) -> int:
 def _store(event: dict[str, Any], session: str | None) -> None:
     import sqlite3
 
+    from webtap.errors import WebtapError
     from webtap.store import record_event
 
     try:
         record_event(event, session)
-    except (sqlite3.Error, OSError) as exc:
-        fail(f"could not store the tool's event: {exc}")
+    except WebtapError as exc:
+        fail(f"could not store the tool's event: {exc.message}")
+    except sqlite3.Error as exc:
+        fail(f"could not store the tool's event: {exc} (set WEBTAP_DB to another file)")
 
 
 def _validate(args: argparse.Namespace) -> int:
     from webtap.host import validate_btcp
 
     try:
-        if args.file == "-":
-            text = sys.stdin.read()
-        else:
-            with open(args.file, encoding="utf-8") as handle:
-                text = handle.read()
-    except (OSError, UnicodeDecodeError) as exc:
-        return fail(f"cannot read {args.file}: {getattr(exc, 'strerror', None) or exc}")
+        text = read_text(args.file)
+    except ValueError as exc:
+        return fail(str(exc))
     try:
         document = json.loads(text)
     except json.JSONDecodeError as exc:

@@ -101,12 +101,19 @@ def tool_folders(cwd: str | Path | None = None) -> list[tuple[str, Path]]:
         Path(sys.prefix) / "libexec" / "ikigai"
     )
     home = os.environ.get("HOME") or str(Path.home())
-    project = Path(cwd) if cwd is not None else Path.cwd()
-    return [
-        ("system", Path(system)),
-        ("user", Path(home) / ".ikigai" / "tools"),
-        ("project", project / ".ikigai" / "tools"),
-    ]
+    folders = [("system", Path(system)), ("user", Path(home) / ".ikigai" / "tools")]
+    project = Path(cwd) if cwd is not None else current_folder()
+    if project is not None:  # a working folder that was deleted holds no project tools
+        folders.append(("project", project / ".ikigai" / "tools"))
+    return folders
+
+
+def current_folder() -> Path | None:
+    """The working folder, or None when it no longer exists (deleted while we were in it)."""
+    try:
+        return Path.cwd()
+    except OSError:
+        return None
 
 
 def registry_name(filename: str) -> str | None:
@@ -137,10 +144,10 @@ def discover(
     use_cache: bool = True,
 ) -> Discovery:
     """Find, check and describe every tool visible from ``cwd``."""
-    winners, shadowed = _scan(tool_folders(cwd))
-    cache = _load_cache() if use_cache else {}
     tools: list[Tool] = []
     rejected: list[Rejected] = []
+    winners, shadowed = _scan(tool_folders(cwd), rejected)
+    cache = _load_cache() if use_cache else {}
     to_probe: list[_Candidate] = []
     for candidate in winners:
         entry = cache.get(str(candidate.path))
@@ -165,14 +172,27 @@ def discover(
     return Discovery(tools=tools, rejected=rejected, shadowed=shadowed)
 
 
-def _scan(folders: list[tuple[str, Path]]) -> tuple[list[_Candidate], list[Shadowed]]:
+def _scan(
+    folders: list[tuple[str, Path]], rejected: list[Rejected]
+) -> tuple[list[_Candidate], list[Shadowed]]:
+    """The winning candidates and the shadowed; an unreadable folder goes into ``rejected``."""
     found: dict[str, _Candidate] = {}
     shadowed: list[Shadowed] = []
     for source, folder in folders:
         try:
             entries = sorted(os.scandir(folder), key=lambda e: e.name)
-        except OSError:
+        except FileNotFoundError:
             continue  # a folder that does not exist holds no tools
+        except OSError as exc:
+            # A path that is there but cannot be listed (a file, no permission) is a mistake
+            # the person should see, such as WEBTAP_SYSTEM_TOOLS_DIR naming a file.
+            reason = exc.strerror or str(exc)
+            named = source == "system" and os.environ.get("WEBTAP_SYSTEM_TOOLS_DIR")
+            hint = " (WEBTAP_SYSTEM_TOOLS_DIR)" if named else ""
+            rejected.append(
+                Rejected(folder, f"cannot read the {source} tools folder{hint}: {reason}")
+            )
+            continue
         for entry in entries:
             name = registry_name(entry.name)
             if name is None:

@@ -41,7 +41,14 @@ def target_folder(
         home = os.environ.get("HOME") or str(Path.home())
         return Path(home) / ".ikigai" / "tools"
     if scope == "project":
-        return Path(cwd if cwd is not None else Path.cwd()) / ".ikigai" / "tools"
+        from webtap.host.discovery import current_folder
+
+        project = Path(cwd) if cwd is not None else current_folder()
+        if project is None:
+            raise InstallError(
+                "the current folder no longer exists; cd into the project and run this again"
+            )
+        return project / ".ikigai" / "tools"
     if scope == "system":
         if not prefix:
             raise InstallError("--system needs a PREFIX (tools go to PREFIX/libexec/ikigai)")

@@ -14,7 +14,7 @@ response dict) that :mod:`webtap.tools` runs after validating the request.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from webtap.errors import InvalidInput
@@ -63,25 +63,27 @@ def search(
 
 def web_search_brave(request: dict[str, Any]) -> dict[str, Any]:
     """The ``web_search_brave`` tool on a validated request."""
-    results = brave_search(
-        request["query"],
-        count=request.get("count", 10),
-        offset=request.get("offset", 0),
-        allowed_domains=request.get("allowed_domains") or (),
-        blocked_domains=request.get("blocked_domains") or (),
-        deadline=search_deadline(),
-    )
-    return success_response(results)
+    return _answer(brave_search, request, request.get("count", 10), request.get("offset", 0))
 
 
 def web_search_google(request: dict[str, Any]) -> dict[str, Any]:
     """The ``web_search_google`` tool on a validated request."""
-    results = google_search(
+    return _answer(google_search, request, request.get("num", 10), request.get("start", 1))
+
+
+def _answer(
+    provider_search: Callable[..., list[SearchResult]],
+    request: dict[str, Any],
+    count: int,
+    start: int,
+) -> dict[str, Any]:
+    """One provider's search on a tool request: the fields both share, one deadline."""
+    results = provider_search(
         request["query"],
-        num=request.get("num", 10),
-        start=request.get("start", 1),
-        allowed_domains=request.get("allowed_domains") or (),
-        blocked_domains=request.get("blocked_domains") or (),
+        count,
+        start,
+        request.get("allowed_domains") or (),
+        request.get("blocked_domains") or (),
         deadline=search_deadline(),
     )
     return success_response(results)

@@ -39,7 +39,16 @@ def normalize_domain(domain: str) -> str | None:
         return host_of(f"http://{text}")
     text = text.split(":", 1)[0]
     text = text.lstrip("*").lstrip(".")
-    return _ascii_host(text) if text.strip(".") else None
+    host = _ascii_host(text) if text.strip(".") else None
+    # "exa mple.com", "bad!", "a..b": no result's host can be that; a typo must not silently
+    # filter every result away.
+    if host is None or _NOT_IN_HOSTS.intersection(host) or ".." in host:
+        return None
+    return host
+
+
+# Whitespace and the ASCII punctuation that no host name (nor IPv6 literal) contains.
+_NOT_IN_HOSTS = frozenset(" \t\r\n\f\v!\"#$%&'()*+,;<=>?[]^`{|}~\\")
 
 
 def normalize_domains(domains: Iterable[str], field: str) -> tuple[str, ...]:

@@ -107,7 +107,8 @@ def get(
         raise NetworkError(f"{what}: timed out (the search deadline passed)")
     started = time.monotonic()
     with (
-        translate_errors(what),
+        # The host says which endpoint failed: the provider's, or BRAVE/GOOGLE_SEARCH_URL's.
+        translate_errors(f"{what} at {httpx.URL(url).host}"),
         client.stream(
             "GET",
             url,

@@ -45,12 +45,6 @@ FLOOR = (
     "sys.stdout.write(open(os.path.join(os.path.dirname(webtap.__file__), "
     "'schemas', 'web_search_brave.json')).read())"
 )
-# ``import httpx`` also imports its command-line client (click, rich, pygments) unless that
-# import fails; webtap never uses it. This is the brave tool with that import skipped.
-NO_HTTPX_CLI = (
-    "import sys, types; sys.modules['httpx._main'] = types.ModuleType('httpx._main'); "
-    "from webtap.entry import brave_main; sys.exit(brave_main())"
-)
 
 
 def fake_provider(delay: float) -> http.server.ThreadingHTTPServer:
@@ -165,7 +159,6 @@ def main() -> int:
     row("provider alone (plain GET, warm client)", *provider)
     request = json.dumps({"query": "brave search"}).encode()
     call_runs = [(f"{exe} (process)", [str(BIN / exe)]) for exe in EXECUTABLES[:2]]
-    call_runs.append(("brave tool, httpx CLI import skipped", [sys.executable, "-c", NO_HTTPX_CLI]))
     for label, argv in call_runs:
         best, median = timed(lambda a=argv: run(a, request, env), args.runs)
         cpu = cpu_per_run(lambda a=argv: run(a, request, env), args.runs)

@@ -89,7 +89,10 @@ def test_fetch_schema_violations_are_invalid_input(request_, fragment, run_exe) 
             {"query": "ok", "allowed_domains": "example.com"},
             "'allowed_domains' must be of type array",
         ),
-        ({"query": "ok", "blocked_domains": [1]}, "'blocked_domains.0' must be of type string"),
+        (
+            {"query": "ok", "blocked_domains": [1]},
+            "field 'blocked_domains[0]' must be of type string (got 1)",
+        ),
     ],
 )
 def test_search_schema_violations_are_invalid_input(exe, request_, fragment, run_exe) -> None:

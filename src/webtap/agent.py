@@ -25,6 +25,7 @@ import os
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
@@ -196,7 +197,80 @@ def make_client(
     """
     import anthropic
 
-    return anthropic.Anthropic(api_key=api_key, max_retries=max_retries, timeout=budgets.model_call)
+    return anthropic.Anthropic(
+        api_key=api_key,
+        max_retries=max_retries,
+        timeout=budgets.model_call,
+        middleware=[_within_budget],
+    )
+
+
+@dataclass(frozen=True)
+class _Budget:
+    """What the SDK's retries must respect during one model call (see :func:`_within_budget`)."""
+
+    deadline: float  # time.monotonic() by which the whole question must be done
+    total: float
+    model_call: float
+    secrets: tuple[str, ...]
+
+
+# Set around each model call, in the thread that makes it: one client serves many questions.
+_BUDGET: ContextVar[_Budget | None] = ContextVar("webtap_ask_budget", default=None)
+
+
+def _within_budget(request: Any, call_next: Any) -> Any:
+    """SDK middleware, run once per attempt: the SDK's retries stay inside the question's budget.
+
+    An attempt gets no more time than is left, none starts once the budget is spent, and a
+    failed attempt is not retried when the SDK's wait before the retry would outlast it.
+    """
+    budget = _BUDGET.get()
+    if budget is None:
+        return call_next(request)
+    import anthropic
+
+    remaining = budget.deadline - time.monotonic()
+    if remaining <= 0:
+        raise _spent(budget)
+    timeout = request.timeout
+    if isinstance(timeout, int | float) and timeout > remaining:
+        request = request.copy(timeout=remaining)
+        timeout = remaining
+    try:
+        response = call_next(request)
+    except anthropic.APIConnectionError as exc:
+        if _retry_wait(None, request.retries_taken) < budget.deadline - time.monotonic():
+            raise  # the SDK retries
+        cut_short = isinstance(timeout, int | float) and timeout < budget.model_call
+        if isinstance(exc, anthropic.APITimeoutError) and cut_short:
+            raise _spent(budget) from None  # the question's budget ended it, not the call's
+        with translate_api_errors(list(budget.secrets), budget.model_call, request.retries_taken):
+            raise  # as webtap's error, which the SDK does not retry
+    http = response.http_response
+    if not http.is_success:
+        wait = _retry_wait(http.headers, request.retries_taken)
+        if wait >= budget.deadline - time.monotonic():
+            http.headers["x-should-retry"] = "false"
+    return response
+
+
+def _retry_wait(headers: Any, retries_taken: int) -> float:
+    """The least the SDK waits before its next attempt: the server's ``retry-after(-ms)`` when
+    it honours it (up to 60 s), else its back-off (0.5 s doubling to 8 s, less 25 % jitter)."""
+    if headers is not None:
+        for name, scale in (("retry-after-ms", 0.001), ("retry-after", 1.0)):
+            try:
+                wait = float(headers.get(name, "")) * scale
+            except ValueError:
+                continue
+            if 0 < wait <= 60:
+                return wait
+    return 0.75 * min(0.5 * 2.0**retries_taken, 8.0)
+
+
+def _spent(budget: _Budget) -> NetworkError:
+    return NetworkError(f"Gave up: the question took longer than its {budget.total:g} s budget.")
 
 
 def ask(
@@ -350,16 +424,20 @@ class _Loop:
 
     def call_model(self, request: dict[str, Any]) -> dict[str, Any]:
         budgets = self.settings.budgets
+        secrets = self.credentials.secrets()
+        budget = _Budget(self.deadline, budgets.total, budgets.model_call, tuple(secrets))
         remaining = self.deadline - time.monotonic()
         if remaining <= 0:
-            raise NetworkError(
-                f"Gave up: the question took longer than its {budgets.total:g} s budget."
-            )
+            raise _spent(budget)
         timeout = min(budgets.model_call, remaining)
         self.model_calls += 1
-        with translate_api_errors(self.credentials.secrets(), timeout, self.settings.max_retries):
-            raw = self.client.messages.with_raw_response.create(**request, timeout=timeout)
-            body = raw.http_response.content
+        token = _BUDGET.set(budget)
+        try:
+            with translate_api_errors(secrets, timeout, self.settings.max_retries):
+                raw = self.client.messages.with_raw_response.create(**request, timeout=timeout)
+                body = raw.http_response.content
+        finally:
+            _BUDGET.reset(token)
         reply = parse_reply(body)
         usage = reply.get("usage")
         if isinstance(usage, dict):
@@ -538,14 +616,14 @@ def translate_api_errors(secrets: list[str], timeout: float, retries: int) -> It
     except anthropic.RateLimitError as exc:
         raise RateLimit(
             _scrub(
-                f"The Anthropic API is rate limiting this key (429), still after {retries} "
-                f"retries: {_said(exc)} Wait a minute and try again, or lower the concurrency.",
+                f"The Anthropic API is rate limiting this key (429), {_after(exc, retries)}: "
+                f"{_said(exc)} Wait a minute and try again, or lower the concurrency.",
                 secrets,
             )
         ) from None
-    except anthropic.OverloadedError:
+    except anthropic.OverloadedError as exc:
         raise RateLimit(
-            f"The Anthropic API is overloaded (529), still after {retries} retries. "
+            f"The Anthropic API is overloaded (529), {_after(exc, retries)}. "
             "Try again in a few minutes."
         ) from None
     except anthropic.APIStatusError as exc:
@@ -578,6 +656,18 @@ def translate_api_errors(secrets: list[str], timeout: float, retries: int) -> It
         raise APIError(
             _scrub(f"The Anthropic API call failed: {type(exc).__name__}: {exc}", secrets)
         ) from None
+
+
+def _after(exc: Any, retries: int) -> str:
+    """ "still after N retries", N as the SDK counted them (it numbers attempts in a header);
+    fewer than allowed when the question's budget left no time for more."""
+    try:
+        taken = int(exc.response.request.headers["x-stainless-retry-count"])
+    except (AttributeError, KeyError, TypeError, ValueError, RuntimeError):
+        taken = retries
+    if taken == 0 and retries > 0:
+        return "with no time left in the question's budget to retry"
+    return f"still after {taken} retries"
 
 
 def _said(exc: Any) -> str:

@@ -113,6 +113,17 @@ def _error_order(error: Any) -> tuple[int, str]:
     return (first, "/".join(str(p) for p in error.absolute_path))
 
 
+def _field_path(parts: Any) -> str:
+    """``["blocked_domains", 0]`` -> ``blocked_domains[0]``, as the domain checks name fields."""
+    path = ""
+    for part in parts:
+        if isinstance(part, int):
+            path += f"[{part}]"
+        else:
+            path += f".{part}" if path else str(part)
+    return path
+
+
 def describe_schema_error(error: Any, schema: dict[str, Any]) -> str:
     """A message for a model: which field, what rule, and what is allowed."""
     properties = schema.get("properties", {})
@@ -124,7 +135,7 @@ def describe_schema_error(error: Any, schema: dict[str, Any]) -> str:
         allowed = ", ".join(properties)
         names = ", ".join(f"'{e}'" for e in extra)
         return f"unknown field {names} (allowed fields: {allowed})"
-    field = ".".join(str(p) for p in error.absolute_path) or "request"
+    field = _field_path(error.absolute_path) or "request"
     value = json.dumps(error.instance, ensure_ascii=False)
     if len(value) > 60:
         value = value[:57] + "..."
@@ -135,5 +146,6 @@ def describe_schema_error(error: Any, schema: dict[str, Any]) -> str:
         "minLength": lambda: f"must be at least {error.validator_value} characters long",
         "maxLength": lambda: f"must be at most {error.validator_value} characters long",
         "enum": lambda: f"must be one of {json.dumps(error.validator_value)}",
+        "pattern": lambda: f"must match the pattern {error.validator_value}",
     }.get(error.validator, lambda: error.message)()
     return f"field '{field}' {rule} (got {value})"

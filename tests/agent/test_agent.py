@@ -594,3 +594,47 @@ def test_the_whole_question_has_a_budget(anthropic_api: FakeAnthropic, brave: An
         ask("q", settings=settings)
 
     assert len(anthropic_api.requests) == 1  # no second call once the budget is spent
+
+
+# -- the whole question's budget holds through the SDK's retries (spec 002: 90 s in all) ------
+
+
+def test_a_retry_that_would_outlast_the_budget_is_not_made(anthropic_api: FakeAnthropic) -> None:
+    limited = error(429, "rate_limit_error", "Slow down", {"retry-after": "3"})
+    anthropic_api.queue(limited, limited, limited)
+    settings = AskSettings(budgets=Budgets(total=1.0), max_retries=2)
+
+    started = time.monotonic()
+    with pytest.raises(RateLimit) as caught:
+        ask("q", settings=settings)
+
+    assert time.monotonic() - started < 1.0  # not 3 s + 3 s of waiting for retries
+    assert len(anthropic_api.requests) == 1
+    assert caught.value.message == (
+        "The Anthropic API is rate limiting this key (429), with no time left in the "
+        "question's budget to retry: Slow down. Wait a minute and try again, or lower the "
+        "concurrency."
+    )
+
+
+def test_a_short_retry_inside_the_budget_is_still_made(anthropic_api: FakeAnthropic) -> None:
+    limited = error(429, "rate_limit_error", "Slow down", {"retry-after-ms": "5"})
+    anthropic_api.queue(limited, limited, limited)
+
+    with pytest.raises(RateLimit, match=r"\(429\), still after 2 retries: Slow down\."):
+        ask("q", settings=AskSettings(budgets=Budgets(total=5.0), max_retries=2))
+    assert len(anthropic_api.requests) == 3
+
+
+def test_no_attempt_runs_past_the_budget(anthropic_api: FakeAnthropic) -> None:
+    # Each attempt would be allowed 30 s; the question has 0.5 s in all, retries included.
+    anthropic_api.delay = 3
+    settings = AskSettings(budgets=Budgets(model_call=30.0, total=0.5), max_retries=2)
+
+    started = time.monotonic()
+    with pytest.raises(NetworkError) as caught:
+        ask("q", settings=settings)
+
+    assert time.monotonic() - started < 2.0
+    assert len(anthropic_api.requests) == 1
+    assert caught.value.message == "Gave up: the question took longer than its 0.5 s budget."

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from webtap import credentials
 from webtap.cli import main
 from webtap.host import discover, run_tool
 from webtap.host.install import MARKER, is_launcher
@@ -95,7 +96,6 @@ def test_invalid_input_end_to_end_through_the_tool_itself(folders) -> None:
 
 
 def test_missing_key_end_to_end_event_stored(folders, run_exe) -> None:
-    pytest.importorskip("webtap.search")
     run_exe("webtap", "install", "--project", cwd=folders.cwd)
     run = run_exe(
         "webtap",
@@ -108,13 +108,23 @@ def test_missing_key_end_to_end_event_stored(folders, run_exe) -> None:
         cwd=folders.cwd,
     )
     assert run.returncode == 0, run.stderr
-    answer = run.json
-    assert answer["tool_success"] is True
-    assert answer["result"]["error_code"] == "AUTH_MISSING"
-    assert "_event" not in run.stdout
-    assert "Configuration Required" in run.stderr or "API key" in run.stderr
+    # The tool ran (tool_success) and answered AUTH_MISSING; the event went to the person.
+    assert run.json == {
+        "tool_success": True,
+        "result": {
+            "success": False,
+            "error": credentials.BRAVE_AUTH_MISSING,
+            "error_code": "AUTH_MISSING",
+        },
+    }
+    assert credentials.BRAVE_CONFIG_REQUIRED in run.stderr
     (event,) = EventStore().list("e2e")
-    assert event["kind"] == "config_required"
+    assert (event["session_id"], event["kind"], event["content"], event["data"]) == (
+        "e2e",
+        "config_required",
+        credentials.BRAVE_CONFIG_REQUIRED,
+        credentials.BRAVE_EVENT_DATA,
+    )
     listed = run_exe("webtap", "events", "--session", "e2e", "--json", cwd=folders.cwd)
     assert [e["id"] for e in listed.json] == [event["id"]]
 

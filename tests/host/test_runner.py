@@ -172,3 +172,41 @@ def test_split_event() -> None:
         {},
         {"kind": "event", "content": "plain words", "data": {}},
     )
+
+
+def test_argument_patterns_end_at_the_end_of_the_string(tmp_path: Path) -> None:
+    # A JSON Schema "$" is the end of the string (ECMA-262), not "before a final newline".
+    schema = {
+        "type": "object",
+        "properties": {"cell": {"type": "string", "pattern": "^[A-Z]+[0-9]+$"}},
+        "required": ["cell"],
+    }
+    tool = Tool("cells", tmp_path / "absent-tool", {}, "A tool that is never started", schema)
+    result = run_tool(tool, {"cell": "B5\n"})
+    assert result.for_model() == {
+        "tool_success": False,
+        "error": (
+            "Invalid input: field 'cell' must match the pattern ^[A-Z]+[0-9]+$ (got \"B5\\n\")"
+        ),
+        "error_code": "INVALID_INPUT",
+    }
+
+
+def test_an_event_in_spec_000s_spelling_gets_its_data_as_an_object() -> None:
+    # Spec 000's config_required event carries "data_json", a JSON string; DESIGN 1: "data".
+    event = {
+        "kind": "config_required",
+        "content": "⚠ Configuration Required",
+        "data_json": '{"tool": "web_search_brave", "credential": "api_key"}',
+    }
+    clean, found = split_event({"success": False, "error": "x", "_event": event})
+    assert clean == {"success": False, "error": "x"}
+    assert found == {
+        "kind": "config_required",
+        "content": "⚠ Configuration Required",
+        "data": {"tool": "web_search_brave", "credential": "api_key"},
+    }
+    _, kept = split_event({"_event": {**event, "data_json": "not json"}})
+    assert kept["data"] == "not json" and "data_json" not in kept
+    _, both = split_event({"_event": {**event, "data": {"a": 1}}})
+    assert both == {**event, "data": {"a": 1}}  # "data" given: left as the tool wrote it

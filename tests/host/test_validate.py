@@ -14,8 +14,9 @@ from webtap.host import SchemaProblem, check_tool_schema, validate_btcp
 from webtap.host.validate import btcp_schema
 from webtap.protocol import load_schema
 
-SPEC = Path("/work/shared/spec/004_a890bc30972730a1.txt")
-SPEC_TEXT = SPEC.read_text() if SPEC.exists() else ""
+# A copy of /work/shared/spec/004_a890bc30972730a1.txt, so that these tests never skip.
+SPEC = Path(__file__).parents[1] / "fixtures" / "spec" / "004_a890bc30972730a1.txt"
+SPEC_TEXT = SPEC.read_text(encoding="utf-8")
 
 
 def _spec_blocks() -> list[dict]:
@@ -26,7 +27,6 @@ def _complete_examples() -> list[dict]:
     return [b for b in _spec_blocks() if {"name", "description", "capabilities"} <= set(b)]
 
 
-@pytest.mark.skipif(not SPEC_TEXT, reason="spec not present")
 def test_packaged_btcp_schema_is_the_specs() -> None:
     assert btcp_schema() == _spec_blocks()[0]
 
@@ -68,7 +68,6 @@ def test_missing_parameters_and_conflicting_input_schema() -> None:
         check_tool_schema(schema, "web_fetch")
 
 
-@pytest.mark.skipif(not SPEC_TEXT, reason="spec not present")
 def test_the_specs_complete_examples_are_valid() -> None:
     examples = _complete_examples()
     assert [e["name"] for e in examples] == [
@@ -191,3 +190,56 @@ def test_cli_validate(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Non
     assert "is not valid JSON" in capsys.readouterr().err
     assert main(["tools", "validate", str(tmp_path / "missing.json")]) == 1
     assert "cannot read" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("change", "path", "message"),
+    [
+        ({"name": "getCellValue\n"}, "name", r"'getCellValue\n' does not match '^[a-zA-Z]"),
+        ({"capabilities": ["dom:read\n"]}, "capabilities[0]", r"'dom:read\n' does not match"),
+    ],
+)
+def test_spec_patterns_end_at_the_end_of_the_string(change: dict, path: str, message: str):
+    # JSON Schema's "$" (ECMA-262) is the end of the string, not "before a final newline".
+    tool = {**_get_cell_value(), **change}
+    problems = validate_btcp(tool)
+    assert _paths(problems) == [path]
+    assert problems[0].message.startswith(message)
+
+
+def test_example_patterns_end_at_the_end_of_the_string() -> None:
+    tool = _get_cell_value()
+    tool["examples"][0]["input"]["cell"] = "B5\n"
+    problems = validate_btcp(tool)
+    assert [str(p) for p in problems] == [
+        "examples[0].input.cell: 'B5\\n' does not match '^[A-Z]+[0-9]+$'"
+    ]
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ({"name": "web_fetch\n"}, "schema name 'web_fetch\n' must start with a letter"),
+        ({"capabilities": ["dom:read\n"]}, "capabilities must be a list of strings"),
+    ],
+)
+def test_discovered_schemas_end_at_the_end_of_the_string(change: dict, message: str) -> None:
+    schema = {**copy.deepcopy(load_schema("web_fetch")), **change}
+    with pytest.raises(SchemaProblem, match=re.escape(message)):
+        check_tool_schema(schema, schema["name"])
+
+
+@pytest.mark.parametrize(
+    ("pattern", "anchored"),
+    [
+        ("^[a-z]+$", r"^[a-z]+\Z"),
+        (r"^\$[0-9]+$", r"^\$[0-9]+\Z"),
+        ("^[$a]+$", r"^[$a]+\Z"),
+        (r"^[\]$]$", r"^[\]$]\Z"),
+        ("a|b$|c", r"a|b\Z|c"),
+    ],
+)
+def test_end_anchored(pattern: str, anchored: str) -> None:
+    from webtap.host.validate import end_anchored
+
+    assert end_anchored(pattern) == anchored

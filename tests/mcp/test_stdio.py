@@ -147,7 +147,11 @@ async def test_a_missing_key_is_an_error_result_and_a_warning_for_the_person(
         [stored] = store.list()
     assert stored["kind"] == "config_required"
     assert stored["content"] == BRAVE_CONFIG_REQUIRED
-    assert stored["data"]["tool"] == "web_search_brave"
+    assert stored["data"] == {
+        "tool": "web_search_brave",
+        "credential": "api_key",
+        "signup_url": "https://brave.com/search/api/",
+    }
 
 
 BAD_ARGUMENTS = [

@@ -29,6 +29,20 @@ CONFIG_REQUIRED = {
         "\n    }\n  }\n}"
     ),
 }
+AUTH_MISSING = {
+    "web_search_brave": (
+        "Web search requires API key configuration.\n\nBrave Search offers 2,000 free "
+        "searches/month.\nGet your key: https://brave.com/search/api/\nAdd to: "
+        "~/.config/ikigai/credentials.json as 'web_search.brave.api_key'"
+    ),
+    "web_search_google": (
+        "Web search requires API key configuration.\n\nGoogle Custom Search offers 100 free "
+        "searches/day.\nGet API key: https://developers.google.com/custom-search/v1/overview\n"
+        "Get Search Engine ID: https://programmablesearchengine.google.com/controlpanel/create\n"
+        "Add to: ~/.config/ikigai/credentials.json as 'web_search.google.api_key' and "
+        "'web_search.google.engine_id'"
+    ),
+}
 DATA = {
     "web_search_brave": {
         "tool": "web_search_brave",
@@ -67,7 +81,7 @@ def test_without_credentials_exit_0_auth_missing_and_config_required(
     assert run.returncode == 0
     out = run.json
     assert out["success"] is False and out["error_code"] == "AUTH_MISSING"
-    assert out["error"].startswith("Web search requires API key configuration.")
+    assert out["error"] == AUTH_MISSING[name]
     assert out["_event"] == {
         "kind": "config_required",
         "content": CONFIG_REQUIRED[name],

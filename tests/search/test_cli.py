@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import json
+import re
+
+from webtap.credentials import BRAVE_CONFIG_REQUIRED, BRAVE_EVENT_DATA
 
 
 def test_a_numbered_list_of_results(brave, kit, run_exe) -> None:
@@ -37,9 +40,14 @@ def test_missing_key_shows_the_setup_text_and_fails(run_exe) -> None:
     run = run_exe("webtap", "search", "anything")
     assert run.returncode == 1
     assert run.stdout == ""
-    assert "Configuration Required" in run.stderr and "brave.com/search/api" in run.stderr
+    # The spec's config_required text, whole (tests/test_contract.py holds it to the spec).
+    assert run.stderr.startswith(BRAVE_CONFIG_REQUIRED + "\n")
     json_run = run_exe("webtap", "search", "--json", "anything")
-    assert json.loads(json_run.stdout)["_event"]["kind"] == "config_required"
+    assert json.loads(json_run.stdout)["_event"] == {
+        "kind": "config_required",
+        "content": BRAVE_CONFIG_REQUIRED,
+        "data": BRAVE_EVENT_DATA,
+    }
 
 
 def test_google_is_the_default_when_only_google_is_set_up(google, kit, run_exe) -> None:
@@ -61,3 +69,14 @@ def test_errors_are_one_readable_line(brave, kit, run_exe) -> None:
     assert "RATE_LIMIT: Rate limit exceeded." in run.stderr
     assert "resets in" in run.stderr  # the event for the person
     assert "Traceback" not in run.stderr
+
+
+def test_the_setup_text_is_dim_yellow_on_a_colour_terminal(run_exe) -> None:
+    # Spec 000: the config_required event is "displayed to users in dim yellow".
+    run = run_exe("webtap", "search", "anything", env={"FORCE_COLOR": "1", "NO_COLOR": ""})
+    dim_yellow = "\x1b[2;33m"
+    lines = [line for line in run.stderr.splitlines() if line.strip()]
+    assert lines[0] == f"{dim_yellow}⚠ Configuration Required\x1b[0m"
+    assert all(line.startswith(dim_yellow) for line in lines)
+    plain = re.sub(r"\x1b\[[0-9;]*m", "", run.stderr)
+    assert plain.startswith(BRAVE_CONFIG_REQUIRED + "\n")

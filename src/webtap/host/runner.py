@@ -70,20 +70,25 @@ def split_event(response: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any
     if not isinstance(event, dict):
         # Still for the person, never the model: keep what it said.
         event = {"kind": "event", "content": str(event), "data": {}}
+    elif "data" not in event and isinstance(event.get("data_json"), str):
+        # Spec 000 spells the event's data as a JSON string, ``data_json``; webtap stores and
+        # shows ``data`` as an object (DESIGN 1), so a tool written to either reading works.
+        event = {key: value for key, value in event.items() if key != "data_json"}
+        try:
+            event["data"] = json.loads(response["_event"]["data_json"])
+        except ValueError:
+            event["data"] = response["_event"]["data_json"]
     return clean, event
 
 
 def check_arguments(tool: Tool, arguments: Any) -> str | None:
     """Why ``arguments`` break the tool's input schema (a message for the model), or None."""
-    from jsonschema import Draft202012Validator
-    from jsonschema.validators import validator_for
-
+    from webtap.host.validate import schema_validator
     from webtap.protocol import explain_errors
 
     if not isinstance(arguments, dict):
         return f"Invalid input: arguments must be a JSON object, got {type(arguments).__name__}"
-    schema = tool.input_schema
-    return explain_errors(validator_for(schema, default=Draft202012Validator)(schema), arguments)
+    return explain_errors(schema_validator(tool.input_schema), arguments)
 
 
 def run_tool(

@@ -35,6 +35,7 @@ __all__ = [
     "check_tool_schema",
     "format_path",
     "json_schema_problem",
+    "schema_validator",
     "validate_btcp",
 ]
 
@@ -134,7 +135,7 @@ def check_tool_schema(schema: Any, expected_name: str) -> dict[str, Any]:
         )
     capabilities = schema.get("capabilities", [])
     if not isinstance(capabilities, list) or not all(
-        isinstance(c, str) and CAPABILITY_PATTERN.match(c) for c in capabilities
+        isinstance(c, str) and CAPABILITY_PATTERN.fullmatch(c) for c in capabilities
     ):
         raise SchemaProblem(
             "capabilities must be a list of strings like 'network:fetch:cross-origin'"
@@ -150,7 +151,7 @@ def check_tool_schema(schema: Any, expected_name: str) -> dict[str, Any]:
 def _check_name(name: str, what: str) -> None:
     if len(name) > NAME_MAX:
         raise SchemaProblem(f"{what} '{name[:80]}' is longer than {NAME_MAX} characters")
-    if not NAME_PATTERN.match(name):
+    if not NAME_PATTERN.fullmatch(name):
         raise SchemaProblem(
             f"{what} '{name}' must start with a letter and contain only letters, digits "
             "and underscores"
@@ -204,11 +205,60 @@ def btcp_schema() -> dict[str, Any]:
 
 @cache
 def _btcp_validator() -> Any:
-    from jsonschema import Draft202012Validator
-
     # The schema $refs the 2020-12 meta-schema by URI; jsonschema resolves it from the
     # meta-schemas it bundles (referencing), never over the network.
-    return Draft202012Validator(btcp_schema())
+    return schema_validator(btcp_schema())
+
+
+def schema_validator(schema: Any) -> Any:
+    """A jsonschema validator for ``schema`` (its ``$schema``, else draft 2020-12) that reads
+    ``pattern`` as JSON Schema does.
+
+    JSON Schema patterns are ECMA-262 regular expressions, where ``$`` is the end of the
+    string; jsonschema runs them with Python's ``re``, where ``$`` also matches before a final
+    newline, so that ``"getCell\\n"`` would pass the BTCP name rule ``^[a-zA-Z][a-zA-Z0-9_]*$``.
+    """
+    from jsonschema import Draft202012Validator
+    from jsonschema.validators import validator_for
+
+    return _ecma_patterns(validator_for(schema, default=Draft202012Validator))(schema)
+
+
+@cache
+def _ecma_patterns(cls: Any) -> Any:
+    from jsonschema import validators
+
+    return validators.extend(cls, {"pattern": _pattern})
+
+
+def _pattern(validator: Any, pattern: str, instance: Any, schema: Any) -> Iterable[Any]:
+    from jsonschema.exceptions import ValidationError
+
+    if validator.is_type(instance, "string") and not re.search(end_anchored(pattern), instance):
+        yield ValidationError(f"{instance!r} does not match {pattern!r}")
+
+
+@cache
+def end_anchored(pattern: str) -> str:
+    """``pattern`` with each ``$`` anchor (not escaped, not in a class) made ``\\Z``."""
+    out: list[str] = []
+    in_class = False
+    index = 0
+    while index < len(pattern):
+        char = pattern[index]
+        if char == "\\":
+            out.append(pattern[index : index + 2])
+            index += 2
+            continue
+        if in_class:
+            in_class = char != "]"
+        elif char == "[":
+            in_class = True
+        elif char == "$":
+            char = r"\Z"
+        out.append(char)
+        index += 1
+    return "".join(out)
 
 
 def validate_btcp(document: Any) -> list[Problem]:
@@ -269,7 +319,7 @@ def _check_capabilities(capabilities: Any, where: str) -> Iterable[Problem]:
     for index, capability in enumerate(capabilities):
         if (
             isinstance(capability, str)
-            and CAPABILITY_PATTERN.match(capability)
+            and CAPABILITY_PATTERN.fullmatch(capability)
             and capability not in STANDARD_CAPABILITIES
         ):
             yield Problem(
@@ -298,12 +348,9 @@ def _check_examples(tool: dict[str, Any], where: str) -> Iterable[Problem]:
 
 
 def _instance_validator(schema: Any) -> Any:
-    from jsonschema import Draft202012Validator
-    from jsonschema.validators import validator_for
-
     if not isinstance(schema, dict | bool) or json_schema_problem(schema):
         return None  # already reported by the BTCP schema
-    return validator_for(schema, default=Draft202012Validator)(schema)
+    return schema_validator(schema)
 
 
 # -- paths -----------------------------------------------------------------------------------

@@ -67,6 +67,7 @@ def render(markdown: str) -> str:
         "<tbody><tr><td>1</td><td><code>x</code></td></tr></tbody></table>",
         "<p>Byte<em><code>n</code></em> and <strong>Note:</strong>text</p>",
         "<ul><li><p>para</p><pre><code>code</code></pre></li><li><p>next</p></li></ul>",
+        '<p><a href="https://u.org/?a=1&amp;amp;b=2">double-escaped</a></p>',
     ],
 )
 def test_constructed_documents_round_trip(html: str) -> None:

@@ -490,3 +490,52 @@ def test_nested_ordered_list_not_starting_at_one() -> None:
     # "5." cannot interrupt a paragraph in CommonMark: it needs the blank line.
     assert md('<ul><li>text<ol start="5"><li>x</li></ol></li></ul>') == "- text\n\n  5. x\n"
     assert md("<ul><li>text<ol><li>x</li></ol></li></ul>") == "- text\n  1. x\n"
+
+
+def test_void_elements_libxml2_does_not_know_keep_what_follows() -> None:
+    # libxml2's HTML 4 parser nests what follows <embed>, <source>, <track> inside them.
+    assert md("<p>before<embed src='/x.swf'> after embed</p><p>more</p>") == (
+        "before after embed\n\nmore\n"
+    )
+    assert md("<div><source src='x'>text after a stray source</div>") == (
+        "text after a stray source\n"
+    )
+    html = "<figure><picture><source srcset='/a.webp'><img src='/a.jpg' alt='pic'></picture>"
+    assert md(html + "<figcaption>Cap</figcaption></figure>") == "![pic](/a.jpg)\n\nCap\n"
+
+
+def test_picture_source_serves_an_img_without_src() -> None:
+    html = "<picture><source srcset='/a.webp 1x, /b.webp 2x'><source srcset='/c.jpg'>"
+    assert md(html + "<img alt='p'></picture>") == "![p](/a.webp)\n"
+
+
+def test_site_specific_lazy_image_attribute() -> None:
+    html = '<img src="data:image/gif;base64,R0lG" data-src-mini="//cdn.x.com/s.jpg" alt="">'
+    assert md(html, "https://x.com/") == "![](https://cdn.x.com/s.jpg)\n"
+    assert md('<img data-lazy-loaded="true" data-src-w="640" alt="flag">') == "flag\n"
+
+
+def test_math_becomes_its_text() -> None:
+    assert md('<p><math alttext="x^2"><mi>x</mi><mn>2</mn></math> is</p>') == "x^2 is\n"
+    html = "<math><mi>a</mi><mo>+</mo><mi>b</mi><annotation encoding='text/plain'>j</annotation>"
+    assert md(f"<p>{html}</math></p>") == "a+b\n"
+    tex = "<annotation encoding='application/x-tex'>y_1</annotation>"
+    assert md(f"<p><math><semantics><mi>y</mi>{tex}</semantics></math></p>") == "y_1\n"
+
+
+def test_url_entities_and_backslashes_survive_markdown() -> None:
+    # A literal "&amp;" in a URL (a double-escaped page) must not be decoded by the renderer.
+    assert md('<a href="https://x.com/?a=1&amp;amp;b=2">t</a>') == (
+        "[t](https://x.com/?a=1\\&amp;b=2)\n"
+    )
+    assert md('<a href="https://x.com/?a=1&amp;copy=2">t</a>') == "[t](https://x.com/?a=1&copy=2)\n"
+    assert md('<a href="https://x.com/a\\_b\\c">t</a>') == "[t](https://x.com/a\\\\_b\\c)\n"
+    assert md('<a href="/a?b=1&amp;amp;c]"><code>f]</code></a>') == (
+        '<a href="/a?b=1&amp;amp;c]">`f]`</a>\n'
+    )
+
+
+def test_hiding_style_in_capitals() -> None:
+    assert md('<p>a</p><div style="DISPLAY: NONE">s</div><p style="Visibility:Hidden">v</p>') == (
+        "a\n"
+    )

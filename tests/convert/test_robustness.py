@@ -26,6 +26,17 @@ def test_deeply_nested_unclosed_tags() -> None:
         assert "text" in doc.markdown
 
 
+def test_many_void_elements_libxml2_nests() -> None:
+    # libxml2 nests what follows <source>, <embed>, <track>, <wbr> inside them: 50 000 of
+    # them in a row are 50 000 levels deep, and no text after them may be lost.
+    for tag in ("source srcset=a.jpg", "embed", "track", "wbr"):
+        markdown = convert(f"<p>{f'<{tag}>x' * 50_000}</p><p>end</p>").markdown
+        assert markdown.count("x") == 50_000
+        assert markdown.endswith("end\n")  # the tags past depth 1000 are gone, the text is not
+    html = "<picture>" + "<source srcset=a.jpg>" * 50_000 + "<img alt=z></picture>"
+    assert convert(html).markdown == "![z](a.jpg)\n"
+
+
 def test_deeply_nested_lists_and_quotes(invariants: Callable[[str], None]) -> None:
     for html in ("<ul><li>" * DEPTH + "x", "<blockquote>" * DEPTH + "x", "<ol><li>x" * DEPTH):
         markdown = convert(html).markdown

@@ -28,6 +28,8 @@ _LINE_START = re.compile(
 )
 _HEADING_END = re.compile(r"(^|[ \t])(#+)$")
 _BACKTICKS = re.compile(r"`+")
+_URL_ENTITY = re.compile(r"&(?=#?[A-Za-z0-9]+;)")
+_URL_BACKSLASH = re.compile(r"\\(?=[!-/:-@[-`{-~])")
 
 
 def escape_text(text: str, in_link: bool = False, in_emphasis: bool = False) -> str:
@@ -124,6 +126,10 @@ def escape_url(url: str) -> str:
     """Make a URL safe as a link destination: no spaces, brackets or unbalanced parens."""
     if " " in url or "<" in url or ">" in url or "\n" in url:
         url = url.replace("\n", "").replace(" ", "%20").replace("<", "%3C").replace(">", "%3E")
+    if "\\" in url:
+        url = _URL_BACKSLASH.sub(r"\\\\", url)  # "\\_" would read as an escaped "_"
+    if "&" in url:
+        url = _URL_ENTITY.sub(r"\\&", url)  # "&amp;" would be decoded to "&"
     if "(" in url or ")" in url:
         url = url.replace("(", "\\(").replace(")", "\\)")
     return url

@@ -19,19 +19,23 @@ _FLATTEN_DEPTH = 1000
 
 # Subtrees that carry no readable content (or that the spec says to strip).
 _DROPPED = (
-    "head", "title", "script", "style", "noscript", "template", "nav", "svg", "math",
-    "iframe", "frame", "frameset", "object", "embed", "applet", "canvas", "audio", "video",
+    "head", "title", "script", "style", "noscript", "template", "nav", "svg",
+    "iframe", "frame", "frameset", "object", "applet", "canvas", "audio", "video",
     "map", "rt", "rp", "input", "button", "select", "textarea", "option", "optgroup",
-    "datalist", "output", "progress", "meter", "link", "meta", "base", "param", "source",
-    "track", "area", "colgroup", "col",
+    "datalist", "output", "progress", "meter", "link", "meta", "base", "param", "area",
+    "colgroup", "col",
 )  # fmt: skip
 
 # Presentational inline tags whose content stays but whose tag means nothing in Markdown.
 # Unwrapping them in C merges text nodes and leaves fewer nodes for the Python walk.
 _UNWRAPPED = (
     "span", "font", "small", "big", "abbr", "acronym", "cite", "dfn", "time", "data",
-    "label", "u", "ins", "mark", "bdi", "bdo", "wbr", "nobr", "picture", "var", "blink",
+    "label", "u", "ins", "mark", "bdi", "bdo", "wbr", "nobr", "var", "blink",
     "marquee", "tbody", "tfoot", "ruby",
+    # Void elements libxml2's HTML 4 parser does not know: it nests everything that follows
+    # them (up to their parent's end) inside them, so they are unwrapped, never dropped
+    # (``source`` is left to the walk, which takes a ``<picture>``'s image from it).
+    "track", "embed", "keygen",
 )  # fmt: skip
 
 # One pass per attribute name is much faster in libxml2 than one predicate over every
@@ -46,7 +50,9 @@ _BASE = etree.XPath("//base")
 _OG_NAMES = frozenset(("og:title", "twitter:title"))
 
 _TAG = re.compile(rb"<(/?)([A-Za-z][A-Za-z0-9:-]*)[^>]*?(/?)>")
-_VOID = frozenset(b"area base br col embed hr img input link meta param source track wbr".split())
+# Void elements as libxml2's HTML 4 parser sees them: it nests what follows an <embed>,
+# <source>, <track> or <wbr> inside it, so those count as opening tags here.
+_VOID = frozenset(b"area base br col hr img input link meta param".split())
 
 
 def parse(html: str | bytes) -> etree._Element | None:
@@ -174,9 +180,10 @@ def _hides(name: str, value: str) -> bool:
         return value.strip().lower() == "true"
     if name == "role":
         return value.strip().lower() == "navigation"
-    if "none" not in value and "hidden" not in value:
+    style = value.lower()
+    if "none" not in style and "hidden" not in style:
         return False
-    style = value.replace(" ", "").lower()
+    style = style.replace(" ", "")
     return "display:none" in style or "visibility:hidden" in style
 
 

@@ -139,6 +139,8 @@ class MarkdownConverter:
         "tr": "row",
         **dict.fromkeys(("td", "th"), "cell"),
         "caption": "caption",
+        "math": "math",
+        "source": "source",
     }
 
     def __init__(self, base_url: str | None = None) -> None:
@@ -160,6 +162,7 @@ class MarkdownConverter:
         self.urls: dict[str, str | None] = {}
         self.last_wrap: tuple[str, str] | None = None  # (piece, marker) of the last emphasis
         self.last_code: tuple[str, str] | None = None  # (piece, code) of the last code span
+        self.srcset: str | None = None  # the enclosing <picture><source>'s, for a bare <img>
 
     # -- the walk ---------------------------------------------------------------------------
 
@@ -741,6 +744,39 @@ class MarkdownConverter:
             self.last_code = (pieces[-1], code)
         return None
 
+    def open_source(self, el: etree._Element) -> End:
+        """libxml2 nests what follows a ``<source>`` inside it, the ``<picture>``'s ``<img>``
+        included: that image may take the first source's ``srcset`` if it has no ``src``."""
+        srcset = el.get("srcset") or el.get("data-srcset")
+        if self.srcset is not None or not srcset:
+            return None
+        if not any(parent.tag == "picture" for parent in el.iterancestors()):
+            return None
+        self.srcset = srcset
+
+        def end() -> None:
+            self.srcset = None
+
+        return end
+
+    def open_math(self, el: etree._Element) -> End:
+        """MathML as its text: the ``alttext`` (usually TeX), else a TeX annotation, else
+        the text of its presentation elements."""
+        self.skip = True
+        text = el.get("alttext")
+        if not text:
+            tex = _TEX_ANNOTATION(el)
+            if tex:
+                text = "".join(tex[0].itertext())
+            else:
+                for annotation in _ANNOTATIONS(el):
+                    annotation.getparent().remove(annotation)
+                text = "".join(el.itertext())
+        text = _collapse(text)
+        if text:
+            self.pieces.append(escape_text(text, self.link > 0))
+        return None
+
     def open_img(self, el: etree._Element) -> End:
         src = el.get("src")
         if not src or src.startswith("data:"):
@@ -750,6 +786,8 @@ class MarkdownConverter:
                 or el.get("data-original")
                 or el.get("data-url")
                 or _first_candidate(el.get("srcset") or el.get("data-srcset"))
+                or _lazy_source(el)
+                or _first_candidate(self.srcset)
                 or src
             )
         alt = _collapse(el.get("alt") or "")
@@ -812,9 +850,27 @@ def _link(text: str, url: str) -> str:
     """``[text](url)``; an HTML anchor when code in the text holds a "]" (escapes do not
     work in code, and "[`a]`" would end the link text early or read as a definition)."""
     if "]" in text and "`" in text:
-        href = url.replace("\\(", "(").replace("\\)", ")").replace("&", "&amp;")
+        href = _URL_ESCAPE.sub(r"\1", url).replace("&", "&amp;")
         return f'<a href="{href.replace(chr(34), "&quot;")}">{text}</a>'
     return f"[{text}]({url})"
+
+
+_URL_ESCAPE = re.compile(r"\\([!-/:-@[-`{-~])")  # undoes `escape_url` for an HTML href
+_TEX_ANNOTATION = etree.XPath(
+    ".//annotation[contains(@encoding, 'x-tex') or contains(@encoding, 'latex')]"
+)
+_ANNOTATIONS = etree.XPath(".//annotation | .//annotation-xml")
+
+
+def _lazy_source(img: etree._Element) -> str | None:
+    """A lazy-loading source under a site's own name (CNN's ``data-src-medium``, ...)."""
+    for name, value in img.items():
+        if name.startswith(("data-src", "data-lazy")):
+            value = value.strip()
+            # A URL, not a flag such as data-lazy-loaded="true" nor a srcset list.
+            if ("/" in value or "." in value) and " " not in value:
+                return value
+    return None
 
 
 def _first_candidate(srcset: str | None) -> str | None:

@@ -32,6 +32,8 @@ def test_schema_is_the_spec_schema(spec, run_exe) -> None:
         (b"[1, 2]", "must be a JSON object, got an array"),
         (b'"a string"', "must be a JSON object, got a string"),
         (b"\xff\xfe\x00", "not UTF-8"),
+        (b"[" * 200_000 + b"]" * 200_000, "nested too deeply"),
+        (b'{"url": ' + b"[" * 200_000 + b"]" * 200_000 + b"}", "nested too deeply"),
     ],
 )
 def test_unreadable_stdin_exits_1_with_one_line(exe, stdin, fragment, run_exe) -> None:

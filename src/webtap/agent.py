@@ -38,6 +38,7 @@ from webtap.errors import (
     WebtapError,
 )
 from webtap.keys import Credentials, Keys
+from webtap.protocol import loads_json
 
 __all__ = [
     "DEFAULT_BUDGETS",
@@ -575,7 +576,7 @@ def shorten(text: str, width: int = DESCRIPTION_WIDTH) -> str:
 def parse_reply(body: bytes) -> dict[str, Any]:
     """A Messages API response body, checked for the fields the loop relies on."""
     try:
-        reply = json.loads(body)
+        reply = loads_json(body)
     except (ValueError, UnicodeDecodeError):
         start = body[:60].decode("utf-8", "replace")
         raise APIError(

@@ -13,6 +13,7 @@ import json
 import re
 
 from webtap.errors import ParseError
+from webtap.protocol import loads_json
 
 __all__ = ["decode", "parse_content_type", "sniff", "to_markdown"]
 
@@ -139,7 +140,7 @@ def sniff(body: bytes) -> str:
         return "text/html"
     if head[:1] in (b"{", b"["):
         try:
-            json.loads(body)
+            loads_json(body)
         except ValueError:
             pass
         else:
@@ -167,7 +168,7 @@ def _html(body: bytes, charset: str | None, url: str) -> tuple[str, str]:
 def _json(body: bytes, charset: str | None) -> str:
     text = decode(body, charset or "utf-8")
     try:
-        value = json.loads(text)
+        value = loads_json(text)
     except ValueError:
         return _text(text)  # not JSON after all: show it as it came
     pretty = json.dumps(value, indent=2, ensure_ascii=False)

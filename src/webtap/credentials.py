@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from webtap.errors import AuthMissing, ConfigError
+from webtap.protocol import loads_json
 
 __all__ = [
     "BRAVE_AUTH_MISSING",
@@ -202,7 +203,7 @@ def read_file() -> dict[str, Any]:
             "Fix its permissions or contents, or set the key in the environment."
         ) from None
     try:
-        data = json.loads(text) if text.strip() else {}
+        data = loads_json(text) if text.strip() else {}
     except json.JSONDecodeError as exc:
         # exc.msg and the position only: the message must never quote the file (it holds keys).
         raise ConfigError(

@@ -22,6 +22,7 @@ __all__ = [
     "describe_schema_error",
     "explain_errors",
     "load_schema",
+    "loads_json",
     "parse_request",
     "schema_text",
     "validate_request",
@@ -45,6 +46,20 @@ def load_schema(name: str) -> dict[str, Any]:
     return json.loads(schema_text(name))
 
 
+def loads_json(text: str | bytes) -> Any:
+    """``json.loads`` for text from outside: too deep a nesting is malformed JSON like any other.
+
+    The stdlib decoder recurses once per level and raises RecursionError on, say, 100 000
+    opening brackets; callers catch :class:`json.JSONDecodeError` (a ValueError) only.
+    """
+    try:
+        return json.loads(text)
+    except RecursionError:
+        if isinstance(text, bytes):
+            text = text.decode("utf-8", "replace")
+        raise json.JSONDecodeError("nested too deeply", text, 0) from None
+
+
 def parse_request(data: bytes | str) -> dict[str, Any]:
     """Decode stdin into a request object, or raise :class:`RequestError`."""
     if isinstance(data, bytes):
@@ -55,7 +70,7 @@ def parse_request(data: bytes | str) -> dict[str, Any]:
     if not data.strip():
         raise RequestError("empty stdin: expected one JSON object with the request")
     try:
-        request = json.loads(data)
+        request = loads_json(data)
     except json.JSONDecodeError as exc:
         raise RequestError(
             f"stdin is not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}"

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from webtap.errors import ConfigError
+from webtap.protocol import loads_json
 
 __all__ = ["MIGRATIONS", "EventStore", "default_path", "record_event", "usable_file"]
 
@@ -191,7 +192,7 @@ def _row(row: sqlite3.Row) -> dict[str, Any]:
     if item["data"] is not None:
         # Written by something else: then show it as it is.
         with contextlib.suppress(ValueError):
-            item["data"] = json.loads(item["data"])
+            item["data"] = loads_json(item["data"])
     return item
 
 

@@ -390,3 +390,10 @@ def test_any_body_under_any_content_type_is_markdown_or_a_parse_error(body, cont
         return
     assert isinstance(title, str)
     assert isinstance(markdown, str)
+
+
+def test_json_nested_too_deeply_for_the_decoder_is_shown_as_text():
+    body = b"[" * 200_000 + b"]" * 200_000
+    assert sniff(body) == "text/plain"
+    _, markdown, _ = to_markdown(body, "application/json", "http://example.com/")
+    assert markdown.startswith("[[[[") and "```" not in markdown

@@ -100,6 +100,10 @@ def test_crash_is_reported(folders) -> None:
         ("cat >/dev/null; echo 'nothing to see' >&2", "Tool returned no output: nothing to see"),
         ("cat >/dev/null; echo 'Hello there'", "Tool returned invalid JSON"),
         ("cat >/dev/null; echo '[1, 2]'", "Tool returned JSON that is not an object"),
+        (
+            "cat >/dev/null; head -c 200000 /dev/zero | tr '\\0' '['",
+            "Tool returned invalid JSON",
+        ),
     ],
 )
 def test_bad_output_is_invalid_output(folders, body: str, error: str) -> None:

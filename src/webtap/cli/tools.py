@@ -9,6 +9,7 @@ import sys
 from typing import Any
 
 from webtap.cli._output import err_console, fail, print_json, read_text, show_event
+from webtap.protocol import loads_json
 
 __all__ = ["add_parser", "run"]
 
@@ -174,7 +175,7 @@ def _run(args: argparse.Namespace) -> int:
 
     text = sys.stdin.read() if args.arguments == "-" else args.arguments
     try:
-        arguments = json.loads(text)
+        arguments = loads_json(text)
     except json.JSONDecodeError as exc:
         return fail(f"JSON arguments are not valid JSON: {exc.msg} (column {exc.colno})")
     if not isinstance(arguments, dict):
@@ -215,7 +216,7 @@ def _validate(args: argparse.Namespace) -> int:
     except ValueError as exc:
         return fail(str(exc))
     try:
-        document = json.loads(text)
+        document = loads_json(text)
     except json.JSONDecodeError as exc:
         return fail(
             f"{args.file} is not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}"

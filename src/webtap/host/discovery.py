@@ -24,6 +24,7 @@ from typing import Any, NamedTuple
 
 from webtap import __version__
 from webtap.host.process import run_process, signal_name
+from webtap.protocol import loads_json
 
 __all__ = [
     "DEFAULT_RUN_TIMEOUT",
@@ -251,7 +252,7 @@ def _probe(candidate: _Candidate, timeout: float, limit: int) -> dict[str, Any]:
         entry["reason"] = "--schema printed nothing"
         return entry
     try:
-        schema = json.loads(text)
+        schema = loads_json(text)
     except json.JSONDecodeError as exc:
         entry["reason"] = (
             f"--schema printed invalid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}"
@@ -290,7 +291,7 @@ def _collect(
 
 def _load_cache() -> dict[str, Any]:
     try:
-        data = json.loads(cache_path().read_text(encoding="utf-8"))
+        data = loads_json(cache_path().read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return {}
     if not isinstance(data, dict) or data.get("format") != _CACHE_FORMAT:

@@ -16,6 +16,7 @@ from typing import Any
 
 from webtap.host.discovery import Tool
 from webtap.host.process import Completed, run_process, signal_name
+from webtap.protocol import loads_json
 
 __all__ = [
     "DEFAULT_OUTPUT_LIMIT",
@@ -75,7 +76,7 @@ def split_event(response: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any
         # shows ``data`` as an object (DESIGN 1), so a tool written to either reading works.
         event = {key: value for key, value in event.items() if key != "data_json"}
         try:
-            event["data"] = json.loads(response["_event"]["data_json"])
+            event["data"] = loads_json(response["_event"]["data_json"])
         except ValueError:
             event["data"] = response["_event"]["data_json"]
     return clean, event
@@ -137,7 +138,7 @@ def _interpret(name: str, done: Completed, seconds: float, limit: int) -> ToolRe
     if not text.strip():
         return failure(f"Tool returned no output{hint}", INVALID_OUTPUT)
     try:
-        response = json.loads(text)
+        response = loads_json(text)
     except json.JSONDecodeError:
         return failure(f"Tool returned invalid JSON{hint}", INVALID_OUTPUT)
     if not isinstance(response, dict):

@@ -8,7 +8,6 @@ unfiltered: transport errors go through :func:`webtap.net.translate_errors`, and
 
 from __future__ import annotations
 
-import json
 import os
 import time
 from collections.abc import Iterator, Mapping, Sequence
@@ -20,6 +19,7 @@ import httpx
 
 from webtap.errors import APIError, ConfigError, NetworkError, WebtapError
 from webtap.net import Deadline, Timeouts, env_float, make_client, translate_errors
+from webtap.protocol import loads_json
 
 __all__ = [
     "DEFAULT_CALL_TIMEOUT",
@@ -133,7 +133,7 @@ def get(
 def _reply(response: httpx.Response, raw: bytes) -> ProviderReply:
     text = raw.decode("utf-8", "replace")
     try:
-        body = json.loads(text)
+        body = loads_json(text)
     except ValueError:
         body = None
     return ProviderReply(response.status_code, response.headers, body, text[:200])

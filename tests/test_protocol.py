@@ -129,3 +129,26 @@ def test_schema_path_imports_nothing_heavy() -> None:
     )
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert proc.stderr == "[]"
+
+
+@pytest.mark.parametrize(
+    ("stdin", "fragment"),
+    [
+        (b'{"url": "https://example.com", "zz\\ud800": 1}', "unknown field 'zz\ufffd'"),
+        (b'{"url": ["\\udfff"]}', "field 'url' must be of type string"),
+    ],
+)
+def test_lone_surrogates_in_a_request_are_no_traceback(stdin, fragment, run_exe) -> None:
+    run = run_exe("web-fetch-tool", stdin=stdin)
+    assert run.returncode == 0, run.stderr
+    assert "Traceback" not in run.stderr
+    assert run.json["error_code"] == "INVALID_INPUT"
+    assert fragment in run.json["error"]
+
+
+def test_loads_json_keeps_pairs_and_replaces_lone_surrogates() -> None:
+    from webtap.protocol import loads_json
+
+    text = '{"k\\ud800": ["\\ud83d\\ude00", {"deep": "a\\udc00b"}], "n": 1}'
+    assert loads_json(text) == {"k\ufffd": ["\U0001f600", {"deep": "a\ufffdb"}], "n": 1}
+    assert loads_json(text.encode()) == loads_json(text)

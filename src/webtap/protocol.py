@@ -11,6 +11,7 @@ jsonschema only once a request is validated.
 from __future__ import annotations
 
 import json
+import re
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -47,17 +48,48 @@ def load_schema(name: str) -> dict[str, Any]:
 
 
 def loads_json(text: str | bytes) -> Any:
-    """``json.loads`` for text from outside: too deep a nesting is malformed JSON like any other.
+    """``json.loads`` for text from outside, made safe for everything downstream.
 
-    The stdlib decoder recurses once per level and raises RecursionError on, say, 100 000
-    opening brackets; callers catch :class:`json.JSONDecodeError` (a ValueError) only.
+    Too deep a nesting is malformed JSON like any other: the stdlib decoder recurses once per
+    level and raises RecursionError on, say, 100 000 opening brackets, while callers catch
+    :class:`json.JSONDecodeError` (a ValueError) only. And a lone surrogate escape
+    (``"\\ud800"``) becomes U+FFFD: it is valid JSON but not text, and would fail every later
+    UTF-8 encode (stdout, SQLite, HTTP).
     """
     try:
-        return json.loads(text)
+        value = json.loads(text)
     except RecursionError:
         if isinstance(text, bytes):
             text = text.decode("utf-8", "replace")
         raise json.JSONDecodeError("nested too deeply", text, 0) from None
+    pattern = _SURROGATE_ESCAPE_BYTES if isinstance(text, bytes) else _SURROGATE_ESCAPE
+    return _replace_surrogates(value) if pattern.search(text) else value
+
+
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
+_SURROGATE_ESCAPE_BYTES = re.compile(rb"\\u[dD][89a-fA-F]")
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _replace_surrogates(value: Any) -> Any:
+    """``value`` with every lone surrogate in its strings (keys too) replaced by U+FFFD."""
+
+    def clean(item: Any) -> Any:
+        return _SURROGATE.sub("\ufffd", item) if isinstance(item, str) else item
+
+    root = [clean(value)]
+    stack = [root[0]]  # iterative: the document may be as deep as the decoder allows
+    while stack:
+        node = stack.pop()
+        if isinstance(node, dict):
+            items = [(clean(key), clean(item)) for key, item in node.items()]
+            node.clear()
+            node.update(items)
+            stack.extend(item for _, item in items if isinstance(item, dict | list))
+        elif isinstance(node, list):
+            node[:] = [clean(item) for item in node]
+            stack.extend(item for item in node if isinstance(item, dict | list))
+    return root[0]
 
 
 def parse_request(data: bytes | str) -> dict[str, Any]:

@@ -104,7 +104,8 @@ def run_tool(
     if problem:
         return ToolResult(tool.name, False, error=problem, error_code=INVALID_INPUT)
     seconds = timeout if timeout is not None else tool.timeout
-    stdin = json.dumps(arguments, ensure_ascii=False).encode("utf-8")
+    # ASCII escapes: a model's arguments may hold a lone surrogate, which UTF-8 cannot carry.
+    stdin = json.dumps(arguments).encode("ascii")
     try:
         done = run_process([str(tool.path)], stdin, timeout=seconds, limit=limit)
     except OSError as exc:

@@ -126,7 +126,7 @@ def main(name: str, argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         return 130
     out = json.dumps(response, ensure_ascii=False) + "\n"
-    # A lone surrogate can only stand inside a JSON string, where "\\udxxx" is its valid escape.
+    # A lone surrogate can only stand inside a JSON string, where "\udxxx" is its valid escape.
     sys.stdout.buffer.write(out.encode("utf-8", "backslashreplace"))
     sys.stdout.flush()
     return 0

@@ -319,6 +319,11 @@ def _check(settings: AskSettings) -> None:
 
     if not settings.model.strip():
         raise InvalidInput("The model name is empty; give one such as " + DEFAULT_MODEL)
+    if not settings.model.isprintable():
+        raise InvalidInput(
+            f"The model name {settings.model!r} contains control characters; give one such as "
+            + DEFAULT_MODEL
+        )
     if not 1 <= settings.max_tokens <= 128_000:
         raise InvalidInput(f"max_tokens must be between 1 and 128000 (got {settings.max_tokens})")
     if not 0 <= settings.max_tool_calls <= MAX_TOOL_CALLS:
@@ -444,7 +449,7 @@ class _Loop:
         if isinstance(usage, dict):
             for name in self.usage:
                 value = usage.get(name)
-                if isinstance(value, int):
+                if type(value) is int and 0 <= value < 2**53:  # a count, not a bool or 1e300
                     self.usage[name] += value
         return reply
 
@@ -589,11 +594,38 @@ def parse_reply(body: bytes) -> dict[str, Any]:
         or not isinstance(reply.get("content"), list)
         or not all(isinstance(block, dict) for block in reply["content"])
     ):
+        problem = "not a message with content blocks"
+    else:
+        problem = _shape_problem(reply)
+    if problem:
         raise APIError(
-            "The Anthropic API returned a malformed response (not a message with content "
-            "blocks). Check ANTHROPIC_BASE_URL, or try again later."
+            f"The Anthropic API returned a malformed response ({problem}). "
+            "Check ANTHROPIC_BASE_URL, or try again later."
         )
     return reply
+
+
+# What the loop reads from each kind of block, and the JSON type it must be.
+_BLOCK_FIELDS = {
+    "text": {"text": str},
+    "tool_use": {"id": str, "name": str, "input": dict},
+}
+
+
+def _shape_problem(reply: dict[str, Any]) -> str | None:
+    """Which field the loop relies on has the wrong type, or None: checked once, here."""
+    stop_reason = reply.get("stop_reason")
+    if stop_reason is not None and not isinstance(stop_reason, str):
+        return "'stop_reason' is not a string"
+    for index, block in enumerate(reply["content"]):
+        kind = block.get("type")
+        if not isinstance(kind, str):
+            return f"content[{index}] has no string 'type'"
+        for name, expected in _BLOCK_FIELDS.get(kind, {}).items():
+            if not isinstance(block.get(name), expected):
+                what = "an object" if expected is dict else "a string"
+                return f"content[{index}] is a {kind} block whose '{name}' is not {what}"
+    return None
 
 
 @contextmanager

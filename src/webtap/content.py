@@ -64,8 +64,23 @@ _XML_DECLARATION = re.compile(r"\A\s*<\?xml[^>]*\?>")
 _ATX_HEADING = re.compile(r"^ {0,3}#{1,6}[ \t]+(.+?)(?:[ \t]+#+)?[ \t]*$", re.MULTILINE)
 
 
+# C0 controls but tab, line feed and carriage return; DEL; C1 controls. No text needs them, and
+# a terminal obeys them: ESC ] 52 sets the clipboard, ESC [ 2 J clears the screen.
+_CONTROLS = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
+
+
+def strip_controls(text: str) -> str:
+    """``text`` without the control characters a page or a provider may hide in it."""
+    return _CONTROLS.sub("", text)
+
+
 def to_markdown(body: bytes, content_type: str, url: str) -> tuple[str, str, str]:
     """``(title, markdown, media_type)`` for a body served with ``content_type`` from ``url``."""
+    title, markdown, media_type = _to_markdown(body, content_type, url)
+    return strip_controls(title), strip_controls(markdown), media_type
+
+
+def _to_markdown(body: bytes, content_type: str, url: str) -> tuple[str, str, str]:
     media_type, charset = parse_content_type(content_type)
     if media_type in _SNIFFED_TYPES:
         media_type = sniff(body)
@@ -217,10 +232,17 @@ def _codec(label: str | None) -> str | None:
     if not label:
         return None
     try:
-        name = codecs.lookup(label.strip().lower()).name
+        info = codecs.lookup(label.strip().lower())
     except (LookupError, ValueError):
         return None
-    return _SUPERSETS.get(name, name)
+    # Python knows codecs no page is written in: bytes-to-bytes ones ("hex", "zlib", "rot13")
+    # and text ones that fail on any byte they dislike even with errors="replace".
+    if not getattr(info, "_is_text_encoding", True) or info.name in _NOT_CHARSETS:
+        return None
+    return _SUPERSETS.get(info.name, info.name)
+
+
+_NOT_CHARSETS = {"idna", "punycode", "undefined", "unicode-escape", "raw-unicode-escape"}
 
 
 def decode(body: bytes, charset: str | None, *, html: bool = False) -> str:

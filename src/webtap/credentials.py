@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -157,7 +158,7 @@ def _resolve(fields: list[tuple[str, tuple[str, ...]]]) -> list[tuple[str | None
     for variable, path in fields:
         value = os.environ.get(variable, "").strip()
         if value:
-            found.append((value, variable))
+            found.append((check_key(value, f"the key in {variable}"), variable))
             continue
         if data is None:
             data = read_file()
@@ -186,7 +187,30 @@ def value_at(data: dict[str, Any], path: tuple[str, ...]) -> str | None:
             f"{credentials_path()}: '{'.'.join(path)}' must be a string; "
             "fix it or remove the entry."
         )
-    return node.strip() or None
+    value = node.strip()
+    return (
+        check_key(value, f"the key in {credentials_path()} ('{'.'.join(path)}')") if value else None
+    )
+
+
+# Printable ASCII but space, quotes and backslash: every real key is, any such value can go in an
+# HTTP header, and repr() leaves it as it is, so scrubbing finds it in any message.
+_KEY_TEXT = re.compile(r"[!#-&(-\[\]-~]+")
+
+
+def check_key(value: str, source: str) -> str:
+    """``value``, if it can be a key; else :class:`ConfigError` naming ``source`` ("the key in
+    BRAVE_API_KEY"), never the value.
+
+    A control character or line break in a key would otherwise end up in a header error that
+    quotes the header, key included, escaped past every scrubber.
+    """
+    if not _KEY_TEXT.fullmatch(value):
+        raise ConfigError(
+            f"{source[:1].upper()}{source[1:]} is not usable: a key is printable ASCII "
+            "without spaces, quotes or backslashes. Copy it again from the provider's dashboard."
+        )
+    return value
 
 
 def read_file() -> dict[str, Any]:

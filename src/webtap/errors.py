@@ -102,3 +102,9 @@ class APIError(WebtapError):
 
 class ConfigError(WebtapError):
     code = "CONFIG_ERROR"
+
+
+def clip(text: str, width: int = 200) -> str:
+    """``text`` cut to ``width`` characters for a message: a URL from a model may be megabytes
+    long, and the message goes back to that model."""
+    return text if len(text) <= width else text[: width - 3] + "..."

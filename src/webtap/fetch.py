@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import urldefrag, urljoin, urlsplit
 
 from webtap.content import to_markdown
-from webtap.errors import HTTPError, InvalidInput, InvalidURL, NetworkError
+from webtap.errors import HTTPError, InvalidInput, InvalidURL, NetworkError, clip
 from webtap.guard import AddressRefused, Guard
 from webtap.net import (
     Deadline,
@@ -95,7 +95,7 @@ def check_url(url: str) -> str:
     if not isinstance(url, str):
         raise InvalidURL("Invalid URL: expected a string such as https://example.com/page")
     url = url.strip()
-    shown = url if len(url) <= 200 else url[:197] + "..."
+    shown = clip(url)
     if not url:
         raise InvalidURL("Invalid URL: empty; expected an http:// or https:// URL")
     try:
@@ -110,7 +110,7 @@ def check_url(url: str) -> str:
             "(only http and https URLs can be fetched)"
         )
     if "://" not in url or not scheme:
-        hint = f" (did you mean https://{url}?)" if " " not in url and "." in url else ""
+        hint = f" (did you mean https://{shown}?)" if " " not in url and "." in url else ""
         raise InvalidURL(
             f"Invalid URL {shown!r}: expected an absolute http:// or https:// URL "
             f"such as https://example.com/page{hint}"
@@ -127,12 +127,18 @@ def check_url(url: str) -> str:
 def _httpx_url(url: str) -> httpx.URL:
     import httpx
 
+    shown = clip(url)
     try:
         parsed = httpx.URL(url)
+        host = parsed.host  # decodes xn-- labels, so it can fail too
     except httpx.InvalidURL as exc:
-        raise InvalidURL(f"Invalid URL {url!r}: {exc}") from None
-    if not parsed.host:
-        raise InvalidURL(f"Invalid URL {url!r}: it has no host name")
+        raise InvalidURL(f"Invalid URL {shown!r}: {exc}") from None
+    except UnicodeError as exc:  # idna.IDNAError: an xn-- label that is not valid Punycode
+        raise InvalidURL(
+            f"Invalid URL {shown!r}: the host name is not a valid IDN ({exc})"
+        ) from None
+    if not host:
+        raise InvalidURL(f"Invalid URL {shown!r}: it has no host name")
     return parsed
 
 
@@ -214,7 +220,8 @@ def _get(
         return _Response(final, r.headers.get("content-type", ""), body)
     loop = " (a redirect loop)" if urldefrag(hop).url in visited else ""
     raise HTTPError(
-        f"Too many redirects: {url} was redirected more than {limits.max_redirects} times{loop}"
+        f"Too many redirects: {clip(url)} was redirected more than {limits.max_redirects} "
+        f"times{loop}"
     )
 
 

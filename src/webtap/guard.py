@@ -24,7 +24,7 @@ import re
 import socket
 from dataclasses import dataclass
 
-from webtap.errors import ConfigError, URLNotAllowed
+from webtap.errors import ConfigError, URLNotAllowed, clip
 
 __all__ = [
     "ALLOW_NETWORKS_ENV",
@@ -75,7 +75,7 @@ class AddressRefused(URLNotAllowed):
 
     def for_url(self, url: str) -> URLNotAllowed:
         """The error to show: which URL was refused, why, and how to allow it."""
-        return URLNotAllowed(f"Refusing to fetch {url}: {self.reason} ({_HINT})")
+        return URLNotAllowed(f"Refusing to fetch {clip(url)}: {self.reason} ({_HINT})")
 
 
 def describe(ip: IPAddress) -> str | None:

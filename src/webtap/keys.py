@@ -130,6 +130,8 @@ class Keys:
         if name not in KEY_SOURCES:
             raise InvalidInput(f"Unknown key {name!r} (known: {', '.join(KEY_SOURCES)})")
         value = (value or "").strip()
+        if value:
+            credentials_file.check_key(value, f"the {KEY_SOURCES[name].label} given")
         with self._lock:
             if value:
                 self._set[name] = value
@@ -176,7 +178,8 @@ def stps_dir() -> Path:
 
 
 def _from_environment(source: KeySource) -> str | None:
-    return os.environ.get(source.env, "").strip() or None
+    value = os.environ.get(source.env, "").strip()
+    return credentials_file.check_key(value, f"the key in {source.env}") if value else None
 
 
 def _from_stps(source: KeySource) -> str | None:
@@ -188,5 +191,5 @@ def _from_stps(source: KeySource) -> str | None:
     except (OSError, UnicodeDecodeError) as exc:
         reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else "not UTF-8 text"
         raise ConfigError(f"Cannot read {path}: {reason}.") from None
-    lines = text.splitlines()
-    return lines[0].strip() or None if lines else None
+    first = text.splitlines()[0].strip() if text.strip() else ""
+    return credentials_file.check_key(first, f"the key in {path}") if first else None

@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any
 import httpx
 
 from webtap import __version__
-from webtap.errors import ConfigError, NetworkError, ParseError
+from webtap.errors import ConfigError, NetworkError, ParseError, clip
 
 if TYPE_CHECKING:
     import httpcore
@@ -129,6 +129,10 @@ def translate_errors(what: str = "request") -> Iterator[None]:
         raise NetworkError(f"{what}: connection closed unexpectedly ({exc})") from None
     except httpx.TransportError as exc:
         raise NetworkError(f"{what}: {type(exc).__name__}: {exc}") from None
+    except httpx.DecodingError as exc:  # Content-Encoding says gzip, the bytes say otherwise
+        raise NetworkError(f"{what}: the response could not be decompressed ({exc})") from None
+    except httpx.RequestError as exc:  # anything else httpx raises about one request
+        raise NetworkError(f"{what}: {type(exc).__name__}: {exc}") from None
 
 
 def _connect_reason(exc: httpx.ConnectError) -> str:
@@ -191,15 +195,18 @@ def _resolve(host: str, port: int, timeout: float) -> list[tuple[Any, ...]]:
         try:
             box["infos"] = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
         except OSError as exc:
-            box["error"] = exc
+            box["error"] = exc.strerror or str(exc)
+        except UnicodeError as exc:  # the idna codec: an empty or over-63-character label
+            box["error"] = f"the host name is not valid ({exc.__cause__ or exc})"
+        except Exception as exc:  # anything else must still end the wait, not the thread
+            box["error"] = f"{type(exc).__name__}: {exc}"
         done.set()
 
     threading.Thread(target=lookup, name="webtap-dns", daemon=True).start()
     if not done.wait(timeout):
-        raise httpcore.ConnectTimeout(f"DNS lookup of {host} timed out")
+        raise httpcore.ConnectTimeout(f"DNS lookup of {clip(host)} timed out")
     if "error" in box:
-        error = box["error"]
-        raise httpcore.ConnectError(f"DNS lookup of {host} failed: {error.strerror or error}")
+        raise httpcore.ConnectError(f"DNS lookup of {clip(host)} failed: {box['error']}")
     return box["infos"]
 
 
@@ -268,7 +275,7 @@ def _guarded_backend(guard: Guard, deadline: Deadline) -> httpcore.NetworkBacken
                     last = exc
                     continue
                 return DeadlineStream(stream)
-            raise last or httpcore.ConnectError(f"DNS lookup of {host} returned no addresses")
+            raise last or httpcore.ConnectError(f"DNS lookup of {clip(host)} returned no addresses")
 
     return GuardedBackend()
 

@@ -11,6 +11,7 @@ jsonschema only once a request is validated.
 from __future__ import annotations
 
 import json
+import math
 import re
 from functools import cache
 from pathlib import Path
@@ -19,6 +20,7 @@ from typing import Any
 from webtap.errors import InvalidInput
 
 __all__ = [
+    "MAX_DEPTH",
     "RequestError",
     "describe_schema_error",
     "explain_errors",
@@ -47,23 +49,74 @@ def load_schema(name: str) -> dict[str, Any]:
     return json.loads(schema_text(name))
 
 
+MAX_DEPTH = 64
+"""How deeply JSON from outside may nest. Real requests, responses, schemas and provider bodies
+stay far below; anything deeper would reach a recursive step later (``json.dumps``, ``repr``,
+jsonschema's descent, which takes over ten frames a level) and raise RecursionError there."""
+
+
 def loads_json(text: str | bytes) -> Any:
     """``json.loads`` for text from outside, made safe for everything downstream.
 
-    Too deep a nesting is malformed JSON like any other: the stdlib decoder recurses once per
-    level and raises RecursionError on, say, 100 000 opening brackets, while callers catch
-    :class:`json.JSONDecodeError` (a ValueError) only. And a lone surrogate escape
-    (``"\\ud800"``) becomes U+FFFD: it is valid JSON but not text, and would fail every later
-    UTF-8 encode (stdout, SQLite, HTTP).
+    Whatever is not plain JSON raises :class:`json.JSONDecodeError` (a ValueError), which every
+    caller already turns into its clear error: nesting deeper than :data:`MAX_DEPTH` (the stdlib
+    decoder recurses once per level, and later steps recurse too), and the ``NaN``/``Infinity``
+    literals and numbers too large for a float that Python's decoder accepts but no JSON reader
+    downstream does (the Anthropic API, MCP clients). A lone surrogate escape (``"\\ud800"``)
+    becomes U+FFFD: it is valid JSON but not text, and would fail every later UTF-8 encode
+    (stdout, SQLite, HTTP).
     """
     try:
-        value = json.loads(text)
+        value = json.loads(text, parse_constant=_not_finite, parse_float=_finite_float)
     except RecursionError:
-        if isinstance(text, bytes):
-            text = text.decode("utf-8", "replace")
-        raise json.JSONDecodeError("nested too deeply", text, 0) from None
+        raise _decode_error("nested too deeply", text, 0) from None
+    except _NotFinite as exc:
+        where = text.find(exc.literal.encode() if isinstance(text, bytes) else exc.literal)
+        message = f"{exc.literal} is not a JSON number (numbers must be finite)"
+        raise _decode_error(message, text, max(where, 0)) from None
+    depth = _depth(value)
+    if depth > MAX_DEPTH:
+        raise _decode_error(f"nested too deeply ({depth} levels, at most {MAX_DEPTH})", text, 0)
     pattern = _SURROGATE_ESCAPE_BYTES if isinstance(text, bytes) else _SURROGATE_ESCAPE
     return _replace_surrogates(value) if pattern.search(text) else value
+
+
+class _NotFinite(ValueError):
+    def __init__(self, literal: str) -> None:
+        self.literal = literal
+
+
+def _not_finite(literal: str) -> float:
+    raise _NotFinite(literal)
+
+
+def _finite_float(literal: str) -> float:
+    number = float(literal)
+    if math.isinf(number):
+        raise _NotFinite(literal if len(literal) <= 40 else literal[:37] + "...")
+    return number
+
+
+def _decode_error(message: str, text: str | bytes, pos: int) -> json.JSONDecodeError:
+    if isinstance(text, bytes):
+        text = text.decode("utf-8", "replace")
+    return json.JSONDecodeError(message, text, pos)
+
+
+def _depth(value: Any) -> int:
+    """How deeply ``value`` nests (a scalar is 0, ``[]`` is 1); iterative, stops past the cap."""
+    deepest = 0
+    stack = [(value, 1)]
+    while stack:
+        node, depth = stack.pop()
+        if not isinstance(node, dict | list):
+            continue
+        deepest = max(deepest, depth)
+        if deepest > MAX_DEPTH:
+            break
+        children = node.values() if isinstance(node, dict) else node
+        stack.extend((child, depth + 1) for child in children if isinstance(child, dict | list))
+    return deepest
 
 
 _SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
@@ -148,11 +201,14 @@ def explain_errors(validator: Any, instance: Any) -> str | None:
     Missing and unknown fields come first, then wrong values by field name (deterministic);
     at most three are named.
     """
-    errors = sorted(validator.iter_errors(instance), key=_error_order)
-    if not errors:
-        return None
-    schema = validator.schema
-    return "Invalid input: " + "; ".join(describe_schema_error(e, schema) for e in errors[:3])
+    try:
+        errors = sorted(validator.iter_errors(instance), key=_error_order)
+        if not errors:
+            return None
+        schema = validator.schema
+        return "Invalid input: " + "; ".join(describe_schema_error(e, schema) for e in errors[:3])
+    except RecursionError:  # arguments handed over in process, not read by loads_json
+        return f"Invalid input: nested too deeply (at most {MAX_DEPTH} levels)"
 
 
 def _error_order(error: Any) -> tuple[int, str]:

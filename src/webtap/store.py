@@ -76,11 +76,13 @@ def usable_file(path: Path, what: str, remedy: str) -> Iterator[None]:
     """
     try:
         yield
-    except (OSError, sqlite3.Error) as exc:
+    except (OSError, sqlite3.Error, ValueError) as exc:  # ValueError: a NUL in the path
         raise ConfigError(f"Cannot use {path} as {what}: {_reason(exc)}. {remedy}") from None
 
 
-def _reason(exc: OSError | sqlite3.Error) -> str:
+def _reason(exc: Exception) -> str:
+    if isinstance(exc, ValueError) and not isinstance(exc, sqlite3.Error):
+        return "the path contains a NUL character" if "null" in str(exc) else str(exc)
     if isinstance(exc, OSError):
         return exc.strerror or str(exc)
     text = str(exc)

@@ -25,7 +25,10 @@ def show_event(event: dict[str, Any]) -> None:
     """An ``_event`` for the person: its content in dim yellow on stderr."""
     from rich.markup import escape
 
-    content = str(event.get("content") or event.get("kind") or "")
+    from webtap.content import strip_controls
+
+    # A tool's words go to a terminal: none of its escape sequences may go with them.
+    content = strip_controls(str(event.get("content") or event.get("kind") or ""))
     err_console().print(f"[dim yellow]{escape(content)}[/dim yellow]")
 
 

@@ -297,7 +297,27 @@ def _load_cache() -> dict[str, Any]:
     if not isinstance(data, dict) or data.get("format") != _CACHE_FORMAT:
         return {}
     entries = data.get("entries")
-    return entries if isinstance(entries, dict) else {}
+    if not isinstance(entries, dict):
+        return {}
+    return {path: entry for path, entry in entries.items() if _well_formed(entry)}
+
+
+def _well_formed(entry: Any) -> bool:
+    """An entry as :func:`_probe` writes it: the file is ours, but anything may have edited it,
+    and :func:`_collect` trusts what it reads there."""
+    if not isinstance(entry, dict) or not isinstance(entry.get("key"), list):
+        return False
+    schema = entry.get("schema")
+    if schema is None:
+        return isinstance(entry.get("reason"), str)
+    if not isinstance(schema, dict):
+        return False
+    timeout = schema.get("timeout")
+    return (
+        isinstance(schema.get("description"), str)
+        and isinstance(schema.get("parameters", schema.get("inputSchema")), dict)
+        and (timeout is None or (type(timeout) is int and timeout > 0))
+    )
 
 
 def _save_cache(entries: dict[str, Any]) -> None:

@@ -89,7 +89,10 @@ def check_arguments(tool: Tool, arguments: Any) -> str | None:
 
     if not isinstance(arguments, dict):
         return f"Invalid input: arguments must be a JSON object, got {type(arguments).__name__}"
-    return explain_errors(schema_validator(tool.input_schema), arguments)
+    try:
+        return explain_errors(schema_validator(tool.input_schema), arguments)
+    except Exception as exc:  # a schema jsonschema accepted but cannot apply ($ref it can't find)
+        return f"Invalid input: the tool's input schema could not be applied ({exc})"
 
 
 def run_tool(
@@ -104,8 +107,12 @@ def run_tool(
     if problem:
         return ToolResult(tool.name, False, error=problem, error_code=INVALID_INPUT)
     seconds = timeout if timeout is not None else tool.timeout
-    # ASCII escapes: a model's arguments may hold a lone surrogate, which UTF-8 cannot carry.
-    stdin = json.dumps(arguments).encode("ascii")
+    try:
+        # ASCII escapes: a model's arguments may hold a lone surrogate, which UTF-8 cannot carry.
+        stdin = json.dumps(arguments, allow_nan=False).encode("ascii")
+    except ValueError:  # NaN or Infinity, which an MCP client's JSON may carry and JSON cannot
+        problem = "Invalid input: NaN and Infinity are not JSON numbers; give finite numbers"
+        return ToolResult(tool.name, False, error=problem, error_code=INVALID_INPUT)
     try:
         done = run_process([str(tool.path)], stdin, timeout=seconds, limit=limit)
     except OSError as exc:

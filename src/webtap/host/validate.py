@@ -191,6 +191,24 @@ def json_schema_problem(schema: Any) -> str | None:
         error = best_match(exc.context) if exc.context else exc
         where = format_path(error.absolute_path) or "(root)"
         return f"at {where}: {error.message}"
+    except RecursionError:  # jsonschema descends with many frames a level, or loops on $refs
+        return "nested too deeply (or its $refs loop) for a JSON Schema to be checked"
+    return _outside_ref(schema)
+
+
+def _outside_ref(schema: Any) -> str | None:
+    """A ``$ref`` that leaves the schema: never resolved, so no call could be checked."""
+    stack = [([], schema)]
+    while stack:
+        path, node = stack.pop()
+        if isinstance(node, dict):
+            ref = node.get("$ref")
+            if isinstance(ref, str) and not ref.startswith("#"):
+                where = format_path([*path, "$ref"])
+                return f"at {where}: {ref!r} points outside the schema (use '#/$defs/...')"
+            stack.extend(([*path, key], value) for key, value in node.items())
+        elif isinstance(node, list):
+            stack.extend(([*path, index], value) for index, value in enumerate(node))
     return None
 
 

@@ -33,6 +33,7 @@ BRAVE_SEARCH_URL = "https://api.search.brave.com/res/v1/web/search"
 # Brave's per-second limit says when its window resets; waiting longer than this is not worth
 # holding a model's turn for, so a longer wait is reported as RATE_LIMIT instead.
 MAX_RATE_WAIT = 2.0
+MAX_RESET = 40 * 24 * 3600.0  # seconds: the monthly window is the longest Brave reports
 RETRY_PAUSE = 0.25  # seconds before the one retry of a 5xx
 WHAT = "Brave Search"
 
@@ -195,9 +196,13 @@ def _reset_values(headers: httpx.Headers) -> list[float]:
     values = []
     for part in headers.get("x-ratelimit-reset", "").split(","):
         try:
-            values.append(max(0.0, float(part.strip())))
+            value = float(part.strip())
         except ValueError:
             return []
+        # "inf", "nan" or 1e300 parse as floats but are no time: a datetime cannot hold them.
+        if not value <= MAX_RESET:
+            return []
+        values.append(max(0.0, value))
     return values
 
 

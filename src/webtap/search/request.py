@@ -17,7 +17,7 @@ from typing import Any
 
 import httpx
 
-from webtap.errors import APIError, ConfigError, NetworkError, WebtapError
+from webtap.errors import APIError, ConfigError, InvalidInput, NetworkError, WebtapError
 from webtap.net import Deadline, Timeouts, env_float, make_client, translate_errors
 from webtap.protocol import loads_json
 
@@ -105,6 +105,12 @@ def get(
     budget = call_budget(deadline)
     if budget <= 0:
         raise NetworkError(f"{what}: timed out (the search deadline passed)")
+    try:
+        httpx.URL(url, params=dict(params))  # as the client will build it, to fail clearly first
+    except httpx.InvalidURL as exc:  # httpx caps each URL component at 65 536 characters
+        raise InvalidInput(
+            f"Invalid input: the request is too long to send to {what} ({exc}); shorten the query"
+        ) from None
     started = time.monotonic()
     with (
         # The host says which endpoint failed: the provider's, or BRAVE/GOOGLE_SEARCH_URL's.

@@ -7,6 +7,8 @@ import re
 from dataclasses import asdict, dataclass
 from typing import Any
 
+from webtap.content import strip_controls
+
 __all__ = ["SearchResult", "clean_text", "success_response"]
 
 # Only real tags (a letter after "<"), so plain text such as "a < b > c" survives.
@@ -33,7 +35,7 @@ def clean_text(value: Any) -> str:
     """
     if not isinstance(value, str):
         return ""
-    return _SPACE.sub(" ", html.unescape(_TAG.sub("", value))).strip()
+    return strip_controls(_SPACE.sub(" ", html.unescape(_TAG.sub("", value))).strip())
 
 
 def success_response(results: list[SearchResult]) -> dict[str, Any]:

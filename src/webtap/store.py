@@ -20,7 +20,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, TypeVar
 
-from webtap.errors import ConfigError
+from webtap.errors import ConfigError, clip
 from webtap.protocol import loads_json
 
 __all__ = ["MIGRATIONS", "EventStore", "default_path", "record_event", "usable_file"]
@@ -179,12 +179,17 @@ def record_event(
         return store.add(event, session_id)
 
 
+# An event is a few lines for a person (setup steps, a quota reset); a tool that sends megabytes
+# gets its first 64 KiB kept, not a table that grows without bound.
+MAX_EVENT_CONTENT = 64 * 1024
+
+
 def _fields(event: dict[str, Any]) -> tuple[str, str, str | None]:
     if not isinstance(event, dict):
         raise TypeError(f"an event is a dict with kind, content and data, got {type(event)}")
-    kind = str(event.get("kind") or "event")
+    kind = clip(str(event.get("kind") or "event"))
     content = event.get("content")
-    content = "" if content is None else str(content)
+    content = "" if content is None else clip(str(content), MAX_EVENT_CONTENT)
     data = event.get("data")
     return kind, content, None if data is None else json.dumps(data, ensure_ascii=False)
 

@@ -133,3 +133,14 @@ def test_a_file_that_is_not_sqlite_is_a_config_error_naming_it(tmp_path: Path) -
         "Set WEBTAP_DB to the path of a file webtap may create and write."
     )
     assert path.read_text() == "my notes, not a database\n" * 200  # left as it was
+
+
+def test_an_event_of_megabytes_keeps_its_first_64_kib(tmp_path: Path) -> None:
+    from webtap.store import MAX_EVENT_CONTENT
+
+    path = tmp_path / "events.db"
+    record_event({"kind": "k" * 1000, "content": "x" * 3_000_000, "data": {}}, "s", path=path)
+    (row,) = EventStore(path).list("s")
+    assert len(row["content"]) == MAX_EVENT_CONTENT
+    assert row["content"].endswith("xx...")
+    assert len(row["kind"]) == 200

@@ -26,9 +26,12 @@ def show_event(event: dict[str, Any]) -> None:
     from rich.markup import escape
 
     from webtap.content import strip_controls
+    from webtap.errors import clip
+    from webtap.store import MAX_EVENT_CONTENT
 
     # A tool's words go to a terminal: none of its escape sequences may go with them.
     content = strip_controls(str(event.get("content") or event.get("kind") or ""))
+    content = clip(content, MAX_EVENT_CONTENT)
     err_console().print(f"[dim yellow]{escape(content)}[/dim yellow]")
 
 

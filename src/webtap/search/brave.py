@@ -7,7 +7,6 @@ filter, so allowed/blocked domains are applied to the page it returns (spec 000)
 
 from __future__ import annotations
 
-import time
 from collections.abc import Sequence
 from typing import Any
 
@@ -19,11 +18,12 @@ from webtap.net import Deadline
 from webtap.search.domains import filter_results, normalize_domains
 from webtap.search.request import (
     ProviderReply,
+    call_provider,
     endpoint,
-    get,
     owned_client,
     redacting,
     search_deadline,
+    server_error_pause,
 )
 from webtap.search.results import SearchResult, clean_text
 
@@ -34,7 +34,6 @@ BRAVE_SEARCH_URL = "https://api.search.brave.com/res/v1/web/search"
 # holding a model's turn for, so a longer wait is reported as RATE_LIMIT instead.
 MAX_RATE_WAIT = 2.0
 MAX_RESET = 40 * 24 * 3600.0  # seconds: the monthly window is the longest Brave reports
-RETRY_PAUSE = 0.25  # seconds before the one retry of a 5xx
 WHAT = "Brave Search"
 
 
@@ -65,7 +64,16 @@ def brave_search(
     with redacting([key]), owned_client(client) as http:
         params = {"q": query, "count": count, "offset": offset}
         headers = {"X-Subscription-Token": key, "Accept": "application/json"}
-        body = _call(http, url, params, headers, deadline, source)
+        body = call_provider(
+            http,
+            url,
+            params=params,
+            headers=headers,
+            deadline=deadline,
+            what=WHAT,
+            error_for=lambda reply: _error(reply, source) if _failed(reply) else None,
+            pause_for=_retry_pause,
+        )
         found_results = parse_brave(body)
     return filter_results(found_results, allowed, blocked)[:count]
 
@@ -97,47 +105,18 @@ def parse_brave(body: Any) -> list[SearchResult]:
     return results
 
 
-def _call(
-    http: httpx.Client,
-    url: str,
-    params: dict[str, Any],
-    headers: dict[str, str],
-    deadline: Deadline,
-    source: str,
-) -> Any:
-    retried = False
-    while True:
-        reply = get(http, url, params=params, headers=headers, deadline=deadline, what=WHAT)
-        if reply.status == 200 and not _error_body(reply.body):
-            if reply.body is None:
-                raise APIError(f"{WHAT} returned a response that is {reply.not_json()}.")
-            return reply.body
-        error = _error(reply, source)
-        if retried:
-            raise error
-        pause = _retry_pause(reply, error, deadline)
-        if pause is None:
-            raise error
-        retried = True
-        time.sleep(pause)
-
-
-def _retry_pause(reply: ProviderReply, error: WebtapError, deadline: Deadline) -> float | None:
-    """How long to wait before the one retry, or ``None`` when a retry would not help."""
-    if reply.status >= 500:
-        pause = RETRY_PAUSE
-    elif isinstance(error, RateLimit) and error.event is None:  # per-second, not the quota
-        resets = _reset_values(reply.headers)
+def _retry_pause(reply: ProviderReply, error: WebtapError) -> float | None:
+    """A 5xx, or Brave's per-second limit when its window resets soon, is worth one retry."""
+    if reply.status < 500 and isinstance(error, RateLimit) and error.event is None:
+        resets = _reset_values(reply.headers)  # the per-second limit, not the monthly quota
         pause = resets[0] if resets else 1.0
-        if pause > MAX_RATE_WAIT:
-            return None
-    else:
-        return None
-    return pause if pause < deadline.remaining() - 0.5 else None
+        return pause if pause <= MAX_RATE_WAIT else None
+    return server_error_pause(reply, error)
 
 
-def _error_body(body: Any) -> bool:
-    return isinstance(body, dict) and body.get("type") == "ErrorResponse"
+def _failed(reply: ProviderReply) -> bool:
+    body = reply.body
+    return reply.status != 200 or (isinstance(body, dict) and body.get("type") == "ErrorResponse")
 
 
 def _error(reply: ProviderReply, source: str) -> WebtapError:

@@ -9,7 +9,6 @@ filtered as in DESIGN 4, which is how several blocked domains are handled.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -21,8 +20,8 @@ from webtap.net import Deadline
 from webtap.search.domains import filter_results, normalize_domains
 from webtap.search.request import (
     ProviderReply,
+    call_provider,
     endpoint,
-    get,
     owned_client,
     redacting,
     search_deadline,
@@ -32,7 +31,6 @@ from webtap.search.results import SearchResult, clean_text
 __all__ = ["GOOGLE_SEARCH_URL", "google_search", "parse_google", "shares"]
 
 GOOGLE_SEARCH_URL = "https://www.googleapis.com/customsearch/v1"
-RETRY_PAUSE = 0.25  # seconds before the one retry of a 5xx
 MAX_PARALLEL = 8
 WHAT = "Google Custom Search"
 
@@ -66,7 +64,16 @@ def google_search(
 
         def page(size: int, site: dict[str, str]) -> list[SearchResult]:
             params = {**base, "num": size, **site}
-            return parse_google(_call(http, url, params, deadline, source))
+            body = call_provider(
+                http,
+                url,
+                params=params,
+                headers={"Accept": "application/json"},
+                deadline=deadline,
+                what=WHAT,
+                error_for=lambda reply: _error(reply, source) if _failed(reply) else None,
+            )
+            return parse_google(body)
 
         if len(allowed) > 1:
             results = _fan_out(page, allowed, num)
@@ -151,22 +158,8 @@ def _round_robin(lists: list[list[SearchResult]]) -> list[SearchResult]:
     return merged
 
 
-def _call(
-    http: httpx.Client, url: str, params: dict[str, Any], deadline: Deadline, source: str
-) -> Any:
-    headers = {"Accept": "application/json"}
-    retried = False
-    while True:
-        reply = get(http, url, params=params, headers=headers, deadline=deadline, what=WHAT)
-        if reply.status == 200 and not isinstance(_error_of(reply.body), dict):
-            if reply.body is None:
-                raise APIError(f"{WHAT} returned a response that is {reply.not_json()}.")
-            return reply.body
-        error = _error(reply, source)
-        if retried or reply.status < 500 or deadline.remaining() - 0.5 <= RETRY_PAUSE:
-            raise error
-        retried = True
-        time.sleep(RETRY_PAUSE)
+def _failed(reply: ProviderReply) -> bool:
+    return reply.status != 200 or isinstance(_error_of(reply.body), dict)
 
 
 def _error_of(body: Any) -> Any:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
@@ -38,6 +38,7 @@ __all__ = [
 DEFAULT_CALL_TIMEOUT = 10.0  # seconds for one provider call (WEBTAP_SEARCH_TIMEOUT)
 DEFAULT_DEADLINE = 30.0  # seconds for the whole tool, retries included (WEBTAP_SEARCH_DEADLINE)
 MAX_BODY = 5 * 1024 * 1024  # a search page is tens of kB; more is not a search response
+RETRY_PAUSE = 0.25  # seconds before the one retry of a 5xx
 
 
 def search_deadline() -> Deadline:
@@ -134,6 +135,45 @@ def get(
                 raise NetworkError(f"{what}: timed out after {budget:g} s")
             chunks.append(chunk)
     return _reply(response, b"".join(chunks))
+
+
+def call_provider(
+    client: httpx.Client,
+    url: str,
+    *,
+    params: Mapping[str, Any],
+    headers: Mapping[str, str],
+    deadline: Deadline,
+    what: str,
+    error_for: Callable[[ProviderReply], WebtapError | None],
+    pause_for: Callable[[ProviderReply, WebtapError], float | None] | None = None,
+) -> Any:
+    """One provider call with at most one retry; the decoded JSON body of a success.
+
+    ``error_for`` is the provider's reading of a reply: ``None`` for a success, else the error
+    to raise. ``pause_for`` says how long to wait before the one retry, or ``None`` for no
+    retry (default: a 5xx is retried after :data:`RETRY_PAUSE`). A retry that would not leave
+    half a second of the deadline is not made.
+    """
+    pause_for = pause_for or server_error_pause
+    retried = False
+    while True:
+        reply = get(client, url, params=params, headers=headers, deadline=deadline, what=what)
+        error = error_for(reply)
+        if error is None:
+            if reply.body is None:
+                raise APIError(f"{what} returned a response that is {reply.not_json()}.")
+            return reply.body
+        pause = None if retried else pause_for(reply, error)
+        if pause is None or pause >= deadline.remaining() - 0.5:
+            raise error
+        retried = True
+        time.sleep(pause)
+
+
+def server_error_pause(reply: ProviderReply, error: WebtapError) -> float | None:
+    """The default retry rule: a 5xx once more after :data:`RETRY_PAUSE`."""
+    return RETRY_PAUSE if reply.status >= 500 else None
 
 
 def _reply(response: httpx.Response, raw: bytes) -> ProviderReply:

@@ -12,6 +12,7 @@ import codecs
 import json
 import re
 
+from webtap.convert._escape import code_fence
 from webtap.errors import ParseError
 from webtap.protocol import loads_json
 
@@ -187,13 +188,8 @@ def _json(body: bytes, charset: str | None) -> str:
     except ValueError:
         return _text(text)  # not JSON after all: show it as it came
     pretty = json.dumps(value, indent=2, ensure_ascii=False)
-    fence = "`" * max(3, _longest_run(pretty, "`") + 1)
+    fence = code_fence(pretty)
     return f"{fence}json\n{pretty}\n{fence}\n"
-
-
-def _longest_run(text: str, char: str) -> int:
-    runs = re.findall(f"{re.escape(char)}+", text)
-    return max((len(run) for run in runs), default=0)
 
 
 def _text(text: str) -> str:

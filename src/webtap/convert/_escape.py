@@ -116,7 +116,7 @@ def code_span(code: str) -> str:
 
 
 def code_fence(code: str) -> str:
-    """A backtick fence longer than any backtick run at the start of a line in ``code``."""
+    """A backtick fence (at least three) longer than any backtick run in ``code``."""
     runs = _BACKTICKS.findall(code) if "`" in code else ()
     longest = max(map(len, runs)) if runs else 0
     return "`" * max(3, longest + 1)

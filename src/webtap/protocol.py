@@ -24,6 +24,7 @@ __all__ = [
     "RequestError",
     "describe_schema_error",
     "explain_errors",
+    "json_type",
     "load_schema",
     "loads_json",
     "parse_request",
@@ -161,11 +162,12 @@ def parse_request(data: bytes | str) -> dict[str, Any]:
             f"stdin is not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}"
         ) from None
     if not isinstance(request, dict):
-        raise RequestError(f"stdin must be a JSON object, got {_json_type(request)}")
+        raise RequestError(f"stdin must be a JSON object, got {json_type(request)}")
     return request
 
 
-def _json_type(value: Any) -> str:
+def json_type(value: Any) -> str:
+    """How a JSON value's kind reads in a message: "an array", "a string", "null", ..."""
     return {
         bool: "a boolean",
         int: "a number",

@@ -25,6 +25,8 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from webtap.protocol import json_type
+
 __all__ = [
     "CAPABILITY_PATTERN",
     "NAME_PATTERN",
@@ -92,7 +94,7 @@ def check_tool_schema(schema: Any, expected_name: str) -> dict[str, Any]:
     (``None`` when the schema sets none).
     """
     if not isinstance(schema, dict):
-        raise SchemaProblem(f"schema must be a JSON object, got {_json_type(schema)}")
+        raise SchemaProblem(f"schema must be a JSON object, got {json_type(schema)}")
     name = schema.get("name")
     if not isinstance(name, str) or not name:
         raise SchemaProblem("schema has no 'name' (a string)")
@@ -168,7 +170,7 @@ def _input_schema(schema: dict[str, Any]) -> dict[str, Any]:
     key = "parameters" if has_parameters else "inputSchema"
     value = schema[key]
     if not isinstance(value, dict):
-        raise SchemaProblem(f"'{key}' must be a JSON Schema object, got {_json_type(value)}")
+        raise SchemaProblem(f"'{key}' must be a JSON Schema object, got {json_type(value)}")
     return value
 
 
@@ -179,7 +181,7 @@ def json_schema_problem(schema: Any) -> str | None:
     from jsonschema.validators import validator_for
 
     if not isinstance(schema, dict | bool):
-        return f"must be an object, got {_json_type(schema)}"
+        return f"must be an object, got {json_type(schema)}"
     try:
         cls = validator_for(schema, default=Draft202012Validator)
     except Exception as exc:  # an unknown $schema URI
@@ -286,7 +288,7 @@ def validate_btcp(document: Any) -> list[Problem]:
     if isinstance(document, dict) and "tools" in document and "name" not in document:
         tools = document["tools"]
         if not isinstance(tools, list):
-            return [Problem("tools", f"must be an array, got {_json_type(tools)}")]
+            return [Problem("tools", f"must be an array, got {json_type(tools)}")]
         return _validate_many(tools, "tools")
     return list(_validate_one(document, ""))
 
@@ -395,9 +397,3 @@ def _join(base: str, tail: str) -> str:
     if not base or tail.startswith("["):
         return base + tail
     return f"{base}.{tail}"
-
-
-def _json_type(value: Any) -> str:
-    from webtap.protocol import _json_type as json_type
-
-    return json_type(value)

@@ -13,7 +13,7 @@ import unicodedata
 from lxml import etree
 
 from webtap.convert._escape import code_span, escape_text
-from webtap.convert._writer import BR, End, Mark, Writer, collapse
+from webtap.convert._writer import BR, KEPT_SPACE, End, Mark, Writer, collapse
 
 __all__ = ["BLOCKS", "BLOCK_TAGS", "Inline"]
 
@@ -222,7 +222,7 @@ class Inline(Writer):
         if not code:
             if not text or text.strip(" "):
                 return None
-            code = text  # a span of spaces keeps them: "` `" is a code span of one space
+            code = KEPT_SPACE * len(text)  # "`  `": a span of spaces keeps them
         pieces = self.pieces
         last = self.last_code
         if last is not None and pieces and pieces[-1] is last[0]:

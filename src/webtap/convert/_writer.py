@@ -21,9 +21,12 @@ if TYPE_CHECKING:
     from webtap.convert._blocks import Container, ListState
     from webtap.convert._tables import Table
 
-__all__ = ["BR", "End", "Mark", "Writer", "collapse", "parse_int"]
+__all__ = ["BR", "KEPT_SPACE", "End", "Mark", "Writer", "collapse", "parse_int"]
 
 BR = "\x00"  # a hard line break inside collected text; libxml2 text never holds NUL
+# A space that whitespace collapsing must keep (a code span of spaces): a noncharacter,
+# which pages have no business holding, written as a space once lines are made.
+KEPT_SPACE = "\ufdd0"
 
 End = Callable[[], None] | None
 """What an opener returns: the action to run at the element's end event, if any."""
@@ -105,14 +108,14 @@ class Writer:
         text = "".join(pieces)
         pieces.clear()
         if BR not in text:
-            line = collapse(text)
+            line = line_of(text)
             if line:
                 self.emit([escape_line_start(line)])
             return
         # Lines end in a hard break; "a<br><br>b" (an empty line between) is a paragraph break.
         paragraphs: list[list[str]] = [[]]
         for part in text.split(BR):
-            line = collapse(part)
+            line = line_of(part)
             if line:
                 paragraphs[-1].append(escape_line_start(line))
             elif paragraphs[-1]:
@@ -129,7 +132,7 @@ class Writer:
             self.close_inline()
         text = "".join(self.pieces)
         self.pieces.clear()
-        return [line for part in text.split(BR) if (line := collapse(part))]
+        return [line for part in text.split(BR) if (line := line_of(part))]
 
     def separate(self) -> None:
         """A block boundary: a paragraph break, or a separator inside flat content."""
@@ -190,6 +193,12 @@ def collapse(text: str) -> str:
     if "  " in text:
         text = " ".join(filter(None, text.split(" ")))
     return text.strip()
+
+
+def line_of(text: str) -> str:
+    """The Markdown line for collected text: whitespace collapsed, kept spaces restored."""
+    line = collapse(text)
+    return line.replace(KEPT_SPACE, " ") if KEPT_SPACE in line else line
 
 
 def parse_int(value: str | None, default: int) -> int:

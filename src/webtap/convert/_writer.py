@@ -198,7 +198,9 @@ def collapse(text: str) -> str:
 def line_of(text: str) -> str:
     """The Markdown line for collected text: whitespace collapsed, kept spaces restored."""
     line = collapse(text)
-    return line.replace(KEPT_SPACE, " ") if KEPT_SPACE in line else line
+    if KEPT_SPACE in line:  # never at a line's edge, even if a page holds the character
+        line = line.replace(KEPT_SPACE, " ").strip(" ")
+    return line
 
 
 def parse_int(value: str | None, default: int) -> int:

@@ -31,6 +31,7 @@ BLOCK_TAGS = frozenset(
     (*BLOCKS, "li", "ul", "ol", "td", "th", "tr", "table", "blockquote", "pre", "caption")
 ).union(f"h{level}" for level in range(1, 7))
 _NO_WORD_FIRST = BLOCK_TAGS.union(("br", "hr", "img", "dt", "dl", "dd"))
+_SPACE_RUN = re.compile(" {2,}")
 _ASCII_PUNCT = frozenset("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")
 _URL_ESCAPE = re.compile(r"\\([!-/:-@[-`{-~])")  # undoes `escape_url` for an HTML href
 _TEX_ANNOTATION = etree.XPath(
@@ -218,19 +219,20 @@ class Inline(Writer):
             text = text_with_breaks(el, " ")
         else:
             text = el.text or ""
-        code = collapse(text)
+        code = _span_text(text)
         if not code:
-            if not text or text.strip(" "):
-                return None
-            code = KEPT_SPACE * len(text)  # "`  `": a span of spaces keeps them
+            return None
         pieces = self.pieces
         last = self.last_code
         if last is not None and pieces and pieces[-1] is last[0]:
             # <code>a</code><code>b</code>: touching backtick runs would merge, so one span.
             code = last[1] + code
             pieces.pop()
-        pieces.append(code_span(code))
-        self.last_code = (pieces[-1], code)
+        span = code_span(code)
+        if "  " in span:  # "`  `", "``  ` ``": spaces the paragraph's collapsing must keep
+            span = span.replace(" ", KEPT_SPACE)
+        pieces.append(span)
+        self.last_code = (span, code)
         return None
 
     def open_math(self, el: etree._Element) -> End:
@@ -307,6 +309,18 @@ def text_with_breaks(el: etree._Element, newline: str) -> str:
         elif node is not el and node.tail:
             parts.append(node.tail)
     return "".join(parts)
+
+
+def _span_text(text: str) -> str:
+    """A code span's text as a browser shows it: HTML whitespace runs as one space, the
+    edges kept (``<code> a</code>``), and a span of nothing but spaces kept whole."""
+    if not text.strip(" "):
+        return text
+    if "\n" in text or "\t" in text or "\r" in text or "\f" in text:
+        text = text.replace("\n", " ").replace("\t", " ").replace("\r", " ").replace("\f", " ")
+    if "  " in text:
+        text = _SPACE_RUN.sub(" ", text)
+    return text if text.strip(" ") else ""
 
 
 def link(text: str, url: str) -> str:

@@ -5,6 +5,7 @@ mutated at random (a seeded generator: a few hundred cases here, more on demand 
 from __future__ import annotations
 
 import gzip
+import inspect
 import os
 import random
 from collections.abc import Callable
@@ -13,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from webtap.convert import convert
-from webtap.convert._html import clean, parse
+from webtap.convert._html import clean, drop, parse
 
 PAGES = sorted((Path(__file__).parent / "data").glob("*.html.gz"))
 
@@ -39,6 +40,12 @@ CONSTRUCTS = [
 ]
 
 
+# Main-content extraction edits the tree too: fuzzed as well where `convert` offers it.
+MODES: list[dict[str, bool]] = [{}]
+if "main_content" in inspect.signature(convert).parameters:
+    MODES.append({"main_content": True})
+
+
 def test_control_character_before_hidden_element() -> None:
     assert convert("<p>a\x0cb<span hidden>x</span>c</p>").markdown == "a bc\n"
 
@@ -47,8 +54,14 @@ def test_control_character_before_hidden_element() -> None:
 def test_control_characters_never_raise(construct: str, invariants: Callable[[str], None]) -> None:
     for char in CONTROLS:
         for page in (construct.format(c=char), construct.format(c=char).encode()):
-            markdown = convert(page).markdown
-            invariants(markdown)
+            for options in MODES:
+                invariants(convert(page, **options).markdown)
+
+
+def test_drop_keeps_tails_holding_control_characters() -> None:
+    root = parse("<div><p>a\x0cb<i>x</i>\x0cc<b>y</b>\x0bd</p></div>")
+    drop(root, list(root.iter("i", "b")))
+    assert "".join(root.itertext()) == "a\x0cb\x0cc\x0bd"
 
 
 def test_the_tree_is_never_given_text() -> None:
@@ -113,9 +126,10 @@ def fuzz_cases(count: int, seed: int = 20261122) -> list[str | bytes]:
 def test_mutated_real_pages_never_raise(invariants: Callable[[str], None]) -> None:
     count = int(os.environ.get("WEBTAP_CONVERT_FUZZ", "300"))
     characters = 0
-    for case in fuzz_cases(count):
+    for i, case in enumerate(fuzz_cases(count)):
+        options = MODES[i % len(MODES)]
         try:
-            markdown = convert(case, "https://example.com/a/").markdown
+            markdown = convert(case, "https://example.com/a/", **options).markdown
         except Exception as exc:  # the case that failed, to reproduce it
             raise AssertionError(f"convert raised {exc!r} on {case[:2000]!r}") from exc
         invariants(markdown)

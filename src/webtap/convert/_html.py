@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from urllib.parse import urljoin
 
 from lxml import etree
 
 from webtap.errors import ParseError
 
-__all__ = ["TASK", "clean", "find_base", "find_title", "first_h1", "parse"]
+__all__ = ["TASK", "clean", "drop", "find_base", "find_title", "first_h1", "parse"]
 
 # libxml2 refuses to nest deeper than 2048 with XML_PARSE_HUGE (256 without) and stops
 # parsing there; such documents are parsed again with the tags below this depth removed.
@@ -179,6 +179,18 @@ def clean(root: etree._Element) -> None:
             el.tag = _HIDDEN
     etree.strip_elements(root, _HIDDEN, *_DROPPED, with_tail=False)
     etree.strip_tags(root, *_UNWRAPPED)
+
+
+def drop(root: etree._Element, elements: Iterable[etree._Element]) -> None:
+    """Remove ``elements`` (under ``root``) with what they hold, keeping their tails.
+
+    The one way to remove an element from a parsed page: libxml2 joins the tail to the text
+    before it, which lxml refuses to do from Python when the text holds a control character.
+    """
+    for el in elements:
+        if el is not root:
+            el.tag = _HIDDEN
+    etree.strip_elements(root, _HIDDEN, with_tail=False)
 
 
 def _hides(name: str, value: str) -> bool:

@@ -37,6 +37,12 @@ CONSTRUCTS = [
     "<div class='highlight-py'><table class=highlighttable><tr><td class=linenos>1</td>"
     "<td><pre>{c}x</pre></td></tr></table></div>",
     "<table><tr><td>{c}<span hidden>x</span>{c}</td></tr></table>",
+    # Main-content extraction removes boilerplate and pictures inside the content it keeps.
+    "<body><div class=nav>menu</div><article>"
+    + "<p>A paragraph of article text, with commas, and more words in it.</p>" * 12
+    + "<p>end{c}<div class=share>Share this</div>{c}tail<aside class=related><a href=/x>"
+    "Related</a></aside>{c}<figure><img src=a.png><figcaption>c</figcaption></figure>{c}</p>"
+    "</article><footer>foot</footer></body>",
 ]
 
 
@@ -85,6 +91,8 @@ SNIPPETS = [
     "<img src=data:x alt='\x0b'>", "<h2>", "<a href='#'>¶</a>", "<a href='\x0c'>",
     "&#12;", "&#0;", "&#xD800;", "&#x10FFFF;", "<x-y>", "<svg>", "<ol start=-1>",
     "<blockquote>", "<li value=x>", "<hr>", "<![CDATA[", "<!--", "<?pi?>", "<body hidden>",
+    "<div class=share>Share</div>", "<aside class='related-posts'>", "<figure><img src=a>",
+    "<figcaption>", "<div id=comments>", "<footer>", "<article>", "</article>",
     "\x00", "\ufffe", "\ufdd0", "\ud800", "\r", "\u2028", "```", "~~~", "\\", "<pre>\n\n",
 ]  # fmt: skip
 

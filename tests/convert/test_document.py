@@ -145,3 +145,15 @@ def test_lone_surrogates_do_not_crash() -> None:
 def test_deterministic() -> None:
     html = "<h1>x</h1><ul><li>a</li></ul><table><tr><td>1</td><td>2</td></tr></table>"
     assert len({md(html, BASE) for _ in range(5)}) == 1
+
+
+def test_converter_converts_any_element_without_its_tail() -> None:
+    """What main-content extraction relies on: one element of the cleaned page converted."""
+    from webtap.convert._html import clean, parse
+    from webtap.convert._markdown import MarkdownConverter
+
+    root = parse("<div><p>menu</p><article><h2>T</h2><p>a <a href=x>b</a></p></article>tail</div>")
+    clean(root)
+    article = root.find(".//article")
+    assert MarkdownConverter(BASE).convert(article) == "## T\n\na [b](https://example.com/docs/x)\n"
+    assert MarkdownConverter().convert(root.find(".//h2")) == "## T\n"

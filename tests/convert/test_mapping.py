@@ -319,7 +319,8 @@ def test_code_block_keeps_markup_text_unescaped() -> None:
 
 
 def test_code_block_whitespace() -> None:
-    assert md("<pre>\n\na  \n\n\n\nb\n\n</pre>") == "```\na\n\nb\n```\n"
+    # Verbatim: the parser drops the newline right after <pre>, nothing else goes.
+    assert md("<pre>\n\na  \n\n\n\nb\n\n</pre>") == "```\n\na  \n\n\n\nb\n\n```\n"
     assert md("<pre>a\r\nb</pre>") == "```\na\nb\n```\n"
     assert md("<pre>a<br>b</pre>") == "```\na\nb\n```\n"
     assert md("<pre>  </pre>") == ""

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from urllib.parse import urljoin
 
 from lxml import etree
 
 from webtap.errors import ParseError
 
-__all__ = ["clean", "find_base", "find_title", "first_h1", "parse"]
+__all__ = ["TASK", "clean", "drop", "find_base", "find_title", "first_h1", "parse"]
 
 # libxml2 refuses to nest deeper than 2048 with XML_PARSE_HUGE (256 without) and stops
 # parsing there; such documents are parsed again with the tags below this depth removed.
@@ -48,6 +48,11 @@ _TITLE = etree.XPath("//body//title[not(ancestor::svg)]")
 _META = etree.XPath("//meta")
 _BASE = etree.XPath("//base")
 _OG_NAMES = frozenset(("og:title", "twitter:title"))
+
+# A checkbox starting a list item is renamed to this; the walk writes it as "[ ]"/"[x]".
+TASK = "webtap-task"
+# Hidden elements are renamed to this, then stripped with the dropped tags in one C pass.
+_HIDDEN = "webtap-hidden"
 
 _TAG = re.compile(rb"<(/?)([A-Za-z][A-Za-z0-9:-]*)[^>]*?(/?)>")
 # Void elements as libxml2's HTML 4 parser sees them: it nests what follows an <embed>,
@@ -158,7 +163,12 @@ def find_base(root: etree._Element, base_url: str | None) -> str | None:
 
 
 def clean(root: etree._Element) -> None:
-    """Drop what never becomes Markdown and unwrap presentational tags, all in C."""
+    """Drop what never becomes Markdown and unwrap presentational tags, all in C.
+
+    Text is never written from Python: lxml refuses to store a string holding a control
+    character (``\x0c``) that libxml2 itself parsed into the page, so hidden elements are
+    renamed and then stripped by libxml2, which joins their tails to the text around them.
+    """
     for attribute in _MARKED(root):
         name = attribute.attrname
         el = attribute.getparent()
@@ -166,9 +176,21 @@ def clean(root: etree._Element) -> None:
             if attribute.lower() == "checkbox":
                 _task_marker(el)
         elif _hides(name, attribute) and el.tag not in ("html", "body"):
-            _drop_keep_tail(el)
-    etree.strip_elements(root, *_DROPPED, with_tail=False)
+            el.tag = _HIDDEN
+    etree.strip_elements(root, _HIDDEN, *_DROPPED, with_tail=False)
     etree.strip_tags(root, *_UNWRAPPED)
+
+
+def drop(root: etree._Element, elements: Iterable[etree._Element]) -> None:
+    """Remove ``elements`` (under ``root``) with what they hold, keeping their tails.
+
+    The one way to remove an element from a parsed page: libxml2 joins the tail to the text
+    before it, which lxml refuses to do from Python when the text holds a control character.
+    """
+    for el in elements:
+        if el is not root:
+            el.tag = _HIDDEN
+    etree.strip_elements(root, _HIDDEN, with_tail=False)
 
 
 def _hides(name: str, value: str) -> bool:
@@ -188,24 +210,9 @@ def _hides(name: str, value: str) -> bool:
 
 
 def _task_marker(checkbox: etree._Element) -> None:
-    """A checkbox that starts a list item becomes GFM's ``[ ]`` / ``[x]`` text."""
+    """A checkbox that starts a list item becomes GFM's ``[ ]`` / ``[x]`` (written by the
+    walk's ``open_task``)."""
     parent = checkbox.getparent()
-    if checkbox.getprevious() is not None or (parent.text or "").strip():
-        return
-    marker = "[x] " if checkbox.get("checked") is not None else "[ ] "
-    parent.text = (parent.text or "") + marker + (checkbox.tail or "").lstrip()
-    checkbox.tail = None
-
-
-def _drop_keep_tail(el: etree._Element) -> None:
-    parent = el.getparent()
-    if parent is None:
-        return
-    tail = el.tail
-    if tail:
-        prev = el.getprevious()
-        if prev is not None:
-            prev.tail = (prev.tail or "") + tail
-        else:
-            parent.text = (parent.text or "") + tail
-    parent.remove(el)
+    if checkbox.tag != "input" or checkbox.getprevious() is not None or (parent.text or "").strip():
+        return  # hidden, or not at the start
+    checkbox.tag = TASK

@@ -45,6 +45,7 @@ __all__ = [
     "Limits",
     "Timeouts",
     "env_float",
+    "env_size",
     "guarded_client",
     "make_client",
     "read_body",
@@ -97,6 +98,24 @@ def env_float(name: str, default: float) -> float:
             f"fix it, or unset it to use the default ({default:g})"
         )
     return value
+
+
+def env_size(name: str, default: int) -> int:
+    """A size in bytes from the environment: a whole number above 0, or ``default`` when unset.
+
+    Anything else (``0.5``, ``10MB``, ``0``, ``-1``) is a :class:`ConfigError` naming the
+    variable: read as a float and truncated, ``0.5`` would become a cap of 0 bytes.
+    """
+    raw = os.environ.get(name, "").strip()
+    if not raw:
+        return default
+    digits = raw.replace("_", "")
+    if not (digits.isascii() and digits.isdigit()) or len(digits) > 18 or int(digits) == 0:
+        raise ConfigError(
+            f"{name} must be a whole number of bytes above 0, such as {default} (got "
+            f"{clip(raw, 40)!r}); fix it, or unset it to use the default"
+        )
+    return int(digits)
 
 
 def make_client(timeouts: Timeouts = DEFAULT_TIMEOUTS, **kwargs: object) -> httpx.Client:

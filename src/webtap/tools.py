@@ -14,7 +14,14 @@ from typing import Any
 
 from webtap import __version__
 from webtap.errors import WebtapError
-from webtap.protocol import RequestError, load_schema, parse_request, schema_text, validate_request
+from webtap.protocol import (
+    RequestError,
+    load_schema,
+    parse_request,
+    schema_text,
+    validate_request,
+    whole_integers,
+)
 
 __all__ = ["TOOLS", "ToolSpec", "call", "main"]
 
@@ -65,6 +72,7 @@ def call(name: str, request: dict[str, Any]) -> dict[str, Any]:
     spec = TOOLS[name]
     try:
         validate_request(name, request)
+        request = whole_integers(spec.schema["parameters"], request)
         return spec.resolve()(request)
     except WebtapError as exc:
         return exc.to_response()

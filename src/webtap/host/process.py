@@ -16,6 +16,8 @@ import time
 from dataclasses import dataclass
 from typing import IO
 
+from webtap.text import strip_controls
+
 __all__ = ["Completed", "run_process", "signal_name"]
 
 _CHUNK = 65536
@@ -35,7 +37,9 @@ class Completed:
 
     @property
     def last_stderr_line(self) -> str:
-        lines = self.stderr.decode("utf-8", "replace").strip().splitlines()
+        """The last line of stderr, as messages quote it: for a model and for a terminal, so
+        without control characters (a tool may print escape sequences there)."""
+        lines = strip_controls(self.stderr.decode("utf-8", "replace")).strip().splitlines()
         line = lines[-1].strip() if lines else ""
         return line[:300]
 

@@ -16,7 +16,7 @@ from typing import Any
 
 from webtap.host.discovery import Tool
 from webtap.host.process import Completed, run_process, signal_name
-from webtap.protocol import loads_json
+from webtap.protocol import loads_json, whole_integers
 
 __all__ = [
     "DEFAULT_OUTPUT_LIMIT",
@@ -106,6 +106,7 @@ def run_tool(
     problem = check_arguments(tool, arguments)
     if problem:
         return ToolResult(tool.name, False, error=problem, error_code=INVALID_INPUT)
+    arguments = whole_integers(tool.input_schema, arguments)
     seconds = timeout if timeout is not None else tool.timeout
     try:
         # ASCII escapes: a model's arguments may hold a lone surrogate, which UTF-8 cannot carry.

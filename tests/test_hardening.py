@@ -1,0 +1,84 @@
+"""Issue 14: huge integers, whole-number floats and size settings, each at its one root."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from webtap.errors import ConfigError
+from webtap.net import env_size
+from webtap.protocol import MAX_INT_DIGITS, RequestError, loads_json, parse_request, whole_integers
+from webtap.text import escape_c1, strip_controls
+
+HUGE = "1" * 5000  # past Python's 4,300-digit limit for int(): a plain ValueError before
+
+
+@pytest.mark.parametrize("text", [f'{{"a": {HUGE}}}', f"[-{HUGE}]".encode(), f"[{'9' * 1001}]"])
+def test_loads_json_makes_a_huge_integer_malformed_json(text: str | bytes) -> None:
+    with pytest.raises(json.JSONDecodeError, match=f"digits is too long .at most {MAX_INT_DIGITS}"):
+        loads_json(text)
+
+
+def test_integers_up_to_the_cap_and_long_floats_still_read() -> None:
+    assert loads_json(f"[{'9' * MAX_INT_DIGITS}]") == [int("9" * MAX_INT_DIGITS)]
+    assert loads_json("[1." + "1" * 5000 + "]") == [pytest.approx(1.111111)]
+
+
+def test_a_huge_integer_on_stdin_is_one_line_not_a_traceback() -> None:
+    with pytest.raises(RequestError, match="stdin is not valid JSON: an integer of 5000 digits"):
+        parse_request(f'{{"url": "http://x/", "offset": {HUGE}}}'.encode())
+
+
+@pytest.mark.parametrize(
+    "exe", ["web-fetch-tool", "web-search-brave-tool", "web-search-google-tool"]
+)
+def test_every_executable_refuses_a_huge_integer_cleanly(run_exe, exe: str) -> None:
+    run = run_exe(exe, stdin=f'{{"url": "http://x/", "query": "q", "offset": {HUGE}}}')
+    assert (run.returncode, run.stdout) == (1, "")
+    assert run.stderr.startswith(f"{exe}: stdin is not valid JSON: an integer of 5000 digits")
+    assert "Traceback" not in run.stderr and run.stderr.count("\n") == 1
+
+
+def test_whole_integers_follows_the_schema_only() -> None:
+    schema = {
+        "type": "object",
+        "properties": {
+            "limit": {"type": "integer"},
+            "either": {"type": ["integer", "null"]},
+            "ratio": {"type": "number"},
+            "pages": {"type": "array", "items": {"type": "integer"}},
+        },
+    }
+    request = {"limit": 2.0, "either": 3.0, "ratio": 2.0, "pages": [1.0, 2.5], "other": 4.0}
+    out = whole_integers(schema, request)
+    assert out == {"limit": 2, "either": 3, "ratio": 2.0, "pages": [1, 2.5], "other": 4.0}
+    assert [type(out[k]) for k in ("limit", "either", "ratio", "other")] == [int, int, float, float]
+    assert type(out["pages"][0]) is int and request["limit"] == 2.0  # a copy, not in place
+
+
+@pytest.mark.parametrize("raw", ["0.5", "0", "-1", "10MB", "1e6", "nan", "١٢", "9" * 30])
+def test_a_size_setting_is_a_positive_whole_number_or_a_config_error(monkeypatch, raw) -> None:
+    monkeypatch.setenv("WEBTAP_MAX_BYTES", raw)
+    with pytest.raises(ConfigError, match="WEBTAP_MAX_BYTES must be a whole number of bytes"):
+        env_size("WEBTAP_MAX_BYTES", 1024)
+
+
+@pytest.mark.parametrize(("raw", "value"), [("", 1024), (" 2048 ", 2048), ("1_000_000", 10**6)])
+def test_a_size_setting_reads_whole_numbers(monkeypatch, raw: str, value: int) -> None:
+    monkeypatch.setenv("WEBTAP_MAX_BYTES", raw)
+    assert env_size("WEBTAP_MAX_BYTES", 1024) == value
+
+
+def test_a_fractional_max_bytes_is_config_error_from_the_tool(run_exe) -> None:
+    run = run_exe("web-fetch-tool", stdin={"url": "http://x/"}, env={"WEBTAP_MAX_BYTES": "0.5"})
+    answer = run.json
+    assert (run.returncode, answer["success"], answer["error_code"]) == (0, False, "CONFIG_ERROR")
+    assert "WEBTAP_MAX_BYTES" in answer["error"]
+
+
+def test_controls_are_stripped_and_c1_escaped_in_json() -> None:
+    hostile = "a\x1b]52;c;cHduZWQ=\x07b\x9b2Jc\x7fd\te\n"
+    assert strip_controls(hostile) == "a]52;c;cHduZWQ=b2Jcd\te\n"
+    text = escape_c1(json.dumps(hostile, ensure_ascii=False))
+    assert json.loads(text) == hostile and "\x9b" not in text and "\x7f" not in text

@@ -118,6 +118,7 @@ class AnswerCache:
     """Successful answers in a SQLite file, keyed by everything that shapes the answer."""
 
     def __init__(self, path: str | Path) -> None:
+        from webtap.files import create_private
         from webtap.store import usable_file
 
         self.path = Path(path).expanduser()
@@ -125,6 +126,7 @@ class AnswerCache:
         remedy = "Give --cache or stps_set_cache() the path of a file webtap may create and write."
         with usable_file(self.path, "the answer cache", remedy):
             self.path.parent.mkdir(parents=True, exist_ok=True)
+            create_private(self.path)  # never through a link planted at the cache's path
             self._db = sqlite3.connect(
                 self.path, timeout=10.0, isolation_level=None, check_same_thread=False
             )

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from webtap.cli import main
+from webtap.errors import ConfigError
 from webtap.host import discover, run_tool
 from webtap.store import record_event
 
@@ -77,3 +80,45 @@ def test_events_table_strips_escapes_from_kind_and_content(capsys, monkeypatch) 
     text = capsys.readouterr().out
     assert "\x1b" not in text and "\x9b" not in text
     assert json.loads(text)[0]["kind"] == f"k{ESCAPES}"  # machines still get the stored value
+
+
+def test_install_never_writes_through_a_planted_link(folders, tmp_path, capsys) -> None:
+    notes = tmp_path / "notes.txt"
+    notes.write_text("my notes\n")
+    notes.chmod(0o600)
+    folders.project.mkdir(parents=True)
+    for name in ("web-fetch-tool", "web-search-brave-tool"):
+        (folders.project / f".{name}.tmp").symlink_to(notes)
+    assert main(["install", "--project"]) == 0
+    capsys.readouterr()
+    assert notes.read_text() == "my notes\n" and notes.stat().st_mode & 0o777 == 0o600
+    assert sorted(p.name for p in folders.project.iterdir() if not p.is_symlink()) == [
+        "web-fetch-tool",
+        "web-search-brave-tool",
+        "web-search-google-tool",
+    ]
+    assert (folders.project / "web-fetch-tool").stat().st_mode & 0o777 == 0o755
+
+
+def test_write_atomic_replaces_a_link_and_leaves_its_target(tmp_path) -> None:
+    from webtap.files import write_atomic
+
+    target, link = tmp_path / "target", tmp_path / "cache.json"
+    target.write_text("keep")
+    link.symlink_to(target)
+    write_atomic(link, "{}", 0o600)
+    assert target.read_text() == "keep" and not link.is_symlink() and link.read_text() == "{}"
+    assert [p.name for p in tmp_path.iterdir() if p.name.endswith(".tmp")] == []
+
+
+def test_the_events_store_refuses_a_planted_link(tmp_path, monkeypatch, capsys) -> None:
+    victim = tmp_path / "victim"
+    victim.write_text("precious")
+    store = tmp_path / "events.db"
+    store.symlink_to(victim)
+    monkeypatch.setenv("WEBTAP_DB", str(store))
+    assert main(["events"]) == 1
+    assert "is a symbolic link; webtap will not write through it" in capsys.readouterr().err
+    with pytest.raises(ConfigError, match="symbolic link"):
+        record_event({"kind": "k", "content": "c"})
+    assert victim.read_text() == "precious"

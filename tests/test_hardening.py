@@ -3,6 +3,10 @@
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -60,7 +64,9 @@ def test_whole_integers_follows_the_schema_only() -> None:
 @pytest.mark.parametrize("raw", ["0.5", "0", "-1", "10MB", "1e6", "nan", "١٢", "9" * 30])
 def test_a_size_setting_is_a_positive_whole_number_or_a_config_error(monkeypatch, raw) -> None:
     monkeypatch.setenv("WEBTAP_MAX_BYTES", raw)
-    with pytest.raises(ConfigError, match="WEBTAP_MAX_BYTES must be a whole number of bytes"):
+    with pytest.raises(
+        ConfigError, match=r"WEBTAP_MAX_BYTES must be a number above 0 .* a whole number of bytes"
+    ):
         env_size("WEBTAP_MAX_BYTES", 1024)
 
 
@@ -82,3 +88,26 @@ def test_controls_are_stripped_and_c1_escaped_in_json() -> None:
     assert strip_controls(hostile) == "a]52;c;cHduZWQ=b2Jcd\te\n"
     text = escape_c1(json.dumps(hostile, ensure_ascii=False))
     assert json.loads(text) == hostile and "\x9b" not in text and "\x7f" not in text
+
+
+@pytest.mark.parametrize(
+    ("case", "error"),
+    [
+        ("search", "Brave Search sent more than 5120 kB; not a search"),
+        ("anthropic", "The Anthropic API sent a reply larger than 32 MB"),
+        ("fetch", "The response is larger than the 50 MB limit"),
+    ],
+)
+def test_a_brotli_bomb_is_refused_within_100_mb(case: str, error: str) -> None:
+    """1.6 KB of brotli that expands to 1 GiB: refused at the cap, decoded 64 KiB at a time
+    (before: 2 GB for a search, 2.1 GB for an Anthropic reply)."""
+    probe = Path(__file__).parent / "bomb_probe.py"
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("ANTHROPIC", "BRAVE"))}
+    run = subprocess.run(
+        [sys.executable, str(probe), case], capture_output=True, text=True, env=env, timeout=120
+    )
+    assert run.returncode == 0, run.stderr
+    outcome = json.loads(run.stdout)
+    assert outcome["error"].startswith(error)
+    assert outcome["growth_mb"] < 100
+    assert outcome["requests"] == 1  # a reply too large is not retried

@@ -2,6 +2,12 @@
 
 from __future__ import annotations
 
+import html
+import json
+import urllib.parse
+
+import pytest
+
 from webtap.tools import call
 
 HUGE = "1" * 5000
@@ -26,3 +32,45 @@ def test_a_huge_integer_in_the_credentials_file_is_config_error(write_credential
     out = call("web_search_brave", {"query": "Physics"})
     assert out["error_code"] == "CONFIG_ERROR"
     assert "an integer of 5000 digits is too long" in out["error"]
+
+
+ODD_KEY = "AIza+key/with=odd&chars%41-0123456789"
+
+
+@pytest.mark.parametrize(
+    "encode",
+    [
+        lambda key: key,
+        lambda key: urllib.parse.quote(key, safe=""),
+        lambda key: urllib.parse.quote_plus(key),
+        lambda key: urllib.parse.quote(key, safe="").lower(),  # lower-case hex
+        lambda key: json.dumps(key).strip('"').replace("/", "\\/"),
+        lambda key: html.escape(key),
+    ],
+)
+@pytest.mark.parametrize("pad", [0, 40, 70, 75, 190, 195])
+def test_a_key_echoed_in_any_encoding_at_any_cut_never_leaks(
+    google, kit, monkeypatch, encode, pad: int
+) -> None:
+    monkeypatch.setenv("GOOGLE_SEARCH_API_KEY", ODD_KEY)
+    body = "x" * pad + f" bad key={encode(ODD_KEY)} rest of the page"
+    for content_type in ("text/html", "application/json"):
+        google.clear()
+        google.expect_request(kit.GOOGLE_PATH).respond_with_data(
+            body if content_type == "text/html" else json.dumps({"oops": body}),
+            status=400,
+            content_type=content_type,
+        )
+        out = call("web_search_google", {"query": "Physics"})
+        assert out["success"] is False
+        text = json.dumps(out)
+        for fragment in (ODD_KEY[:12], "key%2Fwith", "key/with", "key\\\\/with", "odd&amp;"):
+            assert fragment not in text, (fragment, text)
+
+
+def test_a_non_json_200_is_quoted_redacted(brave, kit) -> None:
+    brave.expect_request(kit.BRAVE_PATH).respond_with_data(
+        "y" * 70 + kit.BRAVE_KEY + " and more", status=200, content_type="text/plain"
+    )
+    out = call("web_search_brave", {"query": "Physics"})
+    assert out["error_code"] == "API_ERROR" and kit.BRAVE_KEY[:6] not in json.dumps(out)

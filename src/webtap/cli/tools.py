@@ -172,6 +172,9 @@ def _schema(args: argparse.Namespace) -> int:
 
 def _run(args: argparse.Namespace) -> int:
     from webtap.host import run_tool
+    from webtap.host.process import stop_tools_on_signals
+
+    stop_tools_on_signals()  # SIGTERM/SIGHUP end the call as Ctrl-C does: the tool dies too
 
     text = sys.stdin.read() if args.arguments == "-" else args.arguments
     try:

@@ -111,3 +111,18 @@ def test_a_brotli_bomb_is_refused_within_100_mb(case: str, error: str) -> None:
     assert outcome["error"].startswith(error)
     assert outcome["growth_mb"] < 100
     assert outcome["requests"] == 1  # a reply too large is not retried
+
+
+def test_a_huge_integer_handed_over_in_process_is_invalid_input() -> None:
+    """An MCP client's JSON is read by the SDK, not loads_json: still no INTERNAL_ERROR."""
+    from webtap.tools import call
+
+    limit = sys.get_int_max_str_digits()
+    sys.set_int_max_str_digits(0)
+    try:
+        huge = 10**5000
+    finally:
+        sys.set_int_max_str_digits(limit)
+    out = call("web_search_brave", {"query": "a", "count": huge})
+    assert out["error_code"] == "INVALID_INPUT"
+    assert out["error"] == f"Invalid input: an integer has more than {MAX_INT_DIGITS} digits"

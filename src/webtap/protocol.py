@@ -261,6 +261,8 @@ def explain_errors(validator: Any, instance: Any) -> str | None:
         return "Invalid input: " + "; ".join(describe_schema_error(e, schema) for e in errors[:3])
     except RecursionError:  # arguments handed over in process, not read by loads_json
         return f"Invalid input: nested too deeply (at most {MAX_DEPTH} levels)"
+    except ValueError:  # likewise: an integer past Python's 4,300-digit str() limit
+        return f"Invalid input: an integer has more than {MAX_INT_DIGITS} digits"
 
 
 def _error_order(error: Any) -> tuple[int, str]:
@@ -291,7 +293,10 @@ def describe_schema_error(error: Any, schema: dict[str, Any]) -> str:
         names = ", ".join(f"'{e}'" for e in extra)
         return f"unknown field {names} (allowed fields: {allowed})"
     field = _field_path(error.absolute_path) or "request"
-    value = json.dumps(error.instance, ensure_ascii=False)
+    try:
+        value = json.dumps(error.instance, ensure_ascii=False)
+    except ValueError:  # an in-process caller's integer past Python's 4,300-digit str() limit
+        value = "an integer too long to show"
     if len(value) > 60:
         value = value[:57] + "..."
     rule = {

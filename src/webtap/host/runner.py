@@ -111,8 +111,11 @@ def run_tool(
     try:
         # ASCII escapes: a model's arguments may hold a lone surrogate, which UTF-8 cannot carry.
         stdin = json.dumps(arguments, allow_nan=False).encode("ascii")
-    except ValueError:  # NaN or Infinity, which an MCP client's JSON may carry and JSON cannot
-        problem = "Invalid input: NaN and Infinity are not JSON numbers; give finite numbers"
+    except ValueError:  # NaN, Infinity or an integer of over 4,300 digits, from an MCP client
+        problem = (
+            "Invalid input: NaN and Infinity are not JSON numbers, nor are integers of "
+            "thousands of digits; give ordinary finite numbers"
+        )
         return ToolResult(tool.name, False, error=problem, error_code=INVALID_INPUT)
     try:
         done = run_process([str(tool.path)], stdin, timeout=seconds, limit=limit)

@@ -10,6 +10,8 @@ from fake_anthropic import API_KEY, Reply
 from webtap.agent import AskSettings, ask
 from webtap.errors import APIError
 
+pytestmark = pytest.mark.filterwarnings("ignore:The model .* is deprecated:DeprecationWarning")
+
 QUICK = AskSettings(max_retries=0, store_events=False)
 
 

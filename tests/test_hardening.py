@@ -126,3 +126,18 @@ def test_a_huge_integer_handed_over_in_process_is_invalid_input() -> None:
     out = call("web_search_brave", {"query": "a", "count": huge})
     assert out["error_code"] == "INVALID_INPUT"
     assert out["error"] == f"Invalid input: an integer has more than {MAX_INT_DIGITS} digits"
+
+
+def test_an_internal_error_never_carries_a_known_key(monkeypatch) -> None:
+    from webtap import tools
+    from webtap.redact import remember
+
+    key = "BSA-internal-error-key-0123"
+    remember([key])
+
+    def broken(request: dict) -> dict:
+        raise RuntimeError(f"GET https://x/?key={key.replace('-', '%2D')} failed")
+
+    monkeypatch.setattr(tools.ToolSpec, "resolve", lambda self: broken)
+    out = tools.call("web_fetch", {"url": "http://x/"})
+    assert out["error_code"] == "INTERNAL_ERROR" and out["error"].endswith("?key=*** failed")

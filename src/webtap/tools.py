@@ -77,9 +77,12 @@ def call(name: str, request: dict[str, Any]) -> dict[str, Any]:
     except WebtapError as exc:
         return exc.to_response()
     except Exception as exc:
+        from webtap.redact import redact
+
+        # A bug's text may quote a URL or a body: no key known to this process leaves with it.
         return {
             "success": False,
-            "error": f"Internal error in {spec.executable}: {type(exc).__name__}: {exc}",
+            "error": redact(f"Internal error in {spec.executable}: {type(exc).__name__}: {exc}"),
             "error_code": "INTERNAL_ERROR",
         }
 

@@ -47,9 +47,12 @@ def cell(text: object) -> str:
 def fail(message: str, code: int = 1) -> int:
     """One readable line on stderr; returns the exit code to use.
 
-    Messages quote outside text (file names, a tool's stderr), so control characters go.
+    Messages quote outside text (file names, a tool's stderr), so control characters go, and
+    so does every key this process knows (:mod:`webtap.redact`).
     """
-    sys.stderr.write(f"webtap: {strip_controls(message)}\n")
+    from webtap.redact import redact
+
+    sys.stderr.write(f"webtap: {strip_controls(redact(message))}\n")
     return code
 
 

@@ -39,6 +39,7 @@ from webtap.errors import (
 )
 from webtap.keys import Credentials, Keys
 from webtap.protocol import loads_json
+from webtap.redact import quote, redact, remember
 
 __all__ = [
     "DEFAULT_BUDGETS",
@@ -70,6 +71,8 @@ MAX_TOOL_CALLS = 20
 SEARCH_UNAVAILABLE = "Search unavailable. Please answer from your knowledge."
 SEARCH_RESULTS = 5  # spec 002: "Top 5 web results"
 DESCRIPTION_WIDTH = 200  # spec 002: "truncate to ~200 chars"
+QUOTED = 4096  # characters of a reply looked at for a quote in a message
+MAX_REPLY_BYTES = 32 * 1024 * 1024  # decoded; a 128k-token answer is a few MB of JSON
 
 # Spec 002, "Tool Definition in Request", to the letter.
 SEARCH_TOOL: dict[str, Any] = {
@@ -198,11 +201,23 @@ def make_client(
     """
     import anthropic
 
+    from webtap.net import capping_hook
+
+    # The SDK reads replies itself: the hook decodes them capped, as every body from outside.
+    hooks = {"response": [capping_hook(MAX_REPLY_BYTES, _reply_too_large)]}
     return anthropic.Anthropic(
         api_key=api_key,
         max_retries=max_retries,
         timeout=budgets.model_call,
         middleware=[_within_budget],
+        http_client=anthropic.DefaultHttpxClient(event_hooks=hooks),
+    )
+
+
+def _reply_too_large() -> APIError:
+    return APIError(
+        f"The Anthropic API sent a reply larger than {MAX_REPLY_BYTES // (1024 * 1024)} MB; "
+        "no message is that large. Check ANTHROPIC_BASE_URL, or try again later."
     )
 
 
@@ -241,6 +256,8 @@ def _within_budget(request: Any, call_next: Any) -> Any:
     try:
         response = call_next(request)
     except anthropic.APIConnectionError as exc:
+        if isinstance(exc.__cause__, WebtapError):
+            raise exc.__cause__ from None  # the reply was too large: the SDK must not retry it
         if _retry_wait(None, request.retries_taken) < budget.deadline - time.monotonic():
             raise  # the SDK retries
         cut_short = isinstance(timeout, int | float) and timeout < budget.model_call
@@ -431,6 +448,7 @@ class _Loop:
     def call_model(self, request: dict[str, Any]) -> dict[str, Any]:
         budgets = self.settings.budgets
         secrets = self.credentials.secrets()
+        remember(secrets)  # every quote of a reply hides them, wherever it is cut
         budget = _Budget(self.deadline, budgets.total, budgets.model_call, tuple(secrets))
         remaining = self.deadline - time.monotonic()
         if remaining <= 0:
@@ -583,7 +601,8 @@ def parse_reply(body: bytes) -> dict[str, Any]:
     try:
         reply = loads_json(body)
     except (ValueError, UnicodeDecodeError):
-        start = body[:60].decode("utf-8", "replace")
+        # Redacted before the cut (webtap.redact): an endpoint may echo the key it was sent.
+        start = quote(body[:QUOTED].decode("utf-8", "replace"), 60)
         raise APIError(
             f"The Anthropic API returned a malformed response (not JSON, starting {start!r}). "
             "Check ANTHROPIC_BASE_URL, or try again later."
@@ -710,11 +729,8 @@ def _said(exc: Any) -> str:
         return message.strip().rstrip(".") + "."
     body = getattr(exc, "body", None)
     text = json.dumps(body) if isinstance(body, dict | list) else str(body or "no details")
-    return " ".join(text.split())[:200]
+    return quote(text[:QUOTED], 200)
 
 
 def _scrub(text: str, secrets: list[str]) -> str:
-    for secret in secrets:
-        if secret:
-            text = text.replace(secret, "***")
-    return text
+    return redact(text, secrets)

@@ -15,6 +15,7 @@ import re
 from webtap.convert._escape import code_fence
 from webtap.errors import ParseError
 from webtap.protocol import loads_json
+from webtap.text import strip_controls
 
 __all__ = ["decode", "parse_content_type", "sniff", "to_markdown"]
 
@@ -63,16 +64,6 @@ _HTML_START = re.compile(
 _META_CHARSET = re.compile(rb"<meta[^>]*?charset\s*=\s*[\"']?\s*([A-Za-z0-9_:.\-]+)", re.I)
 _XML_DECLARATION = re.compile(r"\A\s*<\?xml[^>]*\?>")
 _ATX_HEADING = re.compile(r"^ {0,3}#{1,6}[ \t]+(.+?)(?:[ \t]+#+)?[ \t]*$", re.MULTILINE)
-
-
-# C0 controls but tab, line feed and carriage return; DEL; C1 controls. No text needs them, and
-# a terminal obeys them: ESC ] 52 sets the clipboard, ESC [ 2 J clears the screen.
-_CONTROLS = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
-
-
-def strip_controls(text: str) -> str:
-    """``text`` without the control characters a page or a provider may hide in it."""
-    return _CONTROLS.sub("", text)
 
 
 def to_markdown(body: bytes, content_type: str, url: str) -> tuple[str, str, str]:

@@ -23,6 +23,7 @@ from webtap.net import (
     Limits,
     Timeouts,
     env_float,
+    env_size,
     guarded_client,
     read_body,
     translate_errors,
@@ -81,7 +82,7 @@ def fetch_timeouts() -> Timeouts:
 def fetch_limits() -> Limits:
     """Size cap (decoded bytes) and redirect limit, from the environment or the defaults."""
     default = Limits()
-    return Limits(max_body=int(env_float(MAX_BYTES_ENV, default.max_body)))
+    return Limits(max_body=env_size(MAX_BYTES_ENV, default.max_body))
 
 
 # --- URLs ------------------------------------------------------------------------------------

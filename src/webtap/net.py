@@ -16,10 +16,11 @@ from __future__ import annotations
 import math
 import os
 import socket
+import sys
 import threading
 import time
 import zlib
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import cache
@@ -44,7 +45,10 @@ __all__ = [
     "Deadline",
     "Limits",
     "Timeouts",
+    "capping_hook",
+    "decode_capped",
     "env_float",
+    "env_size",
     "guarded_client",
     "make_client",
     "read_body",
@@ -97,6 +101,24 @@ def env_float(name: str, default: float) -> float:
             f"fix it, or unset it to use the default ({default:g})"
         )
     return value
+
+
+def env_size(name: str, default: int) -> int:
+    """A size in bytes from the environment: a whole number above 0, or ``default`` when unset.
+
+    Anything else (``0.5``, ``10MB``, ``0``, ``-1``) is a :class:`ConfigError` naming the
+    variable: read as a float and truncated, ``0.5`` would become a cap of 0 bytes.
+    """
+    raw = os.environ.get(name, "").strip()
+    if not raw:
+        return default
+    digits = raw.replace("_", "")
+    if not (digits.isascii() and digits.isdigit()) or len(digits) > 18 or int(digits) == 0:
+        raise ConfigError(
+            f"{name} must be a number above 0 (got {clip(raw, 40)!r}): a whole number of "
+            f"bytes, such as {default}; fix it, or unset it to use the default"
+        )
+    return int(digits)
 
 
 def make_client(timeouts: Timeouts = DEFAULT_TIMEOUTS, **kwargs: object) -> httpx.Client:
@@ -437,21 +459,79 @@ def read_body(response: httpx.Response, max_bytes: int, deadline: Deadline) -> b
             if deadline.expired:
                 raise httpx.ReadTimeout("the overall deadline passed while reading the body")
 
-    stream: Iterator[bytes] = pieces()
-    for decoder in decoders:
+    coding = response.headers.get("content-encoding", "")
+    try:
+        return b"".join(decode_capped(pieces(), coding, max_bytes, lambda: too_large))
+    except httpx.DecodingError as exc:
+        raise ParseError(f"Failed to decode the {coding} response body: {exc}") from None
+
+
+def decode_capped(
+    chunks: Iterable[bytes],
+    content_encoding: str,
+    max_bytes: int,
+    too_large: Callable[[], Exception],
+) -> Iterator[bytes]:
+    """``chunks`` of a body sent with ``content_encoding``, decoded in pieces of at most 64 KiB;
+    ``too_large()`` is raised as soon as the decoded bytes pass ``max_bytes``, and
+    ``httpx.DecodingError`` when the bytes are not what the encoding says.
+
+    The one decoder for every body webtap reads from outside (pages, search providers, the
+    Anthropic API): a 1.6 KB brotli body that expands to 1 GB costs one piece of memory, not
+    a gigabyte, before it is refused.
+    """
+    stream: Iterator[bytes] = iter(chunks)
+    for decoder in _decoders(content_encoding):
         stream = _chain(decoder, stream)
-    parts: list[bytes] = []
     size = 0
     try:
         for part in stream:
             size += len(part)
             if size > max_bytes:
-                raise too_large
-            parts.append(part)
+                raise too_large()
+            yield part
     except (zlib.error, _brotli_error()) as exc:
+        # httpx's own error for it: each caller already says what a bad encoding means to it.
+        raise httpx.DecodingError(str(exc)) from None
+
+
+def capping_hook(max_bytes: int, too_large: Callable[[], Exception]) -> Callable[[Any], None]:
+    """An httpx ``response`` event hook that makes the client decode through
+    :func:`decode_capped`: for clients whose body another library reads (the Anthropic SDK).
+
+    The hook runs before the body is read; it swaps the response's stream for the capped,
+    decoded one and drops ``Content-Encoding`` so that httpx does not decode a second time.
+    Works for ``httpx`` and for the ``httpx2`` fork the SDK uses (same public API).
+    """
+
+    def hook(response: Any) -> None:
+        raw = response.stream
+        base = sys.modules[type(response).__module__.split(".")[0]].SyncByteStream
+        if not isinstance(raw, base):
+            return  # an async stream: not read by webtap
         coding = response.headers.get("content-encoding", "")
-        raise ParseError(f"Failed to decode the {coding} response body: {exc}") from None
-    return b"".join(parts)
+        pieces = decode_capped(raw, coding, max_bytes, too_large)
+        response.stream = _capped_stream_type(base)(pieces, raw)
+        if "content-encoding" in response.headers:
+            del response.headers["content-encoding"]
+
+    return hook
+
+
+@cache
+def _capped_stream_type(base: type) -> type:
+    class CappedStream(base):  # type: ignore[misc, valid-type]
+        def __init__(self, pieces: Iterator[bytes], raw: Any) -> None:
+            self._pieces = pieces
+            self._raw = raw
+
+        def __iter__(self) -> Iterator[bytes]:
+            yield from self._pieces
+
+        def close(self) -> None:
+            self._raw.close()
+
+    return CappedStream
 
 
 def _chain(decoder: Any, stream: Iterator[bytes]) -> Iterator[bytes]:

@@ -21,6 +21,7 @@ from webtap.errors import InvalidInput
 
 __all__ = [
     "MAX_DEPTH",
+    "MAX_INT_DIGITS",
     "RequestError",
     "describe_schema_error",
     "explain_errors",
@@ -30,6 +31,7 @@ __all__ = [
     "parse_request",
     "schema_text",
     "validate_request",
+    "whole_integers",
 ]
 
 SCHEMA_DIR = Path(__file__).parent / "schemas"
@@ -63,14 +65,22 @@ def loads_json(text: str | bytes) -> Any:
     caller already turns into its clear error: nesting deeper than :data:`MAX_DEPTH` (the stdlib
     decoder recurses once per level, and later steps recurse too), and the ``NaN``/``Infinity``
     literals and numbers too large for a float that Python's decoder accepts but no JSON reader
-    downstream does (the Anthropic API, MCP clients). A lone surrogate escape (``"\\ud800"``)
+    downstream does (the Anthropic API, MCP clients), and integers longer than
+    :data:`MAX_INT_DIGITS` digits (Python refuses to convert those with a plain ValueError, and
+    no real request, schema or reply holds one). A lone surrogate escape (``"\\ud800"``)
     becomes U+FFFD: it is valid JSON but not text, and would fail every later UTF-8 encode
     (stdout, SQLite, HTTP).
     """
     try:
-        value = json.loads(text, parse_constant=_not_finite, parse_float=_finite_float)
+        value = json.loads(
+            text, parse_constant=_not_finite, parse_float=_finite_float, parse_int=_bounded_int
+        )
     except RecursionError:
         raise _decode_error("nested too deeply", text, 0) from None
+    except _IntTooLong as exc:
+        where = text.find(exc.start.encode() if isinstance(text, bytes) else exc.start)
+        message = f"an integer of {exc.digits} digits is too long (at most {MAX_INT_DIGITS})"
+        raise _decode_error(message, text, max(where, 0)) from None
     except _NotFinite as exc:
         where = text.find(exc.literal.encode() if isinstance(text, bytes) else exc.literal)
         message = f"{exc.literal} is not a JSON number (numbers must be finite)"
@@ -89,6 +99,23 @@ class _NotFinite(ValueError):
 
 def _not_finite(literal: str) -> float:
     raise _NotFinite(literal)
+
+
+MAX_INT_DIGITS = 1000
+"""The longest integer literal accepted. Python converts at most 4,300 digits (and spends
+quadratic time getting there); a thousand is far beyond any count, offset or ID."""
+
+
+class _IntTooLong(ValueError):
+    def __init__(self, literal: str) -> None:
+        self.start = literal[:40]
+        self.digits = len(literal.lstrip("-"))
+
+
+def _bounded_int(literal: str) -> int:
+    if len(literal) > MAX_INT_DIGITS and len(literal.lstrip("-")) > MAX_INT_DIGITS:
+        raise _IntTooLong(literal)
+    return int(literal)
 
 
 def _finite_float(literal: str) -> float:
@@ -197,6 +224,29 @@ def validate_request(name: str, request: dict[str, Any]) -> None:
         raise InvalidInput(problem)
 
 
+def whole_integers(schema: dict[str, Any], value: Any) -> Any:
+    """``value`` with every number that ``schema`` types ``integer`` made an ``int``.
+
+    Call it after validation: JSON Schema counts ``2.0`` as an integer, so a request with
+    ``"limit": 2.0`` passes, and code that then slices or sends it (``count=3.0`` to a provider)
+    must not see a float. The walk follows the schema, not the value, so it is as deep as the
+    schema at most. Objects and arrays are copied, never changed in place.
+    """
+    if not isinstance(schema, dict):
+        return value
+    kinds = schema.get("type")
+    if isinstance(value, float) and value.is_integer():
+        if kinds == "integer" or (isinstance(kinds, list) and "integer" in kinds):
+            return int(value)
+        return value
+    if isinstance(value, dict) and isinstance(schema.get("properties"), dict):
+        properties = schema["properties"]
+        return {key: whole_integers(properties.get(key), item) for key, item in value.items()}
+    if isinstance(value, list) and isinstance(schema.get("items"), dict):
+        return [whole_integers(schema["items"], item) for item in value]
+    return value
+
+
 def explain_errors(validator: Any, instance: Any) -> str | None:
     """Why ``instance`` breaks ``validator``'s schema, as one message for a model, or None.
 
@@ -211,6 +261,8 @@ def explain_errors(validator: Any, instance: Any) -> str | None:
         return "Invalid input: " + "; ".join(describe_schema_error(e, schema) for e in errors[:3])
     except RecursionError:  # arguments handed over in process, not read by loads_json
         return f"Invalid input: nested too deeply (at most {MAX_DEPTH} levels)"
+    except ValueError:  # likewise: an integer past Python's 4,300-digit str() limit
+        return f"Invalid input: an integer has more than {MAX_INT_DIGITS} digits"
 
 
 def _error_order(error: Any) -> tuple[int, str]:
@@ -241,7 +293,10 @@ def describe_schema_error(error: Any, schema: dict[str, Any]) -> str:
         names = ", ".join(f"'{e}'" for e in extra)
         return f"unknown field {names} (allowed fields: {allowed})"
     field = _field_path(error.absolute_path) or "request"
-    value = json.dumps(error.instance, ensure_ascii=False)
+    try:
+        value = json.dumps(error.instance, ensure_ascii=False)
+    except ValueError:  # an in-process caller's integer past Python's 4,300-digit str() limit
+        value = "an integer too long to show"
     if len(value) > 60:
         value = value[:57] + "..."
     rule = {

@@ -40,6 +40,7 @@ from typing import Any
 from webtap import agent
 from webtap.errors import WebtapError
 from webtap.keys import KEY_SOURCES, SEARCH_PROVIDERS, Keys
+from webtap.redact import redact, remember
 
 __all__ = [
     "DEFAULT_CONCURRENCY",
@@ -49,7 +50,9 @@ __all__ = [
     "AnswerCache",
     "Interrupted",
     "SqlFunctions",
+    "drop_statement_echo",
     "key_literals",
+    "mentions_key_setter",
     "redact_keys",
     "register",
 ]
@@ -86,28 +89,92 @@ KEY_SETTERS = {
     "stps_set_google_api_key": "google_api_key",
     "stps_set_google_cse_id": "google_cse_id",
 }
-_KEY_LITERAL = re.compile(
-    rf"((?:{'|'.join(KEY_SETTERS)})\s*\(\s*[Ee]?')((?:[^']|'')*)'", re.IGNORECASE
-)
+_SETTER_NAME = re.compile("|".join(KEY_SETTERS), re.IGNORECASE)
 
 
 def redact_keys(text: str, keys: Iterable[str] = ()) -> str:
-    """``text`` with the string given to each ``stps_set_*`` key function, and each of
-    ``keys``, replaced by as many ``*`` (so that an error's ``^`` still points right).
+    """``text`` with each of ``keys``, and every key webtap knows, masked in any encoding by as
+    many ``*`` (so that an error's ``^`` still points right); see :mod:`webtap.redact`.
 
     DuckDB names a result column after its expression and quotes the query in its errors, so
-    ``SELECT stps_set_api_key('sk-ant-...')`` would print the key in a header or an error.
+    ``SELECT stps_set_api_key('sk-ant-...')`` would print the key in a header or an error:
+    :func:`key_literals` finds such keys first.
     """
-    text = _KEY_LITERAL.sub(lambda m: f"{m[1]}{'*' * len(m[2])}'", text)
-    for key in sorted(keys, key=len, reverse=True):
-        if len(key) >= MIN_KEY_LENGTH:
-            text = text.replace(key, "*" * len(key))
-    return text
+    keys = [key for key in keys if len(key) >= MIN_KEY_LENGTH]
+    # DuckDB writes a constant back as SQL: 'it''s' for the key it's.
+    quoted = [key.replace("'", "''") for key in keys if "'" in key]
+    return redact(text, keys + quoted, same_length=True)
+
+
+def mentions_key_setter(sql: str) -> bool:
+    """True when ``sql`` names a ``stps_set_*`` key function (in any case or quoting)."""
+    return bool(_SETTER_NAME.search(sql))
 
 
 def key_literals(sql: str) -> set[str]:
-    """The strings that ``sql`` gives to the ``stps_set_*`` key functions (quotes undone)."""
-    return {m[2].replace("''", "'") for m in _KEY_LITERAL.finditer(sql)}
+    """The string constants that ``sql`` gives to the ``stps_set_*`` key functions, read with
+    DuckDB's own tokenizer: ``'...'``, ``E'...'``, ``$$...$$``, ``$tag$...$tag$``, a quoted
+    function name, comments anywhere, nested calls, an unterminated last string."""
+    import duckdb
+
+    if not mentions_key_setter(sql):
+        return set()
+    try:
+        tokens = duckdb.tokenize(sql)
+    except Exception:  # the tokenizer is tolerant; should it fail, the caller drops the echo
+        return set()
+    found: set[str] = set()
+    depth = 0  # parentheses open inside a setter's call; -1: a setter's name was just read
+    for index, (start, kind) in enumerate(tokens):
+        end = tokens[index + 1][0] if index + 1 < len(tokens) else len(sql)
+        text = sql[start:end].strip()
+        if kind == duckdb.token_type.comment:
+            continue
+        if depth == 0:
+            if kind in (duckdb.token_type.identifier, duckdb.token_type.keyword):
+                name = text.strip('"').replace('""', '"').lower()
+                depth = -1 if name in KEY_SETTERS else 0
+            continue
+        if kind == duckdb.token_type.operator:
+            opened = text.count("(")
+            base = 0 if depth == -1 else depth  # -1 with no "(": the name was not called
+            depth = max(base + opened - text.count(")"), 0) if opened or base else 0
+        elif depth == -1:
+            depth = 0  # the name was not called
+        elif kind == duckdb.token_type.string_const:
+            found.add(_string_value(text))
+    return {value for value in found if value}
+
+
+def _string_value(token: str) -> str:
+    """The value of a DuckDB string constant as written (quotes and dollar tags removed)."""
+    if token.startswith("$"):
+        tag_end = token.find("$", 1)
+        tag = token[: tag_end + 1] if tag_end > 0 else "$"
+        return token[len(tag) :].removesuffix(tag)
+    if token[:1] in "eE":
+        token = token[1:]
+    body = token[1:]
+    closing = len(body) - len(body.rstrip("'"))
+    if closing % 2:  # an odd run of quotes at the end holds the closing one
+        body = body[:-1]
+    return body.replace("''", "'")
+
+
+def drop_statement_echo(message: str) -> str:
+    """A DuckDB error without the ``LINE n: <statement>`` it quotes and the caret under it."""
+    kept = []
+    after_echo = False
+    for line in message.splitlines():
+        if line.startswith("LINE ") and ":" in line:
+            after_echo = True
+            continue
+        if after_echo and not line.strip(" ^"):
+            continue  # the caret line, and blank lines around the echo
+        after_echo = False
+        kept.append(line)
+    text = "\n".join(kept).rstrip()
+    return f"{text} (the statement is not shown: it sets a key)"
 
 
 class Interrupted(Exception):
@@ -118,6 +185,7 @@ class AnswerCache:
     """Successful answers in a SQLite file, keyed by everything that shapes the answer."""
 
     def __init__(self, path: str | Path) -> None:
+        from webtap.files import create_private
         from webtap.store import usable_file
 
         self.path = Path(path).expanduser()
@@ -125,6 +193,7 @@ class AnswerCache:
         remedy = "Give --cache or stps_set_cache() the path of a file webtap may create and write."
         with usable_file(self.path, "the answer cache", remedy):
             self.path.parent.mkdir(parents=True, exist_ok=True)
+            create_private(self.path)  # never through a link planted at the cache's path
             self._db = sqlite3.connect(
                 self.path, timeout=10.0, isolation_level=None, check_same_thread=False
             )
@@ -345,6 +414,7 @@ class SqlFunctions:
     # -- settings, as the SQL functions set them -----------------------------------------
 
     def set_key(self, name: str, value: str | None) -> str:
+        remember([value])  # no later message or quote shows it, in any encoding
         self.keys.set(name, value)
         label = KEY_SOURCES[name].label
         return f"{label} set" if value and value.strip() else f"{label} cleared"
@@ -531,9 +601,9 @@ def _never_raise(function: Callable[..., str]) -> Callable[..., str]:
         try:
             return function(*args)
         except WebtapError as exc:
-            return f"ERROR: {exc.message}"
+            return f"ERROR: {redact(exc.message)}"
         except Exception as exc:
-            return f"ERROR: {type(exc).__name__}: {exc}"
+            return f"ERROR: {redact(f'{type(exc).__name__}: {exc}')}"
 
     return call
 

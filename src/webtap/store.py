@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from webtap.errors import ConfigError, clip
+from webtap.files import create_private
 from webtap.protocol import loads_json
 
 __all__ = ["MIGRATIONS", "EventStore", "default_path", "record_event", "usable_file"]
@@ -101,6 +102,7 @@ class EventStore:
         remedy = "Set WEBTAP_DB to the path of a file webtap may create and write."
         with usable_file(self.path, "the events store", remedy):
             self.path.parent.mkdir(parents=True, exist_ok=True)
+            create_private(self.path)  # never through a link planted at the store's path
             # Autocommit mode: transactions are explicit (BEGIN IMMEDIATE), so that a writer
             # takes the lock up front and busy waits happen where the busy timeout handles them.
             self.db = sqlite3.connect(

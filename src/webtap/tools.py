@@ -14,7 +14,14 @@ from typing import Any
 
 from webtap import __version__
 from webtap.errors import WebtapError
-from webtap.protocol import RequestError, load_schema, parse_request, schema_text, validate_request
+from webtap.protocol import (
+    RequestError,
+    load_schema,
+    parse_request,
+    schema_text,
+    validate_request,
+    whole_integers,
+)
 
 __all__ = ["TOOLS", "ToolSpec", "call", "main"]
 
@@ -65,13 +72,17 @@ def call(name: str, request: dict[str, Any]) -> dict[str, Any]:
     spec = TOOLS[name]
     try:
         validate_request(name, request)
+        request = whole_integers(spec.schema["parameters"], request)
         return spec.resolve()(request)
     except WebtapError as exc:
         return exc.to_response()
     except Exception as exc:
+        from webtap.redact import redact
+
+        # A bug's text may quote a URL or a body: no key known to this process leaves with it.
         return {
             "success": False,
-            "error": f"Internal error in {spec.executable}: {type(exc).__name__}: {exc}",
+            "error": redact(f"Internal error in {spec.executable}: {type(exc).__name__}: {exc}"),
             "error_code": "INTERNAL_ERROR",
         }
 

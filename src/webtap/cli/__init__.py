@@ -62,9 +62,10 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     try:
         return int(args.run(args) or 0)
-    except KeyboardInterrupt:
-        sys.stderr.write("webtap: interrupted\n")
-        return 130
+    except KeyboardInterrupt as exc:
+        # Ctrl-C, or SIGTERM/SIGHUP where a command asked for it (host.process.Terminated).
+        sys.stderr.write(f"webtap: {'stopped by ' + str(exc) if str(exc) else 'interrupted'}\n")
+        return getattr(exc, "exit_code", 130)
     except BrokenPipeError:
         from webtap.entry import closed_stdout
 

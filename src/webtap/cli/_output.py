@@ -6,7 +6,9 @@ import json
 import sys
 from typing import Any
 
-__all__ = ["err_console", "fail", "print_json", "read_text", "show_event"]
+from webtap.text import escape_c1, strip_controls
+
+__all__ = ["cell", "err_console", "fail", "print_json", "read_text", "show_event"]
 
 _console = None
 
@@ -25,7 +27,6 @@ def show_event(event: dict[str, Any]) -> None:
     """An ``_event`` for the person: its content in dim yellow on stderr."""
     from rich.markup import escape
 
-    from webtap.content import strip_controls
     from webtap.errors import clip
     from webtap.store import MAX_EVENT_CONTENT
 
@@ -35,14 +36,28 @@ def show_event(event: dict[str, Any]) -> None:
     err_console().print(f"[dim yellow]{escape(content)}[/dim yellow]")
 
 
+def cell(text: object) -> str:
+    """Outside text (a tool's words, a file name, a stored event) for rich markup: no control
+    characters, no markup."""
+    from rich.markup import escape
+
+    return escape(strip_controls(str(text)))
+
+
 def fail(message: str, code: int = 1) -> int:
-    """One readable line on stderr; returns the exit code to use."""
-    sys.stderr.write(f"webtap: {message}\n")
+    """One readable line on stderr; returns the exit code to use.
+
+    Messages quote outside text (file names, a tool's stderr), so control characters go, and
+    so does every key this process knows (:mod:`webtap.redact`).
+    """
+    from webtap.redact import redact
+
+    sys.stderr.write(f"webtap: {strip_controls(redact(message))}\n")
     return code
 
 
 def print_json(value: Any) -> None:
-    sys.stdout.write(json.dumps(value, ensure_ascii=False, indent=2) + "\n")
+    sys.stdout.write(escape_c1(json.dumps(value, ensure_ascii=False, indent=2)) + "\n")
 
 
 def read_text(path: str) -> str:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from webtap.cli._output import fail, print_json
+from webtap.cli._output import cell, fail, print_json
 
 __all__ = ["add_parser", "run"]
 
@@ -46,17 +46,17 @@ def run(args: argparse.Namespace) -> int:
         fail("no events stored" + (f" for session {args.session!r}" if args.session else ""))
         return 0
     from rich.console import Console
-    from rich.markup import escape
     from rich.table import Table
 
+    # Every field was written by a tool: none of its escape sequences reach the terminal.
     table = Table("id", "created", "session", "kind", "content", box=None, pad_edge=False)
     for event in events:
         table.add_row(
             str(event["id"]),
-            event["created_at"],
-            escape(event["session_id"] or ""),
-            escape(event["kind"]),
-            escape(_first_line(event["content"])),
+            cell(event["created_at"]),
+            cell(event["session_id"] or ""),
+            cell(event["kind"]),
+            cell(_first_line(event["content"])),
         )
     Console(highlight=False).print(table)
     return 0

@@ -86,6 +86,9 @@ def run(args: argparse.Namespace) -> int:
     except (ValueError, WebtapError) as exc:
         return fail(str(exc), 2)
     server = build_server(tools, settings)
+    from webtap.host.process import stop_tools_on_signals
+
+    stop_tools_on_signals()  # SIGTERM/SIGHUP: every running tool dies, then the server stops
     if address is None:
         anyio.run(serve_stdio, server)
         return 0

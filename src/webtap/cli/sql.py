@@ -100,17 +100,22 @@ class Session:
         self.format = "csv" if args.csv else "json" if args.json else "table"
         # Keys given to stps_set_*_key in this session's SQL: never printed back.
         self.keys: set[str] = set()
+        self.sets_keys = False  # some SQL named a key function: its errors quote no statement
 
     def redact(self, text: str) -> str:
-        from webtap.sql import redact_keys
+        from webtap.sql import drop_statement_echo, redact_keys
 
+        if self.sets_keys and "\nLINE " in text:
+            # However a key was written, a statement that sets one is never echoed back.
+            text = drop_statement_echo(text)
         return redact_keys(text, self.keys)
 
     def read(self, text: str) -> list[Any]:
         """The statements of ``text``, its keys noted first (a parse error may quote them)."""
-        from webtap.sql import key_literals
+        from webtap.sql import key_literals, mentions_key_setter
 
         self.keys |= key_literals(text)
+        self.sets_keys = self.sets_keys or mentions_key_setter(text)
         return self.connection.extract_statements(text)
 
     def run_script(self, text: str) -> int:

@@ -8,8 +8,9 @@ import math
 import sys
 from typing import Any
 
-from webtap.cli._output import err_console, fail, print_json, read_text, show_event
+from webtap.cli._output import cell, err_console, fail, print_json, read_text, show_event
 from webtap.protocol import loads_json
+from webtap.text import strip_controls
 
 __all__ = ["add_parser", "run"]
 
@@ -81,7 +82,6 @@ def _list(args: argparse.Namespace) -> int:
         print_json(value)
         return 0
     from rich.console import Console
-    from rich.markup import escape
     from rich.table import Table
 
     console = Console(highlight=False)
@@ -93,24 +93,24 @@ def _list(args: argparse.Namespace) -> int:
         table.add_column("path", overflow="fold", ratio=2)
         for tool in found.tools:
             table.add_row(
-                escape(tool.name),
+                cell(tool.name),
                 tool.source,
-                escape(_first_sentence(tool.description)),
-                escape(str(tool.path)),
+                cell(_first_sentence(tool.description)),
+                cell(tool.path),
             )
         console.print(table)
     else:
         folders = ", ".join(str(folder) for _, folder in tool_folders())
-        err_console().print(f"No tools found in {escape(folders)}.")
+        err_console().print(f"No tools found in {cell(folders)}.")
         err_console().print("Install webtap's own with: webtap install --user")
     if args.all and (found.rejected or found.shadowed):
         table = Table(box=None, pad_edge=False)
         table.add_column("left out", overflow="fold", ratio=1)
         table.add_column("reason", ratio=1)
         for path, reason in found.rejected:
-            table.add_row(escape(str(path)), escape(reason))
+            table.add_row(cell(path), cell(reason))
         for path, by in found.shadowed:
-            table.add_row(escape(str(path)), escape(f"shadowed by {by}"))
+            table.add_row(cell(path), cell(f"shadowed by {by}"))
         console.print()
         console.print(table)
     elif found.rejected:
@@ -172,6 +172,9 @@ def _schema(args: argparse.Namespace) -> int:
 
 def _run(args: argparse.Namespace) -> int:
     from webtap.host import run_tool
+    from webtap.host.process import stop_tools_on_signals
+
+    stop_tools_on_signals()  # SIGTERM/SIGHUP end the call as Ctrl-C does: the tool dies too
 
     text = sys.stdin.read() if args.arguments == "-" else args.arguments
     try:
@@ -233,8 +236,8 @@ def _validate(args: argparse.Namespace) -> int:
             }
         )
     else:
-        for problem in problems:
-            sys.stdout.write(f"{problem}\n")
+        for problem in problems:  # they quote the file's own text
+            sys.stdout.write(f"{strip_controls(str(problem))}\n")
         count = len(document) if isinstance(document, list) else 1
         if errors:
             sys.stderr.write(f"{args.file}: {len(errors)} error(s)\n")

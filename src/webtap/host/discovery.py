@@ -16,7 +16,6 @@ from __future__ import annotations
 import json
 import os
 import sys
-import threading
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -323,13 +322,13 @@ def _well_formed(entry: Any) -> bool:
 def _save_cache(entries: dict[str, Any]) -> None:
     # Forget tools that are gone, then replace the file atomically: concurrent discoveries
     # may race, and the last complete write wins.
+    from webtap.files import write_atomic
+
     kept = {path: entry for path, entry in entries.items() if os.path.exists(path)}
     path = cache_path()
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_name(f"{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
-        tmp.write_text(json.dumps({"format": _CACHE_FORMAT, "entries": kept}), encoding="utf-8")
-        os.replace(tmp, path)
+        write_atomic(path, json.dumps({"format": _CACHE_FORMAT, "entries": kept}))
     except OSError:
         pass  # a read-only cache folder only costs speed
 

@@ -13,6 +13,7 @@ import sys
 import sysconfig
 from pathlib import Path
 
+from webtap.files import write_atomic
 from webtap.tools import TOOLS
 
 __all__ = [
@@ -103,10 +104,8 @@ def install(folder: Path) -> list[Path]:
     try:
         folder.mkdir(parents=True, exist_ok=True)
         for target in targets:
-            tmp = target.with_name(f".{target.name}.tmp")
-            tmp.write_text(launcher_text(executables[target.name]), encoding="utf-8")
-            tmp.chmod(0o755)
-            os.replace(tmp, target)
+            # Never through a fixed temporary name: a project may plant a link under it.
+            write_atomic(target, launcher_text(executables[target.name]), 0o755)
     except OSError as exc:
         raise InstallError(f"cannot write to {folder}: {exc.strerror or exc}") from None
     return targets

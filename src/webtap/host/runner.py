@@ -16,7 +16,7 @@ from typing import Any
 
 from webtap.host.discovery import Tool
 from webtap.host.process import Completed, run_process, signal_name
-from webtap.protocol import loads_json
+from webtap.protocol import loads_json, whole_integers
 
 __all__ = [
     "DEFAULT_OUTPUT_LIMIT",
@@ -106,12 +106,16 @@ def run_tool(
     problem = check_arguments(tool, arguments)
     if problem:
         return ToolResult(tool.name, False, error=problem, error_code=INVALID_INPUT)
+    arguments = whole_integers(tool.input_schema, arguments)
     seconds = timeout if timeout is not None else tool.timeout
     try:
         # ASCII escapes: a model's arguments may hold a lone surrogate, which UTF-8 cannot carry.
         stdin = json.dumps(arguments, allow_nan=False).encode("ascii")
-    except ValueError:  # NaN or Infinity, which an MCP client's JSON may carry and JSON cannot
-        problem = "Invalid input: NaN and Infinity are not JSON numbers; give finite numbers"
+    except ValueError:  # NaN, Infinity or an integer of over 4,300 digits, from an MCP client
+        problem = (
+            "Invalid input: NaN and Infinity are not JSON numbers, nor are integers of "
+            "thousands of digits; give ordinary finite numbers"
+        )
         return ToolResult(tool.name, False, error=problem, error_code=INVALID_INPUT)
     try:
         done = run_process([str(tool.path)], stdin, timeout=seconds, limit=limit)

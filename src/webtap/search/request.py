@@ -18,8 +18,16 @@ from typing import Any
 import httpx
 
 from webtap.errors import APIError, ConfigError, InvalidInput, NetworkError, WebtapError
-from webtap.net import Deadline, Timeouts, env_float, make_client, translate_errors
+from webtap.net import (
+    Deadline,
+    Timeouts,
+    decode_capped,
+    env_float,
+    make_client,
+    translate_errors,
+)
 from webtap.protocol import loads_json
+from webtap.redact import quote, redact, redact_value, remember
 
 __all__ = [
     "DEFAULT_CALL_TIMEOUT",
@@ -39,6 +47,7 @@ DEFAULT_CALL_TIMEOUT = 10.0  # seconds for one provider call (WEBTAP_SEARCH_TIME
 DEFAULT_DEADLINE = 30.0  # seconds for the whole tool, retries included (WEBTAP_SEARCH_DEADLINE)
 MAX_BODY = 5 * 1024 * 1024  # a search page is tens of kB; more is not a search response
 RETRY_PAUSE = 0.25  # seconds before the one retry of a 5xx
+QUOTED = 4096  # characters of a body looked at for a quote: far more than any key is long
 
 
 def search_deadline() -> Deadline:
@@ -56,18 +65,18 @@ class ProviderReply:
     status: int
     headers: httpx.Headers
     body: Any  # the decoded JSON, or None when the body was not JSON
-    text: str  # the start of the body, for messages about non-JSON answers
+    text: str  # the body as text, for messages; quoted only through webtap.redact.quote
 
     def not_json(self) -> str:
         kind = self.headers.get("content-type", "").split(";")[0].strip() or "no content type"
-        start = " ".join(self.text.split())[:80]
+        start = quote(self.text[:QUOTED], 80)  # redacted before the cut: no half key is left
         return f"not JSON ({kind}, starting {start!r})" if start else f"empty ({kind})"
 
     def describe(self) -> str:
         """The body's own words when it has no error field we know."""
         if self.body is None:
             return f"the answer is {self.not_json()}"
-        return " ".join(self.text.split())[:200] or "no details"
+        return quote(self.text[:QUOTED], 200) or "no details"
 
 
 def endpoint(variable: str, default: str) -> str:
@@ -125,12 +134,14 @@ def get(
         ) as response,
     ):
         chunks: list[bytes] = []
-        size = 0
-        # httpx's timeouts bound each read; this bounds the whole call.
-        for chunk in response.iter_bytes():
-            size += len(chunk)
-            if size > MAX_BODY:
-                raise APIError(f"{what} sent more than {MAX_BODY // 1024} kB; not a search")
+        coding = response.headers.get("content-encoding", "")
+
+        def too_large() -> APIError:
+            return APIError(f"{what} sent more than {MAX_BODY // 1024} kB; not a search")
+
+        # Decoded here, capped while decoding: a small compressed body may expand to gigabytes.
+        for chunk in decode_capped(response.iter_raw(), coding, MAX_BODY, too_large):
+            # httpx's timeouts bound each read; this bounds the whole call.
             if time.monotonic() - started > budget:
                 raise NetworkError(f"{what}: timed out after {budget:g} s")
             chunks.append(chunk)
@@ -182,33 +193,25 @@ def _reply(response: httpx.Response, raw: bytes) -> ProviderReply:
         body = loads_json(text)
     except ValueError:
         body = None
-    return ProviderReply(response.status_code, response.headers, body, text[:200])
+    return ProviderReply(response.status_code, response.headers, body, text)
 
 
 @contextmanager
 def redacting(secrets: Sequence[str]) -> Iterator[None]:
-    """Replace every secret in an error leaving the block (message and event) by ``***``."""
+    """Replace every secret in an error leaving the block (message and event) by ``***``.
+
+    The secrets are remembered for every quote made inside, wherever it is cut
+    (:mod:`webtap.redact`).
+    """
+    remember(secrets)
     try:
         yield
     except WebtapError as exc:
-        exc.message = _redact(exc.message, secrets)
+        exc.message = redact(exc.message, secrets)
         exc.args = (exc.message,)
-        exc.event = _redact(exc.event, secrets)
+        exc.event = redact_value(exc.event, secrets)
         raise
     except Exception as exc:
         # A bug must not print a key either: report it, redacted, as the provider step's error.
-        message = _redact(f"{type(exc).__name__}: {exc}", secrets)
+        message = redact(f"{type(exc).__name__}: {exc}", secrets)
         raise APIError(f"Unexpected error while searching: {message}") from None
-
-
-def _redact(value: Any, secrets: Sequence[str]) -> Any:
-    if isinstance(value, str):
-        for secret in secrets:
-            if secret:
-                value = value.replace(secret, "***")
-        return value
-    if isinstance(value, dict):
-        return {key: _redact(item, secrets) for key, item in value.items()}
-    if isinstance(value, list):
-        return [_redact(item, secrets) for item in value]
-    return value

@@ -67,7 +67,9 @@ _BLOCK_TAGS = frozenset(
 End = Callable[[], None] | None
 
 
-def convert_document(html: str | bytes, base_url: str | None = None) -> Document:
+def convert_document(
+    html: str | bytes, base_url: str | None = None, *, main_content: bool = False
+) -> Document:
     """Parse, prune and convert a page (see `webtap.convert.convert`)."""
     root = parse(html)
     if root is None:
@@ -77,6 +79,12 @@ def convert_document(html: str | bytes, base_url: str | None = None) -> Document
     clean(root)
     if not title:
         title = first_h1(root)
+    if main_content:
+        from webtap.convert._extract import extract_root
+
+        content = extract_root(root)
+        if content is not None:
+            return Document(title, MarkdownConverter(base).convert(content), trimmed=True)
     return Document(title, MarkdownConverter(base).convert(root))
 
 

@@ -197,6 +197,7 @@ def fetch_tool(run_exe: Callable[..., Any]) -> Callable[..., dict[str, Any]]:
             "title",
             "content",
             "total_lines",
+            "content_mode",
             "error",
             "error_code",
         }

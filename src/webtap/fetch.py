@@ -19,15 +19,6 @@ from urllib.parse import urldefrag, urljoin, urlsplit
 from webtap.content import Converted, convert_body
 from webtap.errors import ConfigError, HTTPError, InvalidInput, InvalidURL, NetworkError, clip
 from webtap.guard import AddressRefused, Guard
-from webtap.net import (
-    Deadline,
-    Limits,
-    Timeouts,
-    env_float,
-    guarded_client,
-    read_body,
-    translate_errors,
-)
 from webtap.page_cache import (
     PageCache,
     StoredPage,
@@ -41,6 +32,11 @@ if TYPE_CHECKING:
     from collections.abc import Iterator
 
     import httpx
+
+    from webtap.net import Deadline, Limits, Timeouts
+
+# webtap.net (and with it httpx) is imported only where a request is made: a page served from
+# the cache costs no HTTP stack at all, which is most of an executable's start-up.
 
 __all__ = [
     "CONNECT_TIMEOUT_ENV",
@@ -65,6 +61,7 @@ MODE_ENV = "WEBTAP_FETCH_MODE"
 MODES = ("main", "page")  # the page's main content, or the whole page
 
 DEFAULT_CONNECT_TIMEOUT = 10.0
+DEFAULT_MAX_BYTES = 10 * 1024 * 1024  # net.Limits().max_body, without importing webtap.net
 DEFAULT_FETCH_TIMEOUT = 30.0
 
 WHAT = "Failed to fetch URL"
@@ -89,6 +86,8 @@ class Page:
 
 def fetch_timeouts() -> Timeouts:
     """Connect timeout and overall deadline, from the environment or the defaults."""
+    from webtap.net import Timeouts, env_float
+
     total = env_float(FETCH_TIMEOUT_ENV, DEFAULT_FETCH_TIMEOUT)
     connect = env_float(CONNECT_TIMEOUT_ENV, DEFAULT_CONNECT_TIMEOUT)
     return Timeouts(connect=min(connect, total), read=total, total=total)
@@ -115,6 +114,8 @@ def _checked_mode(mode: str) -> str:
 
 def fetch_limits() -> Limits:
     """Size cap (decoded bytes) and redirect limit, from the environment or the defaults."""
+    from webtap.net import Limits, env_float
+
     default = Limits()
     return Limits(max_body=int(env_float(MAX_BYTES_ENV, default.max_body)))
 
@@ -218,13 +219,12 @@ def fetch(
     pages = page_cache() if (client is None if cache is None else cache) else None
     key = pages.key(url, mode, guard) if pages is not None else None
     hit = pages.lookup(key) if pages is not None and key is not None else None
-    limits = limits or fetch_limits()
-    if hit is not None and hit.page.size > limits.max_body:
+    if hit is not None and hit.page.size > _max_body(limits):
         hit = None  # kept under a larger WEBTAP_MAX_BYTES: fetch again, to the same error
     if hit is not None and hit.fresh:
         return _from_cache(hit.page, url)
     conditions = _conditions(hit.page) if hit is not None else None
-    response = _download(url, timeouts, limits, guard, client, conditions)
+    response = _download(url, timeouts, limits or fetch_limits(), guard, client, conditions)
     if hit is not None and response.status == HTTPStatus.NOT_MODIFIED:
         assert pages is not None and key is not None
         _refresh(pages, key, hit.page, response)
@@ -245,6 +245,8 @@ def _download(
     client: httpx.Client | None,
     conditions: _Conditions | None,
 ) -> _Response:
+    from webtap.net import Deadline, guarded_client
+
     timeouts = timeouts or fetch_timeouts()
     deadline = Deadline(timeouts.total)
     own_client = client is None
@@ -318,6 +320,15 @@ def _remember(
 _STORED_STATUSES = {HTTPStatus.OK, HTTPStatus.NON_AUTHORITATIVE_INFORMATION}
 
 
+def _max_body(limits: Limits | None) -> int:
+    """The size cap, without importing the HTTP stack when the setting is left alone."""
+    if limits is not None:
+        return limits.max_body
+    if os.environ.get(MAX_BYTES_ENV, "").strip():
+        return fetch_limits().max_body
+    return DEFAULT_MAX_BYTES
+
+
 def _refuse_address(url: str, guard: Guard) -> None:
     try:
         guard.check_host(urlsplit(url).hostname or "")
@@ -342,6 +353,8 @@ def _get(
     returned as such (with no body).
     """
     import httpx
+
+    from webtap.net import read_body
 
     hop = url  # this hop's URL as written: the caller's, then each Location made absolute
     visited: list[str] = []
@@ -465,6 +478,8 @@ def _status_line(response: httpx.Response) -> str:
 def _fetch_errors(deadline: Deadline, timeouts: Timeouts) -> Iterator[None]:
     """httpx errors as webtap's, with timeouts told apart: the deadline or the connect limit."""
     import httpx
+
+    from webtap.net import translate_errors
 
     with translate_errors(WHAT):
         try:

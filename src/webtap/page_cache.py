@@ -27,17 +27,14 @@ costs no download and no conversion.
 
 from __future__ import annotations
 
-import math
 import time
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
-from email.utils import parsedate_to_datetime
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit, urlunsplit
 
 from webtap import __version__
-from webtap.cache import Cache, cache_dir, enabled, env_ttl
-from webtap.net import env_float
+from webtap.cache import Cache, cache_dir, enabled, env_bytes, env_ttl
 
 if TYPE_CHECKING:
     from webtap.guard import Guard
@@ -126,6 +123,8 @@ def _seconds(text: str) -> float | None:
 
 
 def _http_date(text: str) -> float | None:
+    from email.utils import parsedate_to_datetime
+
     try:
         return parsedate_to_datetime(text.strip()).timestamp()
     except (TypeError, ValueError, IndexError, OverflowError):
@@ -265,18 +264,13 @@ def page_cache() -> PageCache | None:
     if not enabled():
         return None
     ttl = env_ttl(TTL_ENV, DEFAULT_TTL)
-    max_bytes = _max_bytes()
+    max_bytes = env_bytes(MAX_BYTES_ENV, DEFAULT_MAX_BYTES)
     folder = cache_dir()
     memo = (str(folder), max_bytes)
     cache = _OPEN.get(memo)
     if cache is None:
         cache = _OPEN[memo] = Cache("pages", max_bytes=max_bytes, folder=folder)
     return PageCache(cache, ttl)
-
-
-def _max_bytes() -> int:
-    value = env_float(MAX_BYTES_ENV, DEFAULT_MAX_BYTES)
-    return int(value) if math.isfinite(value) else DEFAULT_MAX_BYTES
 
 
 def stored_page(

@@ -393,3 +393,32 @@ def test_the_cache_file_holds_no_request_secrets(site, fetch_tool, isolated_env)
     raw = _cache_bytes(isolated_env)
     assert b"abc123" not in raw  # keys are digests; an unredirected page stores no URL
     assert b"The body of the article." in raw
+
+
+def test_a_page_served_from_the_cache_starts_no_http_stack(site):
+    # Start-up is most of what a cached step costs: a hit must not import httpx.
+    import os
+    import subprocess
+    import sys
+
+    url = site.page("/", article())
+    request = f'{{"url": "{url}"}}'.encode()
+    tool = str(Path(sys.executable).parent / "web-fetch-tool")
+    for expected in (True, False):
+        proc = subprocess.run(
+            [sys.executable, "-X", "importtime", tool],
+            input=request,
+            capture_output=True,
+            env=dict(os.environ),
+            check=True,
+        )
+        assert b'"success": true' in proc.stdout
+        assert (b" httpx\n" in proc.stderr) is expected
+    assert site.paths() == ["/"]
+
+
+def test_the_default_size_cap_on_the_cache_path_is_the_fetch_cap():
+    from webtap.fetch import DEFAULT_MAX_BYTES, fetch_limits
+    from webtap.net import Limits
+
+    assert DEFAULT_MAX_BYTES == Limits().max_body == fetch_limits().max_body

@@ -119,7 +119,7 @@ def _lifetime(
 
 def _seconds(text: str) -> float | None:
     text = text.strip()
-    return float(text) if text.isdigit() else None
+    return float(text) if text.isascii() and text.isdigit() else None
 
 
 def _http_date(text: str) -> float | None:

@@ -41,7 +41,7 @@ def versioned(etag: str, body: str, extra: dict[str, str] | None = None):
     return respond
 
 
-# --- paging ------------------------------------------------------------------------------------
+# --- paging ----------------------------------------------------------------------------------
 
 
 def test_reading_a_long_page_in_ten_steps_is_one_request(site, fetch_tool):
@@ -74,7 +74,7 @@ def test_a_fragment_shares_the_entry_and_is_reported(site, fetch_tool):
     assert site.paths() == ["/doc"]
 
 
-# --- freshness and revalidation -----------------------------------------------------------------
+# --- freshness and revalidation --------------------------------------------------------------
 
 
 def test_a_stale_entry_is_revalidated_and_a_304_serves_the_cached_page(site, fetch_tool):
@@ -203,7 +203,7 @@ def _cache_bytes(home: Path) -> bytes:
     return b"".join(path.read_bytes() for path in folder.glob("pages.sqlite3*"))
 
 
-# --- what is never cached -------------------------------------------------------------------------
+# --- what is never cached --------------------------------------------------------------------
 
 
 @pytest.mark.parametrize("status", [404, 500, 503])
@@ -248,7 +248,7 @@ def test_a_smaller_size_cap_applies_to_cached_pages(site, fetch_tool):
     assert site.paths() == ["/big", "/big"]
 
 
-# --- keys: mode, redirects, the guard -------------------------------------------------------------
+# --- keys: mode, redirects, the guard --------------------------------------------------------
 
 
 def test_the_mode_is_part_of_the_key(site, fetch_tool):
@@ -306,7 +306,7 @@ def test_a_page_cached_under_an_allowed_network_needs_that_network(site, fetch_t
     assert site.paths() == ["/"]
 
 
-# --- a cache that cannot be used ------------------------------------------------------------------
+# --- a cache that cannot be used -------------------------------------------------------------
 
 
 def test_a_corrupt_cache_file_is_survived_and_replaced(site, fetch_tool, isolated_env):
@@ -422,3 +422,39 @@ def test_the_default_size_cap_on_the_cache_path_is_the_fetch_cap():
     from webtap.net import Limits
 
     assert DEFAULT_MAX_BYTES == Limits().max_body == fetch_limits().max_body
+
+
+# --- reading the headers ---------------------------------------------------------------------
+
+DATE = "Sun, 22 Nov 2026 10:00:00 GMT"
+
+
+@pytest.mark.parametrize(
+    ("headers", "store", "lifetime", "always"),
+    [
+        ({}, True, None, False),
+        ({"cache-control": "max-age=300"}, True, 300, False),
+        ({"cache-control": "public, max-age=300", "age": "100"}, True, 200, False),
+        ({"cache-control": "max-age=300", "age": "900"}, True, 0, False),
+        ({"cache-control": "max-age=soon"}, True, 0, False),
+        ({"cache-control": "max-age=300", "expires": "0"}, True, 300, False),  # max-age wins
+        ({"expires": "Sun, 22 Nov 2026 10:05:00 GMT", "date": DATE}, True, 300, False),
+        ({"expires": "Sun, 22 Nov 2026 09:00:00 GMT", "date": DATE}, True, 0, False),
+        ({"expires": "-1"}, True, 0, False),
+        ({"cache-control": "No-Cache"}, True, None, True),
+        ({"cache-control": 'no-cache="set-cookie"'}, True, None, True),
+        ({"pragma": "no-cache"}, True, None, True),
+        ({"pragma": "no-cache", "cache-control": "max-age=60"}, True, 60, False),
+        ({"cache-control": "private, max-age=60"}, True, 60, False),
+        ({"cache-control": "s-maxage=5, max-age=60"}, True, 60, False),
+        ({"cache-control": "max-age=60, NO-STORE"}, False, None, False),
+        ({"vary": "Accept-Encoding, *"}, False, None, False),
+        ({"vary": "Accept-Encoding"}, True, None, False),
+    ],
+)
+def test_response_headers_are_read_as_a_private_cache_reads_them(headers, store, lifetime, always):
+    from webtap.page_cache import freshness
+
+    allowed = freshness(headers)
+    assert (allowed.store, allowed.always_revalidate) == (store, always)
+    assert allowed.lifetime == lifetime

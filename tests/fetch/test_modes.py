@@ -100,7 +100,7 @@ def test_full_page_is_not_a_field_of_the_executable(site, fetch_tool):
     assert response["error_code"] == "INVALID_INPUT" and "full_page" in response["error"]
 
 
-# --- in process, the CLI, the ask loop --------------------------------------------------------
+# --- in process, the CLI, the ask loop -------------------------------------------------------
 
 
 def test_the_in_process_call_takes_full_page(site):

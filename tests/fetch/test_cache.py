@@ -58,6 +58,17 @@ def test_reading_a_long_page_in_ten_steps_is_one_request(site, fetch_tool):
     assert "".join(pieces) == "".join(whole.splitlines(keepends=True)[:5000])
 
 
+def test_one_cache_serves_every_front_door(site, fetch_tool, run_exe):
+    from webtap.tools import call
+
+    url = site.page("/shared", long_page(50))
+    fetched = run_exe("webtap", "fetch", url, "--limit", "5")
+    assert fetched.returncode == 0, fetched.stderr
+    assert fetch_tool(url, offset=6, limit=5)["success"] is True
+    assert call("web_fetch", {"url": url, "offset": 11})["success"] is True
+    assert site.paths() == ["/shared"]
+
+
 def test_without_the_cache_every_call_is_a_request(site, fetch_tool):
     url = site.page("/", article())
     for _ in range(3):

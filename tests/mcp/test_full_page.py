@@ -73,3 +73,14 @@ async def test_the_fetch_mode_setting_is_honoured(
     async with mcp_session(env=server_env(WEBTAP_FETCH_MODE="page")) as session:
         result = await session.call("web_fetch", {"url": url})
     assert result.structured_content["content"] == whole(url)
+
+
+async def test_paging_through_the_server_is_one_request(
+    local_server: Any, mcp_session: Any
+) -> None:
+    url = serve(local_server)
+    async with mcp_session() as session:
+        for offset in (1, 4, 7, 10):
+            result = await session.call("web_fetch", {"url": url, "offset": offset, "limit": 3})
+            assert not result.is_error
+    assert local_server.requests == ["/story"]

@@ -20,6 +20,7 @@ from webtap.content import Converted, convert_body
 from webtap.errors import ConfigError, HTTPError, InvalidInput, InvalidURL, NetworkError, clip
 from webtap.guard import AddressRefused, Guard
 from webtap.page_cache import (
+    Hit,
     PageCache,
     StoredPage,
     kept_headers,
@@ -218,15 +219,17 @@ def fetch(
     _refuse_address(url, guard)  # an address the guard refuses now is never served, cached or not
     pages = page_cache() if (client is None if cache is None else cache) else None
     key = pages.key(url, mode, guard) if pages is not None else None
-    hit = pages.lookup(key) if pages is not None and key is not None else None
-    if hit is not None and hit.page.size > _max_body(limits):
-        hit = None  # kept under a larger WEBTAP_MAX_BYTES: fetch again, to the same error
+    hit = _lookup(pages, key, limits)
     if hit is not None and hit.fresh:
         return _from_cache(hit.page, url)
+    from webtap.net import Deadline  # only now: a page from the cache needs no HTTP stack
+
+    timeouts = timeouts or fetch_timeouts()
+    deadline = Deadline(timeouts.total)
+    limits = limits or fetch_limits()
     conditions = _conditions(hit.page) if hit is not None else None
-    response = _download(url, timeouts, limits or fetch_limits(), guard, client, conditions)
+    response = _download(url, timeouts, deadline, limits, guard, client, conditions)
     if hit is not None and response.status == HTTPStatus.NOT_MODIFIED:
-        assert pages is not None and key is not None
         _refresh(pages, key, hit.page, response)
         return _from_cache(hit.page, url)
     converted = convert_body(
@@ -239,16 +242,15 @@ def fetch(
 
 def _download(
     url: str,
-    timeouts: Timeouts | None,
+    timeouts: Timeouts,
+    deadline: Deadline,
     limits: Limits,
     guard: Guard,
     client: httpx.Client | None,
     conditions: _Conditions | None,
 ) -> _Response:
-    from webtap.net import Deadline, guarded_client
+    from webtap.net import guarded_client
 
-    timeouts = timeouts or fetch_timeouts()
-    deadline = Deadline(timeouts.total)
     own_client = client is None
     if client is None:
         client = guarded_client(guard, deadline, timeouts)
@@ -272,6 +274,15 @@ class _Conditions:
     headers: dict[str, str]
 
 
+def _lookup(pages: PageCache | None, key: str | None, limits: Limits | None) -> Hit | None:
+    if pages is None or key is None:
+        return None
+    hit = pages.lookup(key)
+    if hit is not None and hit.page.size > _max_body(limits):
+        return None  # kept under a larger WEBTAP_MAX_BYTES: fetch again, to the same error
+    return hit
+
+
 def _conditions(page: StoredPage) -> _Conditions | None:
     validators = page.validators()
     return _Conditions(page.final_url, validators) if validators else None
@@ -281,8 +292,12 @@ def _from_cache(page: StoredPage, url: str) -> Page:
     return Page(page.url_for(url), page.title, page.markdown, page.media_type, page.trimmed)
 
 
-def _refresh(pages: PageCache, key: str, page: StoredPage, response: _Response) -> None:
+def _refresh(
+    pages: PageCache | None, key: str | None, page: StoredPage, response: _Response
+) -> None:
     """A 304 said the cached page is still right: keep it, under the 304's headers."""
+    if pages is None or key is None:
+        return
     renewed = refreshed(page, response.headers)
     if renewed is None:
         pages.delete(key)

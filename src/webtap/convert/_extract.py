@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from dataclasses import dataclass
 
 from lxml import etree
 
@@ -27,17 +28,25 @@ _INLINE = frozenset((
     "strike", "br", "img", "source", "picture", "math",
 ))  # fmt: skip
 
-_GOOD_CHARS = 25  # non-link characters a block needs to count as prose
-_SHORT_WEIGHT = 0.3  # how much short non-link text (dates, labels, "Share") counts as bad
-_LINK_WEIGHT = 1.0  # how much link text outside prose counts as bad
-_MIN_CONTENT = 200  # an extraction with fewer characters of prose falls back to the page
-_MIN_SHARE = 0.2  # ... as does one holding less than this share of the page's prose
+_PARAGRAPH = 25  # characters a block needs of its own to count as a paragraph
+_MIN_CONTENT = 200  # an extraction with fewer characters falls back to the whole page
+_MIN_SHARE = 0.15  # ... as does one holding less than this share of the page's prose
+_WRAPPER_SHARE = 0.4  # an element with this share of the page's text is never boilerplate
+_WIDEN_BELOW = 0.5  # content holding less than this share of the page's prose ...
+_WIDEN_TO = 0.75  # ... widens to the lowest container holding this share
+_WIDEN_LINKS = 0.35  # ... unless that container is mostly links (a portal's front page)
 
 # Whole words in a class or id that mark boilerplate, in the languages pages are written in.
+# Comment sections are boilerplate however big they are (long discussions outweigh short
+# posts); any other boilerplate word on an element holding a large share of the page's text
+# names a layout wrapper around the content (``l-sidebar-fixed l-article-body-segment``).
+_COMMENT_LIST = """
+    comment comments commentlist commentaire commentaires comentario comentarios
+    comentários kommentar kommentare commenti commento reacties disqus respond
+"""
+_COMMENT_WORDS = frozenset(_COMMENT_LIST.split())
 _BOILERPLATE_LIST = """
-    comment comments commentlist commentaire commentaires comentario comentarios comentarios
-    comentários kommentar kommentare commenti commento reacties reactions disqus respond
-    reply replies
+    reactions reply replies
     share shares sharing sharebar sharedaddy social socials addthis sociable shariff
     compartir compartilhar compartilhe partager partage teilen condividi
     related relacionados relacionadas relacionado relacionada similar similares correlati
@@ -55,7 +64,9 @@ _BOILERPLATE_LIST = """
     byline author bio tags tagcloud taglist keywords
     menu navbar navigation nav toolbar skip print
 """
-_BOILERPLATE_WORDS = frozenset(_BOILERPLATE_LIST.split())
+_BOILERPLATE_WORDS = frozenset(_BOILERPLATE_LIST.split()) | _COMMENT_WORDS
+# Class names that file a post under a topic (WordPress's ``category-social``, ``tag-ads``).
+_TAXONOMY = frozenset(("category", "tag", "tags", "cat", "term", "topic", "section"))
 # Boilerplate named in several words, matched as consecutive words.
 _BOILERPLATE_PHRASES = (
     ("pie", "de", "pagina"), ("pie", "pagina"), ("pied", "de", "page"), ("pied", "page"),
@@ -64,9 +75,13 @@ _BOILERPLATE_PHRASES = (
     ("mehr", "zum", "thema"), ("lesen", "sie", "auch"), ("post", "meta"), ("entry", "meta"),
     ("article", "meta"), ("wp", "caption"), ("more", "from"),
 )  # fmt: skip
+_PHRASES = re.compile(
+    r"\b(?:" + "|".join(" ".join(phrase) for phrase in _BOILERPLATE_PHRASES) + r")\b"
+)
 # A word before a boilerplate word that says the element is not that (``no-sidebar``).
 _NEGATIONS = frozenset(("no", "not", "without", "has", "with", "hide", "show", "hidden"))
 _BOILERPLATE_TAGS = frozenset(("aside", "footer", "figure", "figcaption", "form"))
+_NEVER_BOILERPLATE = frozenset(("html", "body", "main", "article"))
 # Tags left out of the content however little they hold: pictures and their captions.
 _PICTURE_TAGS = ("img", "picture", "figcaption")
 # An element with one of these words is content even if another word says boilerplate.
@@ -103,117 +118,220 @@ def extract(root: etree._Element) -> list[etree._Element] | None:
     body = root.find("body")
     if body is None:
         body = root
-    scores = _score(body)
-    if scores is None:
+    page = _walk(body)
+    if page.best is None or page.best is body or page.good == 0:
         return None
-    best, best_stats, page_good, boilerplate = scores
-    if best is None or best is body or best_stats[2] < _MIN_CONTENT:
+    chosen = _with_siblings(page.best, page)
+    chosen = _widen(chosen, page, body)
+    if chosen is None:
         return None
-    if best_stats[2] < _MIN_SHARE * page_good:
+    total = sum(page.stats[el][_ALL] for el in chosen)
+    good = sum(page.stats[el][_GOOD] for el in chosen)
+    if total < _MIN_CONTENT or good < _MIN_SHARE * page.good:
         return None
-    chosen = [best, *_split_siblings(best)]
-    _prune(chosen, boilerplate, best_stats[2])
+    _prune(chosen, page.boilerplate, good)
     return chosen
 
 
-_Stats = list  # [all chars, link chars, good chars, bad weight]
+# A block's counters while the walk is in it, then its subtree's totals.
+_ALL, _LINK, _GOOD, _OWN, _OWN_LINK, _COMMAS, _SCORE, _KIND, _LINKED = range(9)
 
 
-def _score(
-    body: etree._Element,
-) -> tuple[etree._Element | None, _Stats, int, list[tuple[etree._Element, int]]] | None:
-    """One walk: the best-balanced element, its stats, the page's good characters and the
-    boilerplate elements found (with the good characters each holds)."""
+@dataclass(slots=True)
+class _Page:
+    best: etree._Element | None  # the top-scoring candidate outside boilerplate
+    best_score: float
+    good: int  # characters of prose outside links and boilerplate, in the whole page
+    stats: dict[etree._Element, list]  # every block that holds text: its counters
+    boilerplate: list[tuple[etree._Element, int]]  # with the prose characters each holds
+
+
+def _walk(body: etree._Element) -> _Page:
+    """One walk over the tree: every block's counters, the best candidate, the boilerplate.
+
+    A block (any element not in ``_INLINE``) owns its text and its inline elements' text.
+    A block owning ``_PARAGRAPH`` characters or more is a paragraph: like readability, its
+    score (1, plus its commas, plus one per 100 characters up to 3) goes to its parent block
+    and half of it to its grandparent, so the container with the most paragraphs of its own
+    scores highest; a candidate's score is then scaled by its share of text outside links.
+    """
     inline = _INLINE
-    kinds: dict[tuple[str | None, str | None], bool] = {}
-    blocks: list[list] = []  # per open block: [all, link, good, bad, own, own link, raw good]
+    boilerplate_tags = _BOILERPLATE_TAGS
+    kinds = _KINDS
+    if len(kinds) > _KINDS_MAX:
+        kinds.clear()
+    blocks: list[list] = []
+    stats: dict[etree._Element, list] = {}
     boilerplate: list[tuple[etree._Element, int]] = []
+    inside = 0  # open boilerplate elements: nothing in them is a candidate
+    linked = 0  # open <a> elements: blocks in them (cards, teasers) are not prose
     best: etree._Element | None = None
-    best_value = 0.0
-    best_stats: _Stats = [0, 0, 0, 0.0]
+    best_score = 0.0
     frame: list = []
+    page_chars = _text_length(body)
     for event, el in etree.iterwalk(body, events=("start", "end")):
         tag = el.tag
         if event == "start":
             if tag in inline:
                 if tag == "a":
-                    text = el.text
-                    if text:
-                        n = len(text.strip())
-                        if n:
-                            frame = blocks[-1]
-                            frame[4] += n
-                            frame[5] += n
-                    continue
-            else:
-                blocks.append([0, 0, 0, 0.0, 0, 0, 0])
-            text = el.text
-            if text and blocks:
-                n = len(text.strip())
-                if n:
-                    blocks[-1][4] += n
-            continue
-        if tag not in inline:
-            frame = blocks.pop()
-            own, own_link = frame[4], frame[5]
-            if own:
-                frame[0] += own
-                frame[1] += own_link
-                plain = own - own_link
-                if (plain >= _GOOD_CHARS and own_link * 2 <= own) or tag == "pre":
-                    frame[2] += own
-                    frame[6] += own
-                else:
-                    frame[3] += _LINK_WEIGHT * own_link + _SHORT_WEIGHT * plain
+                    linked += 1
+                text = el.text
+                if text and blocks:
+                    n = len(text.strip())
+                    if n:
+                        frame = blocks[-1]
+                        frame[_OWN] += n
+                        frame[_COMMAS] += text.count(",") + text.count("\uff0c")
+                        if tag == "a":
+                            frame[_OWN_LINK] += n
+                continue
             key = (el.get("class"), el.get("id"))
             kind = kinds.get(key)
             if kind is None:
                 kind = kinds[key] = _is_boilerplate(*key)
-            if kind or tag in _BOILERPLATE_TAGS:
-                boilerplate.append((el, frame[2]))
-                frame[3] += frame[2]
-                frame[2] = 0
+            if tag in boilerplate_tags:
+                kind = kind or _MAYBE
+            if kind and (
+                tag in _NEVER_BOILERPLATE
+                or (kind == _MAYBE and _text_length(el) >= _WRAPPER_SHARE * page_chars)
+            ):
+                kind = _NOT
+            kind = kind != _NOT
+            inside += kind
+            text = el.text
+            if text:
+                n = len(text.strip())
+                commas = text.count(",") + text.count("\uff0c") if n else 0
             else:
-                value = frame[2] - frame[3]
-                if value > best_value:
-                    best, best_value = el, value
-                    best_stats = frame[:4]
+                n = commas = 0
+            blocks.append([0, 0, 0, n, 0, commas, 0.0, kind, linked])
+            continue
+        if tag in inline:
+            if tag == "a":
+                linked -= 1
+        else:
+            frame = blocks.pop()
+            own = frame[_OWN]
+            if own:
+                own_link = frame[_OWN_LINK]
+                frame[_ALL] += own
+                frame[_LINK] += own_link
+                if own >= _PARAGRAPH:
+                    plain = own - own_link
+                    if plain >= _PARAGRAPH and own_link * 2 <= own and not frame[_LINKED]:
+                        frame[_GOOD] += plain
+                    if blocks:
+                        score = 1 + frame[_COMMAS] + min(own / 100, 3)
+                        blocks[-1][_SCORE] += score
+                        if len(blocks) > 1:
+                            blocks[-2][_SCORE] += score / 2
+            if frame[_KIND]:
+                inside -= 1
+                boilerplate.append((el, frame[_GOOD]))
+                frame[_GOOD] = 0
+            elif not inside and frame[_SCORE]:
+                score = frame[_SCORE] * (1 - frame[_LINK] / frame[_ALL]) if frame[_ALL] else 0
+                if score > best_score:
+                    best, best_score = el, score
+            if frame[_ALL]:
+                stats[el] = frame
             if blocks:
                 parent = blocks[-1]
-                parent[0] += frame[0]
-                parent[1] += frame[1]
-                parent[2] += frame[2]
-                parent[3] += frame[3]
-                parent[6] += frame[6]
+                parent[_ALL] += frame[_ALL]
+                parent[_LINK] += frame[_LINK]
+                parent[_GOOD] += frame[_GOOD]
         tail = el.tail
         if tail and blocks:
             n = len(tail.strip())
             if n:
-                blocks[-1][4] += n
-    # The last frame closed is the body's; its raw good text counts boilerplate's too.
-    if not frame or frame[6] == 0:
-        return None
-    return best, best_stats, frame[6], boilerplate
+                frame = blocks[-1]
+                frame[_OWN] += n
+                frame[_COMMAS] += tail.count(",") + tail.count("\uff0c")
+    # The last block closed is the body.
+    good = frame[_GOOD] if frame else 0
+    return _Page(best, best_score, good, stats, boilerplate)
 
 
-def _is_boilerplate(cls: str | None, ident: str | None) -> bool:
-    """Whether a class/id names boilerplate, word by word (``PageBuilder-pageRow`` holds no
-    "pager", ``elementor-widget-container`` no sidebar word)."""
+_text_length = etree.XPath("string-length(normalize-space())")
+
+
+def _with_siblings(best: etree._Element, page: _Page) -> list[etree._Element]:
+    """The best candidate and the siblings that continue it: chunks of a split body (same
+    tag and class), blocks scoring a fifth of it, and stray prose paragraphs."""
+    parent = best.getparent()
+    if parent is None:
+        return [best]
+    stats = page.stats
+    cls = best.get("class")
+    threshold = max(10.0, page.best_score * 0.2)
+    chosen = []
+    for el in parent.iterchildren("*"):
+        if el is best:
+            chosen.append(el)
+            continue
+        counters = stats.get(el)
+        if counters is None or counters[_KIND]:
+            continue
+        density = counters[_LINK] / counters[_ALL]
+        if (
+            (el.tag == best.tag and cls and el.get("class") == cls)
+            or counters[_SCORE] * (1 - density) >= threshold
+            or (counters[_GOOD] >= 80 and density < 0.25)
+        ):
+            chosen.append(el)
+    return chosen
+
+
+def _widen(
+    chosen: list[etree._Element], page: _Page, body: etree._Element
+) -> list[etree._Element] | None:
+    """On a page whose prose is spread over many containers (a manual's sections, an API
+    reference), the lowest container that holds most of the page's prose."""
+    stats = page.stats
+    good = sum(stats[el][_GOOD] for el in chosen)
+    if good >= _WIDEN_BELOW * page.good:
+        return chosen
+    for ancestor in chosen[0].iterancestors():
+        if ancestor is body or ancestor.tag == "html":
+            return chosen
+        counters = stats.get(ancestor)
+        if counters is None or counters[_KIND]:
+            return chosen
+        if counters[_GOOD] >= _WIDEN_TO * page.good:
+            if counters[_LINK] > _WIDEN_LINKS * counters[_ALL]:
+                return chosen
+            return [ancestor]
+    return chosen
+
+
+# Class/id verdicts, shared by every page (sites repeat their class names); cleared when big.
+_KINDS: dict[tuple[str | None, str | None], int] = {}
+_KINDS_MAX = 50_000
+
+
+_NOT, _MAYBE, _ALWAYS = 0, 1, 2  # verdicts on a class/id: boilerplate unless big, always
+
+
+def _is_boilerplate(cls: str | None, ident: str | None) -> int:
+    """Whether a class/id names boilerplate (`_MAYBE`, or `_ALWAYS` for comments), word by
+    word: ``PageBuilder-pageRow`` holds no "pager", ``elementor-widget-container`` no
+    sidebar word, ``no-sidebar`` says there is none."""
     if not cls and not ident:
-        return False
+        return _NOT
     words = _words(f"{cls or ''} {ident or ''}")
     if any(w in _CONTENT_WORDS for w in words):
-        return False
+        return _NOT
+    verdict = _NOT
     previous = ""
     for word in words:
         if word in _BOILERPLATE_WORDS and previous not in _NEGATIONS:
-            return True
+            if word in _COMMENT_WORDS:
+                return _ALWAYS
+            verdict = _MAYBE
         previous = word
-    if len(words) > 1:
-        for phrase in _BOILERPLATE_PHRASES:
-            if _has_phrase(words, phrase):
-                return True
-    return False
+    if verdict or (len(words) > 1 and _PHRASES.search(" ".join(words))):
+        return _MAYBE
+    return _NOT
 
 
 def _words(names: str) -> list[str]:
@@ -222,28 +340,12 @@ def _words(names: str) -> list[str]:
     words: list[str] = []
     for name in names.split():
         parts = _WORD.findall(_CAMEL.sub(" ", name))
+        if len(parts) > 1 and parts[0].lower() in _TAXONOMY:
+            continue
         words.extend(p.lower() for p in parts)
         if len(parts) > 1:
             words.append("".join(parts).lower())
     return words
-
-
-def _has_phrase(words: list[str], phrase: tuple[str, ...]) -> bool:
-    size = len(phrase)
-    return any(tuple(words[i : i + size]) == phrase for i in range(len(words) - size + 1))
-
-
-def _split_siblings(best: etree._Element) -> list[etree._Element]:
-    """Siblings of the content with its tag and class: the other chunks of a split body."""
-    cls = best.get("class")
-    parent = best.getparent()
-    if not cls or parent is None:
-        return []
-    return [
-        el
-        for el in parent.iterchildren(best.tag)
-        if el is not best and el.get("class") == cls and "".join(el.itertext()).strip()
-    ]
 
 
 def _prune(

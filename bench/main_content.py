@@ -86,8 +86,8 @@ def extractors() -> dict[str, Extractor]:
         import trafilatura
 
         found["trafilatura (text)"] = lambda html: trafilatura.extract(html) or ""
-        found["trafilatura (markdown)"] = (
-            lambda html: trafilatura.extract(html, output_format="markdown") or ""
+        found["trafilatura (markdown)"] = lambda html: (
+            trafilatura.extract(html, output_format="markdown") or ""
         )
     except ImportError:
         print("trafilatura is not installed: pip install -e '.[bench]'")

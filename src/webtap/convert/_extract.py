@@ -15,7 +15,6 @@ lists, images and captions) is removed, never an element that holds most of the 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
 from dataclasses import dataclass
 
 from lxml import etree
@@ -29,9 +28,10 @@ _INLINE = frozenset((
 ))  # fmt: skip
 
 _PARAGRAPH = 25  # characters a block needs of its own to count as a paragraph
+_MIN_MARKED = 100  # characters an itemprop="articleBody" needs to be trusted
 _MIN_CONTENT = 200  # an extraction with fewer characters falls back to the whole page
 _MIN_SHARE = 0.15  # ... as does one holding less than this share of the page's prose
-_WRAPPER_SHARE = 0.4  # an element with this share of the page's text is never boilerplate
+_WRAPPER_SHARE = 0.6  # an element with this share of the page's text is never boilerplate
 _WIDEN_BELOW = 0.5  # content holding less than this share of the page's prose ...
 _WIDEN_TO = 0.75  # ... widens to the lowest container holding this share
 _WIDEN_LINKS = 0.35  # ... unless that container is mostly links (a portal's front page)
@@ -80,8 +80,10 @@ _PHRASES = re.compile(
 )
 # A word before a boilerplate word that says the element is not that (``no-sidebar``).
 _NEGATIONS = frozenset(("no", "not", "without", "has", "with", "hide", "show", "hidden"))
+# A word after a boilerplate word that says it is a page state (``comments-open``).
+_STATES = frozenset(("open", "closed", "enabled", "disabled", "allowed", "active"))
 _BOILERPLATE_TAGS = frozenset(("aside", "footer", "figure", "figcaption", "form"))
-_NEVER_BOILERPLATE = frozenset(("html", "body", "main", "article"))
+_NEVER_BOILERPLATE = frozenset(("html", "body", "main"))
 # Tags left out of the content however little they hold: pictures and their captions.
 _PICTURE_TAGS = ("img", "picture", "figcaption")
 # An element with one of these words is content even if another word says boilerplate.
@@ -121,15 +123,12 @@ def extract(root: etree._Element) -> list[etree._Element] | None:
     page = _walk(body)
     if page.best is None or page.best is body or page.good == 0:
         return None
-    chosen = _with_siblings(page.best, page)
-    chosen = _widen(chosen, page, body)
-    if chosen is None:
-        return None
+    chosen = _marked(body, page) or _widen(_with_siblings(page.best, page), page, body)
     total = sum(page.stats[el][_ALL] for el in chosen)
     good = sum(page.stats[el][_GOOD] for el in chosen)
     if total < _MIN_CONTENT or good < _MIN_SHARE * page.good:
         return None
-    _prune(chosen, page.boilerplate, good)
+    _prune(chosen, page, good)
     return chosen
 
 
@@ -143,7 +142,7 @@ class _Page:
     best_score: float
     good: int  # characters of prose outside links and boilerplate, in the whole page
     stats: dict[etree._Element, list]  # every block that holds text: its counters
-    boilerplate: list[tuple[etree._Element, int]]  # with the prose characters each holds
+    boilerplate: list[etree._Element]
 
 
 def _walk(body: etree._Element) -> _Page:
@@ -162,13 +161,13 @@ def _walk(body: etree._Element) -> _Page:
         kinds.clear()
     blocks: list[list] = []
     stats: dict[etree._Element, list] = {}
-    boilerplate: list[tuple[etree._Element, int]] = []
-    inside = 0  # open boilerplate elements: nothing in them is a candidate
+    maybe: list[etree._Element] = []  # boilerplate by name, unless it wraps the content
+    always: list[etree._Element] = []  # comment sections
+    candidates: list[tuple[float, etree._Element]] = []
+    inside = 0  # open comment sections: nothing in them is a candidate
     linked = 0  # open <a> elements: blocks in them (cards, teasers) are not prose
-    best: etree._Element | None = None
-    best_score = 0.0
+    articles = 0  # open <article> elements
     frame: list = []
-    page_chars = _text_length(body)
     for event, el in etree.iterwalk(body, events=("start", "end")):
         tag = el.tag
         if event == "start":
@@ -191,13 +190,14 @@ def _walk(body: etree._Element) -> _Page:
                 kind = kinds[key] = _is_boilerplate(*key)
             if tag in boilerplate_tags:
                 kind = kind or _MAYBE
-            if kind and (
-                tag in _NEVER_BOILERPLATE
-                or (kind == _MAYBE and _text_length(el) >= _WRAPPER_SHARE * page_chars)
-            ):
+            elif tag == "article":
+                # An article inside an article is a related post or a comment (HTML5).
+                kind = kind or (_MAYBE if articles else _NOT)
+                articles += 1
+            elif tag in _NEVER_BOILERPLATE:
                 kind = _NOT
-            kind = kind != _NOT
-            inside += kind
+            if kind == _ALWAYS:
+                inside += 1
             text = el.text
             if text:
                 n = len(text.strip())
@@ -210,6 +210,8 @@ def _walk(body: etree._Element) -> _Page:
             if tag == "a":
                 linked -= 1
         else:
+            if tag == "article":
+                articles -= 1
             frame = blocks.pop()
             own = frame[_OWN]
             if own:
@@ -225,14 +227,16 @@ def _walk(body: etree._Element) -> _Page:
                         blocks[-1][_SCORE] += score
                         if len(blocks) > 1:
                             blocks[-2][_SCORE] += score / 2
-            if frame[_KIND]:
+            kind = frame[_KIND]
+            if kind == _ALWAYS:
                 inside -= 1
-                boilerplate.append((el, frame[_GOOD]))
+                always.append(el)
                 frame[_GOOD] = 0
-            elif not inside and frame[_SCORE]:
-                score = frame[_SCORE] * (1 - frame[_LINK] / frame[_ALL]) if frame[_ALL] else 0
-                if score > best_score:
-                    best, best_score = el, score
+            elif not inside:
+                if kind:
+                    maybe.append(el)
+                if frame[_SCORE] and frame[_ALL]:
+                    candidates.append((frame[_SCORE] * (1 - frame[_LINK] / frame[_ALL]), el))
             if frame[_ALL]:
                 stats[el] = frame
             if blocks:
@@ -247,12 +251,62 @@ def _walk(body: etree._Element) -> _Page:
                 frame = blocks[-1]
                 frame[_OWN] += n
                 frame[_COMMAS] += tail.count(",") + tail.count("\uff0c")
-    # The last block closed is the body.
-    good = frame[_GOOD] if frame else 0
-    return _Page(best, best_score, good, stats, boilerplate)
+    good = frame[_GOOD] if frame else 0  # the last block closed is the body
+    boilerplate = _boilerplate(maybe, stats, good)
+    best, best_score = _best(candidates, set(boilerplate))
+    return _Page(best, best_score, good, stats, [*boilerplate, *always])
 
 
-_text_length = etree.XPath("string-length(normalize-space())")
+def _boilerplate(
+    maybe: list[etree._Element], stats: dict[etree._Element, list], good: int
+) -> list[etree._Element]:
+    """The elements named as boilerplate that are: not those holding most of the page's
+    prose, which wrap the content (``l-sidebar-fixed l-article-body-segment``)."""
+    found = []
+    for el in maybe:
+        counters = stats.get(el)
+        if counters is not None and counters[_GOOD] >= _WRAPPER_SHARE * good:
+            counters[_KIND] = _NOT
+        else:
+            found.append(el)
+    return found
+
+
+def _best(
+    candidates: list[tuple[float, etree._Element]], boilerplate: set[etree._Element]
+) -> tuple[etree._Element | None, float]:
+    """The top-scoring candidate that is not boilerplate nor inside boilerplate."""
+    candidates.sort(key=lambda c: c[0], reverse=True)
+    for score, el in candidates:
+        if el not in boilerplate and not any(a in boilerplate for a in el.iterancestors()):
+            return el, score
+    return None, 0.0
+
+
+_ARTICLE_BODY = etree.XPath("//*[@itemprop='articleBody']")
+
+
+def _marked(body: etree._Element, page: _Page) -> list[etree._Element] | None:
+    """The elements the page itself marks as the article's body (schema.org's
+    ``itemprop="articleBody"``), when they hold text and the best candidate agrees: it is
+    inside them, they are inside it, or they hold a fair share of its prose."""
+    stats = page.stats
+    marked = [el for el in _ARTICLE_BODY(body) if el in stats and not stats[el][_KIND]]
+    if not marked:
+        return None
+    # Nested marks (a body inside a body): keep the outermost.
+    outer = set(marked)
+    marked = [el for el in marked if not any(a in outer for a in el.iterancestors())]
+    best = page.best
+    best_good = stats[best][_GOOD]
+    good = sum(stats[el][_GOOD] for el in marked)
+    total = sum(stats[el][_ALL] for el in marked)
+    if total < _MIN_MARKED:
+        return None
+    agrees = any(
+        el is best or best in el.iterancestors() or el in best.iterancestors() for el in marked
+    )
+    return marked if agrees or good >= 0.3 * best_good else None
 
 
 def _with_siblings(best: etree._Element, page: _Page) -> list[etree._Element]:
@@ -323,8 +377,12 @@ def _is_boilerplate(cls: str | None, ident: str | None) -> int:
         return _NOT
     verdict = _NOT
     previous = ""
-    for word in words:
-        if word in _BOILERPLATE_WORDS and previous not in _NEGATIONS:
+    for i, word in enumerate(words):
+        if (
+            word in _BOILERPLATE_WORDS
+            and previous not in _NEGATIONS
+            and (i + 1 == len(words) or words[i + 1] not in _STATES)
+        ):
             if word in _COMMENT_WORDS:
                 return _ALWAYS
             verdict = _MAYBE
@@ -348,16 +406,14 @@ def _words(names: str) -> list[str]:
     return words
 
 
-def _prune(
-    chosen: list[etree._Element],
-    boilerplate: Iterable[tuple[etree._Element, int]],
-    content_good: int,
-) -> None:
+def _prune(chosen: list[etree._Element], page: _Page, content_good: int) -> None:
     """Remove boilerplate inside the chosen elements; never one holding most of the content
     (it is then a wrapper with an unlucky name, an ancestor of the real content)."""
     inside = set(chosen)
-    for el, good in boilerplate:
-        if good * 2 > content_good:
+    stats = page.stats
+    for el in page.boilerplate:
+        counters = stats.get(el)
+        if counters is not None and counters[_GOOD] * 2 > content_good:
             continue
         for ancestor in el.iterancestors():
             if ancestor in inside:

@@ -28,10 +28,12 @@ _INLINE = frozenset((
 ))  # fmt: skip
 
 _PARAGRAPH = 25  # characters a block needs of its own to count as a paragraph
+_PROSE_SECTION = 500  # prose that keeps a section named like boilerplate (id="for-update-share")
 _MIN_MARKED = 100  # characters an itemprop="articleBody" needs to be trusted
 _MIN_CONTENT = 200  # an extraction with fewer characters falls back to the whole page
 _MIN_SHARE = 0.15  # ... as does one holding less than this share of the page's prose
 _WRAPPER_SHARE = 0.6  # an element with this share of the page's text is never boilerplate
+_FILL_SHARE = 0.25  # what else a parent may hold, beside the chosen siblings, to be taken
 _WIDEN_BELOW = 0.5  # content holding less than this share of the page's prose ...
 _WIDEN_TO = 0.75  # ... widens to the lowest container holding this share
 _WIDEN_LINKS = 0.35  # ... unless that container is mostly links (a portal's front page)
@@ -124,6 +126,7 @@ def extract(root: etree._Element) -> list[etree._Element] | None:
     if page.best is None or page.best is body or page.good == 0:
         return None
     chosen = _marked(body, page) or _widen(_with_siblings(page.best, page), page, body)
+    chosen = _fill(chosen, page)
     total = sum(page.stats[el][_ALL] for el in chosen)
     good = sum(page.stats[el][_GOOD] for el in chosen)
     if total < _MIN_CONTENT or good < _MIN_SHARE * page.good:
@@ -336,6 +339,30 @@ def _with_siblings(best: etree._Element, page: _Page) -> list[etree._Element]:
     return chosen
 
 
+def _fill(chosen: list[etree._Element], page: _Page) -> list[etree._Element]:
+    """Several chosen siblings become their parent when what else it holds is small and not
+    links: the headings and short paragraphs between a manual's sections, its title."""
+    parent = chosen[0].getparent()
+    if len(chosen) < 2 or parent is None or parent.tag in ("body", "html"):
+        return chosen
+    stats = page.stats
+    counters = stats.get(parent)
+    if counters is None or counters[_KIND]:
+        return chosen
+    inside = set(chosen)
+    size = sum(stats[el][_ALL] for el in chosen)
+    rest = rest_links = 0
+    for el in parent.iterchildren("*"):
+        other = stats.get(el)
+        if el not in inside and other is not None and not other[_KIND]:
+            rest += other[_ALL]
+            rest_links += other[_LINK]
+    rest += counters[_OWN]  # the parent's own text (it includes its own links)
+    if rest <= _FILL_SHARE * size and rest_links * 2 <= rest:
+        return [parent]
+    return chosen
+
+
 def _widen(
     chosen: list[etree._Element], page: _Page, body: etree._Element
 ) -> list[etree._Element] | None:
@@ -363,16 +390,27 @@ _KINDS: dict[tuple[str | None, str | None], int] = {}
 _KINDS_MAX = 50_000
 
 
-_NOT, _MAYBE, _ALWAYS = 0, 1, 2  # verdicts on a class/id: boilerplate unless big, always
+_NOT, _MAYBE, _ALWAYS, _BY_ID = 0, 1, 2, 3  # verdicts on an element's class and id
 
 
 def _is_boilerplate(cls: str | None, ident: str | None) -> int:
-    """Whether a class/id names boilerplate (`_MAYBE`, or `_ALWAYS` for comments), word by
-    word: ``PageBuilder-pageRow`` holds no "pager", ``elementor-widget-container`` no
-    sidebar word, ``no-sidebar`` says there is none."""
-    if not cls and not ident:
-        return _NOT
-    words = _words(f"{cls or ''} {ident or ''}")
+    """`_MAYBE` when the class names boilerplate (kept if it turns out to wrap the content),
+    `_ALWAYS` for comment sections, `_BY_ID` when only the id does: manuals derive ids from
+    headings (``id="sql-for-update-share"``), so such a section is kept if it is prose."""
+    verdict = _verdict(cls) if cls else _NOT
+    if verdict == _ALWAYS or not ident:
+        return verdict
+    by_id = _verdict(ident)
+    if by_id == _ALWAYS:
+        return _ALWAYS
+    return verdict or (by_id and _BY_ID)
+
+
+def _verdict(names: str) -> int:
+    """Whether class or id names name boilerplate, word by word: ``PageBuilder-pageRow``
+    holds no "pager", ``elementor-widget-container`` no sidebar word, ``no-sidebar`` says
+    there is none, ``comments-open`` is a page state."""
+    words = _words(names)
     if any(w in _CONTENT_WORDS for w in words):
         return _NOT
     verdict = _NOT
@@ -413,7 +451,14 @@ def _prune(chosen: list[etree._Element], page: _Page, content_good: int) -> None
     stats = page.stats
     for el in page.boilerplate:
         counters = stats.get(el)
-        if counters is not None and counters[_GOOD] * 2 > content_good:
+        if counters is not None and (
+            counters[_GOOD] * 2 > content_good
+            or (
+                counters[_KIND] == _BY_ID
+                and counters[_GOOD] >= _PROSE_SECTION
+                and counters[_GOOD] >= 0.8 * counters[_ALL]
+            )
+        ):
             continue
         for ancestor in el.iterancestors():
             if ancestor in inside:

@@ -33,10 +33,9 @@ _MIN_MARKED = 100  # characters an itemprop="articleBody" needs to be trusted
 _MIN_CONTENT = 200  # an extraction with fewer characters falls back to the whole page
 _MIN_SHARE = 0.15  # ... as does one holding less than this share of the page's prose
 _WRAPPER_SHARE = 0.6  # an element with this share of the page's text is never boilerplate
+_MAX_FILLS = 4  # how many levels siblings may fill their parent, upwards
+_WIDEN_BELOW = 0.5  # ... while they hold less than this share of the page's prose
 _FILL_SHARE = 0.25  # what else a parent may hold, beside the chosen siblings, to be taken
-_WIDEN_BELOW = 0.5  # content holding less than this share of the page's prose ...
-_WIDEN_TO = 0.75  # ... widens to the lowest container holding this share
-_WIDEN_LINKS = 0.35  # ... unless that container is mostly links (a portal's front page)
 
 # Whole words in a class or id that mark boilerplate, in the languages pages are written in.
 # Comment sections are boilerplate however big they are (long discussions outweigh short
@@ -80,6 +79,20 @@ _BOILERPLATE_PHRASES = (
 _PHRASES = re.compile(
     r"\b(?:" + "|".join(" ".join(phrase) for phrase in _BOILERPLATE_PHRASES) + r")\b"
 )
+# How blocks of related links, ads and comments announce themselves, in several languages.
+_ANNOUNCEMENTS = (
+    "you may also", "you might also", "you may like", "you might like", "related",
+    "read more", "read also", "also read", "more from", "more in ", "more on ", "recommended",
+    "sponsored", "advertisement", "most read", "most popular", "trending", "popular posts",
+    "share this", "comments", "leave a comment", "leave a reply", "newsletter", "subscribe",
+    "leia também", "leia mais", "veja também", "você pode gostar", "mais lidas",
+    "notícias relacionadas", "publicidade", "lesen sie auch", "mehr zum thema", "das könnte",
+    "weitere artikel", "anzeige", "kommentare", "te puede interesar", "también te puede",
+    "noticias relacionadas", "artículos relacionados", "lo más leído", "publicidad",
+    "à lire aussi", "lire aussi", "sur le même sujet", "vous aimerez aussi", "à voir aussi",
+    "publicité", "leggi anche", "potrebbe interessarti", "articoli correlati", "pubblicità",
+    "lees ook", "gerelateerde",
+)  # fmt: skip
 # A word before a boilerplate word that says the element is not that (``no-sidebar``).
 _NEGATIONS = frozenset(("no", "not", "without", "has", "with", "hide", "show", "hidden"))
 # A word after a boilerplate word that says it is a page state (``comments-open``).
@@ -125,14 +138,31 @@ def extract(root: etree._Element) -> list[etree._Element] | None:
     page = _walk(body)
     if page.best is None or page.best is body or page.good == 0:
         return None
-    chosen = _marked(body, page) or _widen(_with_siblings(page.best, page), page, body)
-    chosen = _fill(chosen, page)
+    chosen = _marked(body, page)
+    if chosen is None:
+        # The best block, with the siblings that continue it, becomes their parent when
+        # they fill it. While that holds a minority of the page's prose (a manual: one
+        # function's entry among a hundred), the parent in turn looks for its siblings.
+        chosen = _fill(_with_siblings(page.best, page), page)
+        for _ in range(_MAX_FILLS):
+            if _good(chosen, page) >= _WIDEN_BELOW * page.good:
+                break
+            filled = _fill(_with_siblings(chosen[0], page), page)
+            if filled == chosen:
+                break
+            chosen = filled
+    else:
+        chosen = _fill(chosen, page)
     total = sum(page.stats[el][_ALL] for el in chosen)
-    good = sum(page.stats[el][_GOOD] for el in chosen)
+    good = _good(chosen, page)
     if total < _MIN_CONTENT or good < _MIN_SHARE * page.good:
         return None
     _prune(chosen, page, good)
     return chosen
+
+
+def _good(elements: list[etree._Element], page: _Page) -> int:
+    return sum(page.stats[el][_GOOD] for el in elements)
 
 
 # A block's counters while the walk is in it, then its subtree's totals.
@@ -315,10 +345,16 @@ def _marked(body: etree._Element, page: _Page) -> list[etree._Element] | None:
 def _with_siblings(best: etree._Element, page: _Page) -> list[etree._Element]:
     """The best candidate and the siblings that continue it: chunks of a split body (same
     tag and class), blocks scoring a fifth of it, and stray prose paragraphs."""
+    stats = page.stats
     parent = best.getparent()
+    # A chunk wrapped alone (``<div class=grid><div class=body>``): its wrapper is the chunk.
+    while parent is not None and parent.tag not in ("body", "html"):
+        counters = stats.get(parent)
+        if counters is None or counters[_ALL] != stats[best][_ALL]:
+            break
+        best, parent = parent, parent.getparent()
     if parent is None:
         return [best]
-    stats = page.stats
     cls = best.get("class")
     threshold = max(10.0, page.best_score * 0.2)
     chosen = []
@@ -330,8 +366,10 @@ def _with_siblings(best: etree._Element, page: _Page) -> list[etree._Element]:
         if counters is None or counters[_KIND]:
             continue
         density = counters[_LINK] / counters[_ALL]
+        if _announces_boilerplate(el):
+            continue
         if (
-            (el.tag == best.tag and cls and el.get("class") == cls)
+            (el.tag == best.tag and cls and el.get("class") == cls and counters[_GOOD])
             or counters[_SCORE] * (1 - density) >= threshold
             or (counters[_GOOD] >= 80 and density < 0.25)
         ):
@@ -363,26 +401,18 @@ def _fill(chosen: list[etree._Element], page: _Page) -> list[etree._Element]:
     return chosen
 
 
-def _widen(
-    chosen: list[etree._Element], page: _Page, body: etree._Element
-) -> list[etree._Element] | None:
-    """On a page whose prose is spread over many containers (a manual's sections, an API
-    reference), the lowest container that holds most of the page's prose."""
-    stats = page.stats
-    good = sum(stats[el][_GOOD] for el in chosen)
-    if good >= _WIDEN_BELOW * page.good:
-        return chosen
-    for ancestor in chosen[0].iterancestors():
-        if ancestor is body or ancestor.tag == "html":
-            return chosen
-        counters = stats.get(ancestor)
-        if counters is None or counters[_KIND]:
-            return chosen
-        if counters[_GOOD] >= _WIDEN_TO * page.good:
-            if counters[_LINK] > _WIDEN_LINKS * counters[_ALL]:
-                return chosen
-            return [ancestor]
-    return chosen
+def _announces_boilerplate(el: etree._Element) -> bool:
+    """Whether a block starts by saying it is not the article ("You may also like", "Leia
+    também", "Sponsored", ...): its first words, as a reader would see them."""
+    start = []
+    size = 0
+    for text in el.itertext():
+        start.append(text)
+        size += len(text)
+        if size > 60:
+            break
+    words = " ".join(" ".join(start).lower().split())
+    return words.startswith(_ANNOUNCEMENTS)
 
 
 # Class/id verdicts, shared by every page (sites repeat their class names); cleared when big.

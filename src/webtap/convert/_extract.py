@@ -15,7 +15,7 @@ lists, images and captions) is removed, never an element that holds most of the 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from dataclasses import dataclass
 
 from lxml import etree
 
@@ -27,17 +27,27 @@ _INLINE = frozenset((
     "strike", "br", "img", "source", "picture", "math",
 ))  # fmt: skip
 
-_GOOD_CHARS = 25  # non-link characters a block needs to count as prose
-_SHORT_WEIGHT = 0.3  # how much short non-link text (dates, labels, "Share") counts as bad
-_LINK_WEIGHT = 1.0  # how much link text outside prose counts as bad
-_MIN_CONTENT = 200  # an extraction with fewer characters of prose falls back to the page
-_MIN_SHARE = 0.2  # ... as does one holding less than this share of the page's prose
+_PARAGRAPH = 25  # characters a block needs of its own to count as a paragraph
+_PROSE_SECTION = 500  # prose that keeps a section named like boilerplate (id="for-update-share")
+_MIN_MARKED = 100  # characters an itemprop="articleBody" needs to be trusted
+_MIN_CONTENT = 200  # an extraction with fewer characters falls back to the whole page
+_MIN_SHARE = 0.15  # ... as does one holding less than this share of the page's prose
+_WRAPPER_SHARE = 0.6  # an element with this share of the page's text is never boilerplate
+_MAX_FILLS = 4  # how many levels siblings may fill their parent, upwards
+_WIDEN_BELOW = 0.5  # ... while they hold less than this share of the page's prose
+_FILL_SHARE = 0.25  # what else a parent may hold, beside the chosen siblings, to be taken
 
 # Whole words in a class or id that mark boilerplate, in the languages pages are written in.
+# Comment sections are boilerplate however big they are (long discussions outweigh short
+# posts); any other boilerplate word on an element holding a large share of the page's text
+# names a layout wrapper around the content (``l-sidebar-fixed l-article-body-segment``).
+_COMMENT_LIST = """
+    comment comments commentlist commentaire commentaires comentario comentarios
+    comentários kommentar kommentare commenti commento reacties disqus respond
+"""
+_COMMENT_WORDS = frozenset(_COMMENT_LIST.split())
 _BOILERPLATE_LIST = """
-    comment comments commentlist commentaire commentaires comentario comentarios comentarios
-    comentários kommentar kommentare commenti commento reacties reactions disqus respond
-    reply replies
+    reactions reply replies
     share shares sharing sharebar sharedaddy social socials addthis sociable shariff
     compartir compartilhar compartilhe partager partage teilen condividi
     related relacionados relacionadas relacionado relacionada similar similares correlati
@@ -55,7 +65,9 @@ _BOILERPLATE_LIST = """
     byline author bio tags tagcloud taglist keywords
     menu navbar navigation nav toolbar skip print
 """
-_BOILERPLATE_WORDS = frozenset(_BOILERPLATE_LIST.split())
+_BOILERPLATE_WORDS = frozenset(_BOILERPLATE_LIST.split()) | _COMMENT_WORDS
+# Class names that file a post under a topic (WordPress's ``category-social``, ``tag-ads``).
+_TAXONOMY = frozenset(("category", "tag", "tags", "cat", "term", "topic", "section"))
 # Boilerplate named in several words, matched as consecutive words.
 _BOILERPLATE_PHRASES = (
     ("pie", "de", "pagina"), ("pie", "pagina"), ("pied", "de", "page"), ("pied", "page"),
@@ -64,9 +76,29 @@ _BOILERPLATE_PHRASES = (
     ("mehr", "zum", "thema"), ("lesen", "sie", "auch"), ("post", "meta"), ("entry", "meta"),
     ("article", "meta"), ("wp", "caption"), ("more", "from"),
 )  # fmt: skip
+_PHRASES = re.compile(
+    r"\b(?:" + "|".join(" ".join(phrase) for phrase in _BOILERPLATE_PHRASES) + r")\b"
+)
+# How blocks of related links, ads and comments announce themselves, in several languages.
+_ANNOUNCEMENTS = (
+    "you may also", "you might also", "you may like", "you might like", "related",
+    "read more", "read also", "also read", "more from", "more in ", "more on ", "recommended",
+    "sponsored", "advertisement", "most read", "most popular", "trending", "popular posts",
+    "share this", "comments", "leave a comment", "leave a reply", "newsletter", "subscribe",
+    "leia também", "leia mais", "veja também", "você pode gostar", "mais lidas",
+    "notícias relacionadas", "publicidade", "lesen sie auch", "mehr zum thema", "das könnte",
+    "weitere artikel", "anzeige", "kommentare", "te puede interesar", "también te puede",
+    "noticias relacionadas", "artículos relacionados", "lo más leído", "publicidad",
+    "à lire aussi", "lire aussi", "sur le même sujet", "vous aimerez aussi", "à voir aussi",
+    "publicité", "leggi anche", "potrebbe interessarti", "articoli correlati", "pubblicità",
+    "lees ook", "gerelateerde",
+)  # fmt: skip
 # A word before a boilerplate word that says the element is not that (``no-sidebar``).
 _NEGATIONS = frozenset(("no", "not", "without", "has", "with", "hide", "show", "hidden"))
+# A word after a boilerplate word that says it is a page state (``comments-open``).
+_STATES = frozenset(("open", "closed", "enabled", "disabled", "allowed", "active"))
 _BOILERPLATE_TAGS = frozenset(("aside", "footer", "figure", "figcaption", "form"))
+_NEVER_BOILERPLATE = frozenset(("html", "body", "main"))
 # Tags left out of the content however little they hold: pictures and their captions.
 _PICTURE_TAGS = ("img", "picture", "figcaption")
 # An element with one of these words is content even if another word says boilerplate.
@@ -103,117 +135,329 @@ def extract(root: etree._Element) -> list[etree._Element] | None:
     body = root.find("body")
     if body is None:
         body = root
-    scores = _score(body)
-    if scores is None:
+    page = _walk(body)
+    if page.best is None or page.best is body or page.good == 0:
         return None
-    best, best_stats, page_good, boilerplate = scores
-    if best is None or best is body or best_stats[2] < _MIN_CONTENT:
+    chosen = _marked(body, page)
+    if chosen is None:
+        # The best block, with the siblings that continue it, becomes their parent when
+        # they fill it. While that holds a minority of the page's prose (a manual: one
+        # function's entry among a hundred), the parent in turn looks for its siblings.
+        chosen = _fill(_with_siblings(page.best, page), page)
+        for _ in range(_MAX_FILLS):
+            if _good(chosen, page) >= _WIDEN_BELOW * page.good:
+                break
+            filled = _fill(_with_siblings(chosen[0], page), page)
+            if filled == chosen:
+                break
+            chosen = filled
+    else:
+        chosen = _fill(chosen, page)
+    total = sum(page.stats[el][_ALL] for el in chosen)
+    good = _good(chosen, page)
+    if total < _MIN_CONTENT or good < _MIN_SHARE * page.good:
         return None
-    if best_stats[2] < _MIN_SHARE * page_good:
-        return None
-    chosen = [best, *_split_siblings(best)]
-    _prune(chosen, boilerplate, best_stats[2])
+    _prune(chosen, page, good)
     return chosen
 
 
-_Stats = list  # [all chars, link chars, good chars, bad weight]
+def _good(elements: list[etree._Element], page: _Page) -> int:
+    return sum(page.stats[el][_GOOD] for el in elements)
 
 
-def _score(
-    body: etree._Element,
-) -> tuple[etree._Element | None, _Stats, int, list[tuple[etree._Element, int]]] | None:
-    """One walk: the best-balanced element, its stats, the page's good characters and the
-    boilerplate elements found (with the good characters each holds)."""
+# A block's counters while the walk is in it, then its subtree's totals.
+_ALL, _LINK, _GOOD, _OWN, _OWN_LINK, _COMMAS, _SCORE, _KIND, _LINKED = range(9)
+
+
+@dataclass(slots=True)
+class _Page:
+    best: etree._Element | None  # the top-scoring candidate outside boilerplate
+    best_score: float
+    good: int  # characters of prose outside links and boilerplate, in the whole page
+    stats: dict[etree._Element, list]  # every block that holds text: its counters
+    boilerplate: list[etree._Element]
+
+
+def _walk(body: etree._Element) -> _Page:
+    """One walk over the tree: every block's counters, the best candidate, the boilerplate.
+
+    A block (any element not in ``_INLINE``) owns its text and its inline elements' text.
+    A block owning ``_PARAGRAPH`` characters or more is a paragraph: like readability, its
+    score (1, plus its commas, plus one per 100 characters up to 3) goes to its parent block
+    and half of it to its grandparent, so the container with the most paragraphs of its own
+    scores highest; a candidate's score is then scaled by its share of text outside links.
+    """
     inline = _INLINE
-    kinds: dict[tuple[str | None, str | None], bool] = {}
-    blocks: list[list] = []  # per open block: [all, link, good, bad, own, own link, raw good]
-    boilerplate: list[tuple[etree._Element, int]] = []
-    best: etree._Element | None = None
-    best_value = 0.0
-    best_stats: _Stats = [0, 0, 0, 0.0]
+    boilerplate_tags = _BOILERPLATE_TAGS
+    kinds = _KINDS
+    if len(kinds) > _KINDS_MAX:
+        kinds.clear()
+    blocks: list[list] = []
+    stats: dict[etree._Element, list] = {}
+    maybe: list[etree._Element] = []  # boilerplate by name, unless it wraps the content
+    always: list[etree._Element] = []  # comment sections
+    candidates: list[tuple[float, etree._Element]] = []
+    inside = 0  # open comment sections: nothing in them is a candidate
+    linked = 0  # open <a> elements: blocks in them (cards, teasers) are not prose
+    articles = 0  # open <article> elements
     frame: list = []
     for event, el in etree.iterwalk(body, events=("start", "end")):
         tag = el.tag
         if event == "start":
             if tag in inline:
                 if tag == "a":
-                    text = el.text
-                    if text:
-                        n = len(text.strip())
-                        if n:
-                            frame = blocks[-1]
-                            frame[4] += n
-                            frame[5] += n
-                    continue
-            else:
-                blocks.append([0, 0, 0, 0.0, 0, 0, 0])
-            text = el.text
-            if text and blocks:
-                n = len(text.strip())
-                if n:
-                    blocks[-1][4] += n
-            continue
-        if tag not in inline:
-            frame = blocks.pop()
-            own, own_link = frame[4], frame[5]
-            if own:
-                frame[0] += own
-                frame[1] += own_link
-                plain = own - own_link
-                if (plain >= _GOOD_CHARS and own_link * 2 <= own) or tag == "pre":
-                    frame[2] += own
-                    frame[6] += own
-                else:
-                    frame[3] += _LINK_WEIGHT * own_link + _SHORT_WEIGHT * plain
+                    linked += 1
+                text = el.text
+                if text and blocks:
+                    n = len(text.strip())
+                    if n:
+                        frame = blocks[-1]
+                        frame[_OWN] += n
+                        frame[_COMMAS] += text.count(",") + text.count("\uff0c")
+                        if tag == "a":
+                            frame[_OWN_LINK] += n
+                continue
             key = (el.get("class"), el.get("id"))
             kind = kinds.get(key)
             if kind is None:
                 kind = kinds[key] = _is_boilerplate(*key)
-            if kind or tag in _BOILERPLATE_TAGS:
-                boilerplate.append((el, frame[2]))
-                frame[3] += frame[2]
-                frame[2] = 0
+            if tag in boilerplate_tags:
+                kind = kind or _MAYBE
+            elif tag == "article":
+                # An article inside an article is a related post or a comment (HTML5).
+                kind = kind or (_MAYBE if articles else _NOT)
+                articles += 1
+            elif tag in _NEVER_BOILERPLATE:
+                kind = _NOT
+            if kind == _ALWAYS:
+                inside += 1
+            text = el.text
+            if text:
+                n = len(text.strip())
+                commas = text.count(",") + text.count("\uff0c") if n else 0
             else:
-                value = frame[2] - frame[3]
-                if value > best_value:
-                    best, best_value = el, value
-                    best_stats = frame[:4]
+                n = commas = 0
+            blocks.append([0, 0, 0, n, 0, commas, 0.0, kind, linked])
+            continue
+        if tag in inline:
+            if tag == "a":
+                linked -= 1
+        else:
+            if tag == "article":
+                articles -= 1
+            frame = blocks.pop()
+            own = frame[_OWN]
+            if own:
+                own_link = frame[_OWN_LINK]
+                frame[_ALL] += own
+                frame[_LINK] += own_link
+                if own >= _PARAGRAPH:
+                    plain = own - own_link
+                    if plain >= _PARAGRAPH and own_link * 2 <= own and not frame[_LINKED]:
+                        frame[_GOOD] += plain
+                    if blocks:
+                        score = 1 + frame[_COMMAS] + min(own / 100, 3)
+                        blocks[-1][_SCORE] += score
+                        if len(blocks) > 1:
+                            blocks[-2][_SCORE] += score / 2
+            kind = frame[_KIND]
+            if kind == _ALWAYS:
+                inside -= 1
+                always.append(el)
+                frame[_GOOD] = 0
+            elif not inside:
+                if kind:
+                    maybe.append(el)
+                if frame[_SCORE] and frame[_ALL]:
+                    candidates.append((frame[_SCORE] * (1 - frame[_LINK] / frame[_ALL]), el))
+            if frame[_ALL]:
+                stats[el] = frame
             if blocks:
                 parent = blocks[-1]
-                parent[0] += frame[0]
-                parent[1] += frame[1]
-                parent[2] += frame[2]
-                parent[3] += frame[3]
-                parent[6] += frame[6]
+                parent[_ALL] += frame[_ALL]
+                parent[_LINK] += frame[_LINK]
+                parent[_GOOD] += frame[_GOOD]
         tail = el.tail
         if tail and blocks:
             n = len(tail.strip())
             if n:
-                blocks[-1][4] += n
-    # The last frame closed is the body's; its raw good text counts boilerplate's too.
-    if not frame or frame[6] == 0:
+                frame = blocks[-1]
+                frame[_OWN] += n
+                frame[_COMMAS] += tail.count(",") + tail.count("\uff0c")
+    good = frame[_GOOD] if frame else 0  # the last block closed is the body
+    boilerplate = _boilerplate(maybe, stats, good)
+    best, best_score = _best(candidates, set(boilerplate))
+    return _Page(best, best_score, good, stats, [*boilerplate, *always])
+
+
+def _boilerplate(
+    maybe: list[etree._Element], stats: dict[etree._Element, list], good: int
+) -> list[etree._Element]:
+    """The elements named as boilerplate that are: not those holding most of the page's
+    prose, which wrap the content (``l-sidebar-fixed l-article-body-segment``)."""
+    found = []
+    for el in maybe:
+        counters = stats.get(el)
+        if counters is not None and counters[_GOOD] >= _WRAPPER_SHARE * good:
+            counters[_KIND] = _NOT
+        else:
+            found.append(el)
+    return found
+
+
+def _best(
+    candidates: list[tuple[float, etree._Element]], boilerplate: set[etree._Element]
+) -> tuple[etree._Element | None, float]:
+    """The top-scoring candidate that is not boilerplate nor inside boilerplate."""
+    candidates.sort(key=lambda c: c[0], reverse=True)
+    for score, el in candidates:
+        if el not in boilerplate and not any(a in boilerplate for a in el.iterancestors()):
+            return el, score
+    return None, 0.0
+
+
+_ARTICLE_BODY = etree.XPath("//*[@itemprop='articleBody']")
+
+
+def _marked(body: etree._Element, page: _Page) -> list[etree._Element] | None:
+    """The elements the page itself marks as the article's body (schema.org's
+    ``itemprop="articleBody"``), when they hold text and the best candidate agrees: it is
+    inside them, they are inside it, or they hold a fair share of its prose."""
+    stats = page.stats
+    marked = [el for el in _ARTICLE_BODY(body) if el in stats and not stats[el][_KIND]]
+    if not marked:
         return None
-    return best, best_stats, frame[6], boilerplate
+    # Nested marks (a body inside a body): keep the outermost.
+    outer = set(marked)
+    marked = [el for el in marked if not any(a in outer for a in el.iterancestors())]
+    best = page.best
+    best_good = stats[best][_GOOD]
+    good = sum(stats[el][_GOOD] for el in marked)
+    total = sum(stats[el][_ALL] for el in marked)
+    if total < _MIN_MARKED:
+        return None
+    agrees = any(
+        el is best or best in el.iterancestors() or el in best.iterancestors() for el in marked
+    )
+    return marked if agrees or good >= 0.3 * best_good else None
 
 
-def _is_boilerplate(cls: str | None, ident: str | None) -> bool:
-    """Whether a class/id names boilerplate, word by word (``PageBuilder-pageRow`` holds no
-    "pager", ``elementor-widget-container`` no sidebar word)."""
-    if not cls and not ident:
-        return False
-    words = _words(f"{cls or ''} {ident or ''}")
+def _with_siblings(best: etree._Element, page: _Page) -> list[etree._Element]:
+    """The best candidate and the siblings that continue it: chunks of a split body (same
+    tag and class), blocks scoring a fifth of it, and stray prose paragraphs."""
+    stats = page.stats
+    parent = best.getparent()
+    # A chunk wrapped alone (``<div class=grid><div class=body>``): its wrapper is the chunk.
+    while parent is not None and parent.tag not in ("body", "html"):
+        counters = stats.get(parent)
+        if counters is None or counters[_ALL] != stats[best][_ALL]:
+            break
+        best, parent = parent, parent.getparent()
+    if parent is None:
+        return [best]
+    cls = best.get("class")
+    threshold = max(10.0, page.best_score * 0.2)
+    chosen = []
+    for el in parent.iterchildren("*"):
+        if el is best:
+            chosen.append(el)
+            continue
+        counters = stats.get(el)
+        if counters is None or counters[_KIND]:
+            continue
+        density = counters[_LINK] / counters[_ALL]
+        if _announces_boilerplate(el):
+            continue
+        if (
+            (el.tag == best.tag and cls and el.get("class") == cls and counters[_GOOD])
+            or counters[_SCORE] * (1 - density) >= threshold
+            or (counters[_GOOD] >= 80 and density < 0.25)
+        ):
+            chosen.append(el)
+    return chosen
+
+
+def _fill(chosen: list[etree._Element], page: _Page) -> list[etree._Element]:
+    """Several chosen siblings become their parent when what else it holds is small and not
+    links: the headings and short paragraphs between a manual's sections, its title."""
+    parent = chosen[0].getparent()
+    if len(chosen) < 2 or parent is None or parent.tag in ("body", "html"):
+        return chosen
+    stats = page.stats
+    counters = stats.get(parent)
+    if counters is None or counters[_KIND]:
+        return chosen
+    inside = set(chosen)
+    size = sum(stats[el][_ALL] for el in chosen)
+    rest = rest_links = 0
+    for el in parent.iterchildren("*"):
+        other = stats.get(el)
+        if el not in inside and other is not None and not other[_KIND]:
+            rest += other[_ALL]
+            rest_links += other[_LINK]
+    rest += counters[_OWN]  # the parent's own text (it includes its own links)
+    if rest <= _FILL_SHARE * size and rest_links * 2 <= rest:
+        return [parent]
+    return chosen
+
+
+def _announces_boilerplate(el: etree._Element) -> bool:
+    """Whether a block starts by saying it is not the article ("You may also like", "Leia
+    também", "Sponsored", ...): its first words, as a reader would see them."""
+    start = []
+    size = 0
+    for text in el.itertext():
+        start.append(text)
+        size += len(text)
+        if size > 60:
+            break
+    words = " ".join(" ".join(start).lower().split())
+    return words.startswith(_ANNOUNCEMENTS)
+
+
+# Class/id verdicts, shared by every page (sites repeat their class names); cleared when big.
+_KINDS: dict[tuple[str | None, str | None], int] = {}
+_KINDS_MAX = 50_000
+
+
+_NOT, _MAYBE, _ALWAYS, _BY_ID = 0, 1, 2, 3  # verdicts on an element's class and id
+
+
+def _is_boilerplate(cls: str | None, ident: str | None) -> int:
+    """`_MAYBE` when the class names boilerplate (kept if it turns out to wrap the content),
+    `_ALWAYS` for comment sections, `_BY_ID` when only the id does: manuals derive ids from
+    headings (``id="sql-for-update-share"``), so such a section is kept if it is prose."""
+    verdict = _verdict(cls) if cls else _NOT
+    if verdict == _ALWAYS or not ident:
+        return verdict
+    by_id = _verdict(ident)
+    if by_id == _ALWAYS:
+        return _ALWAYS
+    return verdict or (by_id and _BY_ID)
+
+
+def _verdict(names: str) -> int:
+    """Whether class or id names name boilerplate, word by word: ``PageBuilder-pageRow``
+    holds no "pager", ``elementor-widget-container`` no sidebar word, ``no-sidebar`` says
+    there is none, ``comments-open`` is a page state."""
+    words = _words(names)
     if any(w in _CONTENT_WORDS for w in words):
-        return False
+        return _NOT
+    verdict = _NOT
     previous = ""
-    for word in words:
-        if word in _BOILERPLATE_WORDS and previous not in _NEGATIONS:
-            return True
+    for i, word in enumerate(words):
+        if (
+            word in _BOILERPLATE_WORDS
+            and previous not in _NEGATIONS
+            and (i + 1 == len(words) or words[i + 1] not in _STATES)
+        ):
+            if word in _COMMENT_WORDS:
+                return _ALWAYS
+            verdict = _MAYBE
         previous = word
-    if len(words) > 1:
-        for phrase in _BOILERPLATE_PHRASES:
-            if _has_phrase(words, phrase):
-                return True
-    return False
+    if verdict or (len(words) > 1 and _PHRASES.search(" ".join(words))):
+        return _MAYBE
+    return _NOT
 
 
 def _words(names: str) -> list[str]:
@@ -222,40 +466,29 @@ def _words(names: str) -> list[str]:
     words: list[str] = []
     for name in names.split():
         parts = _WORD.findall(_CAMEL.sub(" ", name))
+        if len(parts) > 1 and parts[0].lower() in _TAXONOMY:
+            continue
         words.extend(p.lower() for p in parts)
         if len(parts) > 1:
             words.append("".join(parts).lower())
     return words
 
 
-def _has_phrase(words: list[str], phrase: tuple[str, ...]) -> bool:
-    size = len(phrase)
-    return any(tuple(words[i : i + size]) == phrase for i in range(len(words) - size + 1))
-
-
-def _split_siblings(best: etree._Element) -> list[etree._Element]:
-    """Siblings of the content with its tag and class: the other chunks of a split body."""
-    cls = best.get("class")
-    parent = best.getparent()
-    if not cls or parent is None:
-        return []
-    return [
-        el
-        for el in parent.iterchildren(best.tag)
-        if el is not best and el.get("class") == cls and "".join(el.itertext()).strip()
-    ]
-
-
-def _prune(
-    chosen: list[etree._Element],
-    boilerplate: Iterable[tuple[etree._Element, int]],
-    content_good: int,
-) -> None:
+def _prune(chosen: list[etree._Element], page: _Page, content_good: int) -> None:
     """Remove boilerplate inside the chosen elements; never one holding most of the content
     (it is then a wrapper with an unlucky name, an ancestor of the real content)."""
     inside = set(chosen)
-    for el, good in boilerplate:
-        if good * 2 > content_good:
+    stats = page.stats
+    for el in page.boilerplate:
+        counters = stats.get(el)
+        if counters is not None and (
+            counters[_GOOD] * 2 > content_good
+            or (
+                counters[_KIND] == _BY_ID
+                and counters[_GOOD] >= _PROSE_SECTION
+                and counters[_GOOD] >= 0.8 * counters[_ALL]
+            )
+        ):
             continue
         for ancestor in el.iterancestors():
             if ancestor in inside:

@@ -35,6 +35,7 @@ _MIN_SHARE = 0.15  # ... as does one holding less than this share of the page's 
 _WRAPPER_SHARE = 0.6  # an element with this share of the page's text is never boilerplate
 _MAX_FILLS = 4  # how many levels siblings may fill their parent, upwards
 _WIDEN_BELOW = 0.5  # ... while they hold less than this share of the page's prose
+_FILL_ANY = 0.05
 _FILL_SHARE = 0.25  # what else a parent may hold, beside the chosen siblings, to be taken
 
 # Whole words in a class or id that mark boilerplate, in the languages pages are written in.
@@ -98,6 +99,7 @@ _NEGATIONS = frozenset(("no", "not", "without", "has", "with", "hide", "show", "
 # A word after a boilerplate word that says it is a page state (``comments-open``).
 _STATES = frozenset(("open", "closed", "enabled", "disabled", "allowed", "active"))
 _BOILERPLATE_TAGS = frozenset(("aside", "footer", "figure", "figcaption", "form"))
+_SECTIONS = frozenset(("section", "article", "dl", "details"))
 _NEVER_BOILERPLATE = frozenset(("html", "body", "main"))
 # Tags left out of the content however little they hold: pictures and their captions.
 _PICTURE_TAGS = ("img", "picture", "figcaption")
@@ -136,9 +138,10 @@ def extract(root: etree._Element) -> list[etree._Element] | None:
     if body is None:
         body = root
     page = _walk(body)
-    if page.best is None or page.best is body or page.good == 0:
+    if page.best is None or page.best is body:
         return None
     chosen = _marked(body, page)
+    trusted = chosen is not None
     if chosen is None:
         # The best block, with the siblings that continue it, becomes their parent when
         # they fill it. While that holds a minority of the page's prose (a manual: one
@@ -147,7 +150,7 @@ def extract(root: etree._Element) -> list[etree._Element] | None:
         for _ in range(_MAX_FILLS):
             if _good(chosen, page) >= _WIDEN_BELOW * page.good:
                 break
-            filled = _fill(_with_siblings(chosen[0], page), page)
+            filled = _fill(_with_siblings(chosen[0], page, alike_only=True), page, alone=True)
             if filled == chosen:
                 break
             chosen = filled
@@ -155,7 +158,9 @@ def extract(root: etree._Element) -> list[etree._Element] | None:
         chosen = _fill(chosen, page)
     total = sum(page.stats[el][_ALL] for el in chosen)
     good = _good(chosen, page)
-    if total < _MIN_CONTENT or good < _MIN_SHARE * page.good:
+    if total < (_MIN_MARKED if trusted else _MIN_CONTENT) or (
+        not trusted and good < _MIN_SHARE * page.good
+    ):
         return None
     _prune(chosen, page, good)
     return chosen
@@ -217,10 +222,14 @@ def _walk(body: etree._Element) -> _Page:
                         if tag == "a":
                             frame[_OWN_LINK] += n
                 continue
-            key = (el.get("class"), el.get("id"))
-            kind = kinds.get(key)
-            if kind is None:
-                kind = kinds[key] = _is_boilerplate(*key)
+            cls = el.get("class")
+            ident = el.get("id")
+            if cls is None and ident is None:
+                kind = _NOT
+            else:
+                kind = kinds.get((cls, ident))
+                if kind is None:
+                    kind = kinds[cls, ident] = _is_boilerplate(cls, ident)
             if tag in boilerplate_tags:
                 kind = kind or _MAYBE
             elif tag == "article":
@@ -321,30 +330,24 @@ _ARTICLE_BODY = etree.XPath("//*[@itemprop='articleBody']")
 
 def _marked(body: etree._Element, page: _Page) -> list[etree._Element] | None:
     """The elements the page itself marks as the article's body (schema.org's
-    ``itemprop="articleBody"``), when they hold text and the best candidate agrees: it is
-    inside them, they are inside it, or they hold a fair share of its prose."""
+    ``itemprop="articleBody"``), the outermost ones, when they hold some text."""
     stats = page.stats
     marked = [el for el in _ARTICLE_BODY(body) if el in stats and not stats[el][_KIND]]
     if not marked:
         return None
-    # Nested marks (a body inside a body): keep the outermost.
     outer = set(marked)
     marked = [el for el in marked if not any(a in outer for a in el.iterancestors())]
-    best = page.best
-    best_good = stats[best][_GOOD]
-    good = sum(stats[el][_GOOD] for el in marked)
-    total = sum(stats[el][_ALL] for el in marked)
-    if total < _MIN_MARKED:
+    if sum(stats[el][_ALL] for el in marked) < _MIN_MARKED:
         return None
-    agrees = any(
-        el is best or best in el.iterancestors() or el in best.iterancestors() for el in marked
-    )
-    return marked if agrees or good >= 0.3 * best_good else None
+    return marked
 
 
-def _with_siblings(best: etree._Element, page: _Page) -> list[etree._Element]:
+def _with_siblings(
+    best: etree._Element, page: _Page, *, alike_only: bool = False
+) -> list[etree._Element]:
     """The best candidate and the siblings that continue it: chunks of a split body (same
-    tag and class), blocks scoring a fifth of it, and stray prose paragraphs."""
+    tag and class), blocks scoring a fifth of it, and stray prose paragraphs; with
+    ``alike_only``, only the first kind (a manual's entries and sections)."""
     stats = page.stats
     parent = best.getparent()
     # A chunk wrapped alone (``<div class=grid><div class=body>``): its wrapper is the chunk.
@@ -368,8 +371,13 @@ def _with_siblings(best: etree._Element, page: _Page) -> list[etree._Element]:
         density = counters[_LINK] / counters[_ALL]
         if _announces_boilerplate(el):
             continue
-        if (
-            (el.tag == best.tag and cls and el.get("class") == cls and counters[_GOOD])
+        alike = el.tag == best.tag and el.get("class") == cls and counters[_GOOD] > 0
+        if alike_only:
+            # Without a class, only sectioning tags say that siblings are of a kind.
+            if alike and (cls or el.tag in _SECTIONS):
+                chosen.append(el)
+        elif (
+            (alike and cls)
             or counters[_SCORE] * (1 - density) >= threshold
             or (counters[_GOOD] >= 80 and density < 0.25)
         ):
@@ -377,11 +385,14 @@ def _with_siblings(best: etree._Element, page: _Page) -> list[etree._Element]:
     return chosen
 
 
-def _fill(chosen: list[etree._Element], page: _Page) -> list[etree._Element]:
-    """Several chosen siblings become their parent when what else it holds is small and not
-    links: the headings and short paragraphs between a manual's sections, its title."""
+def _fill(
+    chosen: list[etree._Element], page: _Page, *, alone: bool = False
+) -> list[etree._Element]:
+    """Several chosen siblings (or one, when ``alone``) become their parent when what else
+    it holds is small and not links: the headings and short paragraphs between a manual's
+    sections, its title; one element only a tiny rest: a definition's term."""
     parent = chosen[0].getparent()
-    if len(chosen) < 2 or parent is None or parent.tag in ("body", "html"):
+    if len(chosen) < (1 if alone else 2) or parent is None or parent.tag in ("body", "html"):
         return chosen
     stats = page.stats
     counters = stats.get(parent)
@@ -396,7 +407,10 @@ def _fill(chosen: list[etree._Element], page: _Page) -> list[etree._Element]:
             rest += other[_ALL]
             rest_links += other[_LINK]
     rest += counters[_OWN]  # the parent's own text (it includes its own links)
-    if rest <= _FILL_SHARE * size and rest_links * 2 <= rest:
+    # A little more of anything (a manual's local table of contents), or more of prose.
+    if rest <= _FILL_ANY * size or (
+        len(chosen) > 1 and rest <= _FILL_SHARE * size and rest_links * 2 <= rest
+    ):
         return [parent]
     return chosen
 
@@ -440,6 +454,9 @@ def _verdict(names: str) -> int:
     """Whether class or id names name boilerplate, word by word: ``PageBuilder-pageRow``
     holds no "pager", ``elementor-widget-container`` no sidebar word, ``no-sidebar`` says
     there is none, ``comments-open`` is a page state."""
+    quick = _WORD.findall(_CAMEL.sub(" ", names).lower())
+    if _BOILERPLATE_WORDS.isdisjoint(quick) and not _PHRASES.search(" ".join(quick)):
+        return _NOT  # most names: no boilerplate word at all
     words = _words(names)
     if any(w in _CONTENT_WORDS for w in words):
         return _NOT

@@ -311,3 +311,16 @@ def test_odd_input_never_raises(invariants) -> None:
     ):
         doc = convert(html, main_content=True)
         invariants(doc.markdown)
+
+
+def test_old_layout_table_cell_of_text() -> None:
+    # A 1990s page: the article is text and <br>s straight in a table cell beside a menu cell.
+    links = " ".join(f'<a href="/l{i}">Link {i}</a>' for i in range(20))
+    html = page(
+        f"<table><tr><td>{links}</td><td>"
+        + "<br><br>".join(f"Part {i}. {PROSE}" for i in range(5))
+        + f"</td></tr><tr><td colspan=2>Footer {links}</td></tr></table>"
+    )
+    text = main(html).markdown
+    assert "Part 0." in text and "Part 4." in text
+    assert "Link 3" not in text and "Footer" not in text

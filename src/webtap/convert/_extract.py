@@ -29,6 +29,7 @@ _INLINE = frozenset((
 
 _PARAGRAPH = 25  # characters a block needs of its own to count as a paragraph
 _PROSE_SECTION = 500  # prose that keeps a section named like boilerplate (id="for-update-share")
+_OWN_PROSE = 500  # characters of its own that make a block a candidate too (a layout cell)
 _MIN_MARKED = 100  # characters an itemprop="articleBody" needs to be trusted
 _MIN_CONTENT = 200  # an extraction with fewer characters falls back to the whole page
 _MIN_SHARE = 0.15  # ... as does one holding less than this share of the page's prose
@@ -266,6 +267,8 @@ def _walk(body: etree._Element) -> _Page:
                         frame[_GOOD] += plain
                     if blocks:
                         score = 1 + frame[_COMMAS] + min(own / 100, 3)
+                        if own >= _OWN_PROSE:
+                            frame[_SCORE] += score  # text straight in a cell or a div
                         blocks[-1][_SCORE] += score
                         if len(blocks) > 1:
                             blocks[-2][_SCORE] += score / 2

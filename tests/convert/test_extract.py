@@ -324,3 +324,13 @@ def test_old_layout_table_cell_of_text() -> None:
     text = main(html).markdown
     assert "Part 0." in text and "Part 4." in text
     assert "Link 3" not in text and "Footer" not in text
+
+
+def test_related_links_at_the_content_end_are_left_out() -> None:
+    html = page(
+        f"{menu()}<div class=story><p>Related to this, {PROSE}</p>{paragraphs('Body', 5)}"
+        f"<h3>Related posts</h3>{menu('Other', 6)}</div>"
+    )
+    text = main(html).markdown
+    assert "Related to this," in text and "Body 4." in text
+    assert "Related posts" not in text and "Other 2" not in text

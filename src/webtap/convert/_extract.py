@@ -1,15 +1,16 @@
 """Main-content extraction: which part of a cleaned page is the page's own text.
 
 One ``etree.iterwalk`` over the cleaned tree (the one the converter walks next) adds up, for
-every block element, the text of its subtree: all of it, the part in links, and the part in
-*good* blocks (prose: a paragraph of enough words that is not mostly link text). Link text is
-text whose owner is an ``<a>``, so a product card wrapped whole in a link still counts as text.
-An element whose class or id names boilerplate (``comments``, ``sidebar``, ``rodape``, ...,
-matched as whole words) passes its text up as bad text. The content is the element with the
-best ``good - bad`` balance, so it grows to take in sibling chunks of a split article body and
-every section of a manual, and stops where menus, link lists and footers start to outweigh
-what they add. Inside it, boilerplate (share bars, comments, newsletter boxes, related-post
-lists, images and captions) is removed, never an element that holds most of the content.
+every block element, its subtree's characters, the part in links (text whose owner is an
+``<a>``: a product card wrapped whole in a link is not link text) and the part in prose, and
+gives paragraphs' scores to their parent and grandparent as readability does. Elements whose
+class or id names boilerplate (``comments``, ``sidebar``, ``rodape``, ..., whole words only)
+are noted, unless they hold most of the page's prose (a layout wrapper around the content).
+The content is the page's ``itemprop="articleBody"``, else the best candidate outside
+boilerplate with the siblings that continue it (chunks of a split body), grown to their
+parent when they fill it, and on reference pages to every entry of its kind. Inside it,
+boilerplate (share bars, comments, newsletter boxes, related posts), images and captions are
+removed. Nothing scoring, or too little found, gives None: the caller converts the page.
 """
 
 from __future__ import annotations
@@ -19,6 +20,8 @@ from dataclasses import dataclass
 
 from lxml import etree
 
+from webtap.convert._html import _drop_keep_tail
+
 __all__ = ["extract", "extract_root"]
 
 # Text in these tags belongs to the enclosing block (``clean`` has unwrapped span, font, ...).
@@ -27,6 +30,7 @@ _INLINE = frozenset((
     "strike", "br", "img", "source", "picture", "math",
 ))  # fmt: skip
 
+_LABEL = 50  # characters of a label that announces related links ("You may also like")
 _PARAGRAPH = 25  # characters a block needs of its own to count as a paragraph
 _PROSE_SECTION = 500  # prose that keeps a section named like boilerplate (id="for-update-share")
 _OWN_PROSE = 500  # characters of its own that make a block a candidate too (a layout cell)
@@ -36,8 +40,8 @@ _MIN_SHARE = 0.15  # ... as does one holding less than this share of the page's 
 _WRAPPER_SHARE = 0.6  # an element with this share of the page's text is never boilerplate
 _MAX_FILLS = 4  # how many levels siblings may fill their parent, upwards
 _WIDEN_BELOW = 0.5  # ... while they hold less than this share of the page's prose
-_FILL_ANY = 0.05
-_FILL_SHARE = 0.25  # what else a parent may hold, beside the chosen siblings, to be taken
+_FILL_ANY = 0.05  # what else a parent may hold, of any kind, to be taken ...
+_FILL_SHARE = 0.25  # ... or of text mostly outside links, beside several chosen siblings
 
 # Whole words in a class or id that mark boilerplate, in the languages pages are written in.
 # Comment sections are boilerplate however big they are (long discussions outweigh short
@@ -69,7 +73,7 @@ _BOILERPLATE_LIST = """
 """
 _BOILERPLATE_WORDS = frozenset(_BOILERPLATE_LIST.split()) | _COMMENT_WORDS
 # Class names that file a post under a topic (WordPress's ``category-social``, ``tag-ads``).
-_TAXONOMY = frozenset(("category", "tag", "tags", "cat", "term", "topic", "section"))
+_TAXONOMY = frozenset(("category", "tag", "tags", "cat"))
 # Boilerplate named in several words, matched as consecutive words.
 _BOILERPLATE_PHRASES = (
     ("pie", "de", "pagina"), ("pie", "pagina"), ("pied", "de", "page"), ("pied", "page"),
@@ -100,6 +104,7 @@ _NEGATIONS = frozenset(("no", "not", "without", "has", "with", "hide", "show", "
 # A word after a boilerplate word that says it is a page state (``comments-open``).
 _STATES = frozenset(("open", "closed", "enabled", "disabled", "allowed", "active"))
 _BOILERPLATE_TAGS = frozenset(("aside", "footer", "figure", "figcaption", "form"))
+_HEADINGS = frozenset(("h1", "h2", "h3", "h4", "h5", "h6"))
 _SECTIONS = frozenset(("section", "article", "dl", "details"))
 _NEVER_BOILERPLATE = frozenset(("html", "body", "main"))
 # Tags left out of the content however little they hold: pictures and their captions.
@@ -419,17 +424,14 @@ def _fill(
 
 
 def _announces_boilerplate(el: etree._Element) -> bool:
-    """Whether a block starts by saying it is not the article ("You may also like", "Leia
-    também", "Sponsored", ...): its first words, as a reader would see them."""
-    start = []
-    size = 0
+    """Whether a block starts with a short label saying it is not the article ("You may
+    also like", "Leia também", "Sponsored", ...); a paragraph that merely starts with
+    "Related" is not a label."""
     for text in el.itertext():
-        start.append(text)
-        size += len(text)
-        if size > 60:
-            break
-    words = " ".join(" ".join(start).lower().split())
-    return words.startswith(_ANNOUNCEMENTS)
+        label = " ".join(text.split()).lower()
+        if label:
+            return len(label) <= _LABEL and label.startswith(_ANNOUNCEMENTS)
+    return False
 
 
 # Class/id verdicts, shared by every page (sites repeat their class names); cleared when big.
@@ -512,23 +514,27 @@ def _prune(chosen: list[etree._Element], page: _Page, content_good: int) -> None
             continue
         for ancestor in el.iterancestors():
             if ancestor in inside:
-                _remove(el)
+                _drop_keep_tail(el)
                 break
     for top in chosen:
+        _drop_announced(top, stats)
         for el in list(top.iter(*_PICTURE_TAGS)):
-            _remove(el)
+            _drop_keep_tail(el)
 
 
-def _remove(el: etree._Element) -> None:
-    """Remove an element, keeping its tail text."""
-    parent = el.getparent()
-    if parent is None:
+def _drop_announced(top: etree._Element, stats: dict[etree._Element, list]) -> None:
+    """Remove the blocks at the content's end that announce related links: a child (or a
+    heading child) labelled "Related posts", "Leia também", ..., with the link lists after
+    it."""
+    children = list(top.iterchildren("*"))
+    for i, el in enumerate(children):
+        if i < len(children) // 2 or not _announces_boilerplate(el):
+            continue
+        if el.tag in _HEADINGS:
+            for after in children[i + 1 :]:
+                counters = stats.get(after)
+                if counters is not None and counters[_LINK] * 2 < counters[_ALL]:
+                    break
+                _drop_keep_tail(after)
+        _drop_keep_tail(el)
         return
-    tail = el.tail
-    if tail and tail.strip():
-        previous = el.getprevious()
-        if previous is not None:
-            previous.tail = (previous.tail or "") + tail
-        else:
-            parent.text = (parent.text or "") + tail
-    parent.remove(el)

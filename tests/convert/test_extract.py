@@ -334,3 +334,21 @@ def test_related_links_at_the_content_end_are_left_out() -> None:
     text = main(html).markdown
     assert "Related to this," in text and "Body 4." in text
     assert "Related posts" not in text and "Other 2" not in text
+
+
+def test_real_pages(real_page: bytes, invariants) -> None:
+    doc = convert(real_page, main_content=True)
+    invariants(doc.markdown)
+    whole = convert(real_page)
+    assert doc.title == whole.title
+    if doc.trimmed:
+        assert 0 < len(doc.markdown) < len(whole.markdown)
+    else:
+        assert doc.markdown == whole.markdown
+
+
+def test_deep_and_wide_pages_stay_linear(invariants) -> None:
+    deep = "<div class=sidebar>" * 3000 + PROSE + "</div>" * 3000
+    wide = "<body>" + paragraphs("Body", 2000) + menu("Link", 2000) + "</body>"
+    for html in (deep, wide):
+        invariants(convert(html, main_content=True).markdown)

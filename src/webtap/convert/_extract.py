@@ -523,14 +523,15 @@ def _prune(chosen: list[etree._Element], page: _Page, content_good: int) -> None
 
 
 def _drop_announced(top: etree._Element, stats: dict[etree._Element, list]) -> None:
-    """Remove the blocks at the content's end that announce related links: a child (or a
-    heading child) labelled "Related posts", "Leia também", ..., with the link lists after
-    it."""
+    """Remove the block in the content's second half that announces related links ("Related
+    posts", "Leia também", ...) and, when it is only a label (a heading, a short paragraph),
+    the link-dense blocks after it."""
     children = list(top.iterchildren("*"))
     for i, el in enumerate(children):
         if i < len(children) // 2 or not _announces_boilerplate(el):
             continue
-        if el.tag in _HEADINGS:
+        counters = stats.get(el)
+        if el.tag in _HEADINGS or (counters is not None and counters[_ALL] <= _LABEL):
             for after in children[i + 1 :]:
                 counters = stats.get(after)
                 if counters is not None and counters[_LINK] * 2 < counters[_ALL]:

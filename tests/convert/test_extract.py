@@ -352,3 +352,15 @@ def test_deep_and_wide_pages_stay_linear(invariants) -> None:
     wide = "<body>" + paragraphs("Body", 2000) + menu("Link", 2000) + "</body>"
     for html in (deep, wide):
         invariants(convert(html, main_content=True).markdown)
+
+
+def test_share_links_without_a_telling_class_are_left_out() -> None:
+    html = page(
+        f"{menu()}<div class=story>"
+        '<p><a href="whatsapp://send?text=x">Share this on WhatsApp</a> '
+        '<a href="https://www.facebook.com/sharer/sharer.php?u=x">Facebook</a></p>'
+        f"{paragraphs('Body', 4)}</div>"
+    )
+    text = main(html).markdown
+    assert "Body 3." in text
+    assert "WhatsApp" not in text and "Facebook" not in text

@@ -104,6 +104,12 @@ _NEGATIONS = frozenset(("no", "not", "without", "has", "with", "hide", "show", "
 # A word after a boilerplate word that says it is a page state (``comments-open``).
 _STATES = frozenset(("open", "closed", "enabled", "disabled", "allowed", "active"))
 _BOILERPLATE_TAGS = frozenset(("aside", "footer", "figure", "figcaption", "form"))
+# Links that share the page rather than lead anywhere (share bars without a telling class).
+_SHARE_LINK = re.compile(
+    r"^(?:whatsapp|fb-messenger|tg):|sharer|share\.php|/share\?|intent/tweet|pin/create|"
+    r"sharearticle|shareArticle|^mailto:\?|addtoany\.com|addthis\.com",
+    re.IGNORECASE,
+)
 _HEADINGS = frozenset(("h1", "h2", "h3", "h4", "h5", "h6"))
 _SECTIONS = frozenset(("section", "article", "dl", "details"))
 _NEVER_BOILERPLATE = frozenset(("html", "body", "main"))
@@ -518,6 +524,8 @@ def _prune(chosen: list[etree._Element], page: _Page, content_good: int) -> None
                 break
     for top in chosen:
         _drop_announced(top, stats)
+        for link in [a for a in top.iter("a") if _SHARE_LINK.search(a.get("href") or "")]:
+            _drop_keep_tail(link)
         for el in list(top.iter(*_PICTURE_TAGS)):
             _drop_keep_tail(el)
 

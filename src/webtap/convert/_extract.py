@@ -1,15 +1,16 @@
 """Main-content extraction: which part of a cleaned page is the page's own text.
 
 One ``etree.iterwalk`` over the cleaned tree (the one the converter walks next) adds up, for
-every block element, the text of its subtree: all of it, the part in links, and the part in
-*good* blocks (prose: a paragraph of enough words that is not mostly link text). Link text is
-text whose owner is an ``<a>``, so a product card wrapped whole in a link still counts as text.
-An element whose class or id names boilerplate (``comments``, ``sidebar``, ``rodape``, ...,
-matched as whole words) passes its text up as bad text. The content is the element with the
-best ``good - bad`` balance, so it grows to take in sibling chunks of a split article body and
-every section of a manual, and stops where menus, link lists and footers start to outweigh
-what they add. Inside it, boilerplate (share bars, comments, newsletter boxes, related-post
-lists, images and captions) is removed, never an element that holds most of the content.
+every block element, its subtree's characters, the part in links (text whose owner is an
+``<a>``: a product card wrapped whole in a link is not link text) and the part in prose, and
+gives paragraphs' scores to their parent and grandparent as readability does. Elements whose
+class or id names boilerplate (``comments``, ``sidebar``, ``rodape``, ..., whole words only)
+are noted, unless they hold most of the page's prose (a layout wrapper around the content).
+The content is the page's ``itemprop="articleBody"``, else the best candidate outside
+boilerplate with the siblings that continue it (chunks of a split body), grown to their
+parent when they fill it, and on reference pages to every entry of its kind. Inside it,
+boilerplate (share bars, comments, newsletter boxes, related posts), images and captions are
+removed. Nothing scoring, or too little found, gives None: the caller converts the page.
 """
 
 from __future__ import annotations
@@ -19,6 +20,8 @@ from dataclasses import dataclass
 
 from lxml import etree
 
+from webtap.convert._html import _drop_keep_tail
+
 __all__ = ["extract", "extract_root"]
 
 # Text in these tags belongs to the enclosing block (``clean`` has unwrapped span, font, ...).
@@ -27,15 +30,18 @@ _INLINE = frozenset((
     "strike", "br", "img", "source", "picture", "math",
 ))  # fmt: skip
 
+_LABEL = 50  # characters of a label that announces related links ("You may also like")
 _PARAGRAPH = 25  # characters a block needs of its own to count as a paragraph
 _PROSE_SECTION = 500  # prose that keeps a section named like boilerplate (id="for-update-share")
+_OWN_PROSE = 500  # characters of its own that make a block a candidate too (a layout cell)
 _MIN_MARKED = 100  # characters an itemprop="articleBody" needs to be trusted
 _MIN_CONTENT = 200  # an extraction with fewer characters falls back to the whole page
 _MIN_SHARE = 0.15  # ... as does one holding less than this share of the page's prose
 _WRAPPER_SHARE = 0.6  # an element with this share of the page's text is never boilerplate
 _MAX_FILLS = 4  # how many levels siblings may fill their parent, upwards
 _WIDEN_BELOW = 0.5  # ... while they hold less than this share of the page's prose
-_FILL_SHARE = 0.25  # what else a parent may hold, beside the chosen siblings, to be taken
+_FILL_ANY = 0.05  # what else a parent may hold, of any kind, to be taken ...
+_FILL_SHARE = 0.25  # ... or of text mostly outside links, beside several chosen siblings
 
 # Whole words in a class or id that mark boilerplate, in the languages pages are written in.
 # Comment sections are boilerplate however big they are (long discussions outweigh short
@@ -67,7 +73,7 @@ _BOILERPLATE_LIST = """
 """
 _BOILERPLATE_WORDS = frozenset(_BOILERPLATE_LIST.split()) | _COMMENT_WORDS
 # Class names that file a post under a topic (WordPress's ``category-social``, ``tag-ads``).
-_TAXONOMY = frozenset(("category", "tag", "tags", "cat", "term", "topic", "section"))
+_TAXONOMY = frozenset(("category", "tag", "tags", "cat"))
 # Boilerplate named in several words, matched as consecutive words.
 _BOILERPLATE_PHRASES = (
     ("pie", "de", "pagina"), ("pie", "pagina"), ("pied", "de", "page"), ("pied", "page"),
@@ -98,6 +104,14 @@ _NEGATIONS = frozenset(("no", "not", "without", "has", "with", "hide", "show", "
 # A word after a boilerplate word that says it is a page state (``comments-open``).
 _STATES = frozenset(("open", "closed", "enabled", "disabled", "allowed", "active"))
 _BOILERPLATE_TAGS = frozenset(("aside", "footer", "figure", "figcaption", "form"))
+# Links that share the page rather than lead anywhere (share bars without a telling class).
+_SHARE_LINK = re.compile(
+    r"^(?:whatsapp|fb-messenger|tg):|sharer|share\.php|/share\?|intent/tweet|pin/create|"
+    r"sharearticle|shareArticle|^mailto:\?|addtoany\.com|addthis\.com",
+    re.IGNORECASE,
+)
+_HEADINGS = frozenset(("h1", "h2", "h3", "h4", "h5", "h6"))
+_SECTIONS = frozenset(("section", "article", "dl", "details"))
 _NEVER_BOILERPLATE = frozenset(("html", "body", "main"))
 # Tags left out of the content however little they hold: pictures and their captions.
 _PICTURE_TAGS = ("img", "picture", "figcaption")
@@ -136,9 +150,10 @@ def extract(root: etree._Element) -> list[etree._Element] | None:
     if body is None:
         body = root
     page = _walk(body)
-    if page.best is None or page.best is body or page.good == 0:
+    if page.best is None or page.best is body:
         return None
     chosen = _marked(body, page)
+    trusted = chosen is not None
     if chosen is None:
         # The best block, with the siblings that continue it, becomes their parent when
         # they fill it. While that holds a minority of the page's prose (a manual: one
@@ -147,7 +162,7 @@ def extract(root: etree._Element) -> list[etree._Element] | None:
         for _ in range(_MAX_FILLS):
             if _good(chosen, page) >= _WIDEN_BELOW * page.good:
                 break
-            filled = _fill(_with_siblings(chosen[0], page), page)
+            filled = _fill(_with_siblings(chosen[0], page, alike_only=True), page, alone=True)
             if filled == chosen:
                 break
             chosen = filled
@@ -155,7 +170,9 @@ def extract(root: etree._Element) -> list[etree._Element] | None:
         chosen = _fill(chosen, page)
     total = sum(page.stats[el][_ALL] for el in chosen)
     good = _good(chosen, page)
-    if total < _MIN_CONTENT or good < _MIN_SHARE * page.good:
+    if total < (_MIN_MARKED if trusted else _MIN_CONTENT) or (
+        not trusted and good < _MIN_SHARE * page.good
+    ):
         return None
     _prune(chosen, page, good)
     return chosen
@@ -217,10 +234,14 @@ def _walk(body: etree._Element) -> _Page:
                         if tag == "a":
                             frame[_OWN_LINK] += n
                 continue
-            key = (el.get("class"), el.get("id"))
-            kind = kinds.get(key)
-            if kind is None:
-                kind = kinds[key] = _is_boilerplate(*key)
+            cls = el.get("class")
+            ident = el.get("id")
+            if cls is None and ident is None:
+                kind = _NOT
+            else:
+                kind = kinds.get((cls, ident))
+                if kind is None:
+                    kind = kinds[cls, ident] = _is_boilerplate(cls, ident)
             if tag in boilerplate_tags:
                 kind = kind or _MAYBE
             elif tag == "article":
@@ -257,6 +278,8 @@ def _walk(body: etree._Element) -> _Page:
                         frame[_GOOD] += plain
                     if blocks:
                         score = 1 + frame[_COMMAS] + min(own / 100, 3)
+                        if own >= _OWN_PROSE:
+                            frame[_SCORE] += score  # text straight in a cell or a div
                         blocks[-1][_SCORE] += score
                         if len(blocks) > 1:
                             blocks[-2][_SCORE] += score / 2
@@ -321,30 +344,24 @@ _ARTICLE_BODY = etree.XPath("//*[@itemprop='articleBody']")
 
 def _marked(body: etree._Element, page: _Page) -> list[etree._Element] | None:
     """The elements the page itself marks as the article's body (schema.org's
-    ``itemprop="articleBody"``), when they hold text and the best candidate agrees: it is
-    inside them, they are inside it, or they hold a fair share of its prose."""
+    ``itemprop="articleBody"``), the outermost ones, when they hold some text."""
     stats = page.stats
     marked = [el for el in _ARTICLE_BODY(body) if el in stats and not stats[el][_KIND]]
     if not marked:
         return None
-    # Nested marks (a body inside a body): keep the outermost.
     outer = set(marked)
     marked = [el for el in marked if not any(a in outer for a in el.iterancestors())]
-    best = page.best
-    best_good = stats[best][_GOOD]
-    good = sum(stats[el][_GOOD] for el in marked)
-    total = sum(stats[el][_ALL] for el in marked)
-    if total < _MIN_MARKED:
+    if sum(stats[el][_ALL] for el in marked) < _MIN_MARKED:
         return None
-    agrees = any(
-        el is best or best in el.iterancestors() or el in best.iterancestors() for el in marked
-    )
-    return marked if agrees or good >= 0.3 * best_good else None
+    return marked
 
 
-def _with_siblings(best: etree._Element, page: _Page) -> list[etree._Element]:
+def _with_siblings(
+    best: etree._Element, page: _Page, *, alike_only: bool = False
+) -> list[etree._Element]:
     """The best candidate and the siblings that continue it: chunks of a split body (same
-    tag and class), blocks scoring a fifth of it, and stray prose paragraphs."""
+    tag and class), blocks scoring a fifth of it, and stray prose paragraphs; with
+    ``alike_only``, only the first kind (a manual's entries and sections)."""
     stats = page.stats
     parent = best.getparent()
     # A chunk wrapped alone (``<div class=grid><div class=body>``): its wrapper is the chunk.
@@ -368,8 +385,13 @@ def _with_siblings(best: etree._Element, page: _Page) -> list[etree._Element]:
         density = counters[_LINK] / counters[_ALL]
         if _announces_boilerplate(el):
             continue
-        if (
-            (el.tag == best.tag and cls and el.get("class") == cls and counters[_GOOD])
+        alike = el.tag == best.tag and el.get("class") == cls and counters[_GOOD] > 0
+        if alike_only:
+            # Without a class, only sectioning tags say that siblings are of a kind.
+            if alike and (cls or el.tag in _SECTIONS):
+                chosen.append(el)
+        elif (
+            (alike and cls)
             or counters[_SCORE] * (1 - density) >= threshold
             or (counters[_GOOD] >= 80 and density < 0.25)
         ):
@@ -377,11 +399,14 @@ def _with_siblings(best: etree._Element, page: _Page) -> list[etree._Element]:
     return chosen
 
 
-def _fill(chosen: list[etree._Element], page: _Page) -> list[etree._Element]:
-    """Several chosen siblings become their parent when what else it holds is small and not
-    links: the headings and short paragraphs between a manual's sections, its title."""
+def _fill(
+    chosen: list[etree._Element], page: _Page, *, alone: bool = False
+) -> list[etree._Element]:
+    """Several chosen siblings (or one, when ``alone``) become their parent when what else
+    it holds is small and not links: the headings and short paragraphs between a manual's
+    sections, its title; one element only a tiny rest: a definition's term."""
     parent = chosen[0].getparent()
-    if len(chosen) < 2 or parent is None or parent.tag in ("body", "html"):
+    if len(chosen) < (1 if alone else 2) or parent is None or parent.tag in ("body", "html"):
         return chosen
     stats = page.stats
     counters = stats.get(parent)
@@ -396,23 +421,23 @@ def _fill(chosen: list[etree._Element], page: _Page) -> list[etree._Element]:
             rest += other[_ALL]
             rest_links += other[_LINK]
     rest += counters[_OWN]  # the parent's own text (it includes its own links)
-    if rest <= _FILL_SHARE * size and rest_links * 2 <= rest:
+    # A little more of anything (a manual's local table of contents), or more of prose.
+    if rest <= _FILL_ANY * size or (
+        len(chosen) > 1 and rest <= _FILL_SHARE * size and rest_links * 2 <= rest
+    ):
         return [parent]
     return chosen
 
 
 def _announces_boilerplate(el: etree._Element) -> bool:
-    """Whether a block starts by saying it is not the article ("You may also like", "Leia
-    também", "Sponsored", ...): its first words, as a reader would see them."""
-    start = []
-    size = 0
+    """Whether a block starts with a short label saying it is not the article ("You may
+    also like", "Leia também", "Sponsored", ...); a paragraph that merely starts with
+    "Related" is not a label."""
     for text in el.itertext():
-        start.append(text)
-        size += len(text)
-        if size > 60:
-            break
-    words = " ".join(" ".join(start).lower().split())
-    return words.startswith(_ANNOUNCEMENTS)
+        label = " ".join(text.split()).lower()
+        if label:
+            return len(label) <= _LABEL and label.startswith(_ANNOUNCEMENTS)
+    return False
 
 
 # Class/id verdicts, shared by every page (sites repeat their class names); cleared when big.
@@ -440,6 +465,9 @@ def _verdict(names: str) -> int:
     """Whether class or id names name boilerplate, word by word: ``PageBuilder-pageRow``
     holds no "pager", ``elementor-widget-container`` no sidebar word, ``no-sidebar`` says
     there is none, ``comments-open`` is a page state."""
+    quick = _WORD.findall(_CAMEL.sub(" ", names).lower())
+    if _BOILERPLATE_WORDS.isdisjoint(quick) and not _PHRASES.search(" ".join(quick)):
+        return _NOT  # most names: no boilerplate word at all
     words = _words(names)
     if any(w in _CONTENT_WORDS for w in words):
         return _NOT
@@ -492,23 +520,30 @@ def _prune(chosen: list[etree._Element], page: _Page, content_good: int) -> None
             continue
         for ancestor in el.iterancestors():
             if ancestor in inside:
-                _remove(el)
+                _drop_keep_tail(el)
                 break
     for top in chosen:
+        _drop_announced(top, stats)
+        for link in [a for a in top.iter("a") if _SHARE_LINK.search(a.get("href") or "")]:
+            _drop_keep_tail(link)
         for el in list(top.iter(*_PICTURE_TAGS)):
-            _remove(el)
+            _drop_keep_tail(el)
 
 
-def _remove(el: etree._Element) -> None:
-    """Remove an element, keeping its tail text."""
-    parent = el.getparent()
-    if parent is None:
+def _drop_announced(top: etree._Element, stats: dict[etree._Element, list]) -> None:
+    """Remove the block in the content's second half that announces related links ("Related
+    posts", "Leia também", ...) and, when it is only a label (a heading, a short paragraph),
+    the link-dense blocks after it."""
+    children = list(top.iterchildren("*"))
+    for i, el in enumerate(children):
+        if i < len(children) // 2 or not _announces_boilerplate(el):
+            continue
+        counters = stats.get(el)
+        if el.tag in _HEADINGS or (counters is not None and counters[_ALL] <= _LABEL):
+            for after in children[i + 1 :]:
+                counters = stats.get(after)
+                if counters is not None and counters[_LINK] * 2 < counters[_ALL]:
+                    break
+                _drop_keep_tail(after)
+        _drop_keep_tail(el)
         return
-    tail = el.tail
-    if tail and tail.strip():
-        previous = el.getprevious()
-        if previous is not None:
-            previous.tail = (previous.tail or "") + tail
-        else:
-            parent.text = (parent.text or "") + tail
-    parent.remove(el)

@@ -3,8 +3,10 @@
 :func:`fetch` takes a URL to a :class:`Page` (final URL, title, Markdown): it checks the URL,
 follows redirects itself (every hop checked by the SSRF guard), reads the body within a size cap
 and an overall deadline, and hands it to :mod:`webtap.content`, which decodes it and turns it
-into Markdown by its media type. :func:`paginate` cuts the Markdown into lines, and
-:func:`web_fetch` is the tool handler that puts the two together.
+into Markdown by its media type (an HTML page's main content unless ``WEBTAP_FETCH_MODE=page``).
+Converted pages are kept in :mod:`webtap.page_cache`, so paging through a page is one request;
+a stale one is revalidated with a conditional request. :func:`paginate` cuts the Markdown into
+lines, and :func:`web_fetch` is the tool handler that puts the two together.
 """
 
 from __future__ import annotations

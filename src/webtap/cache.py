@@ -33,7 +33,16 @@ from webtap.errors import ConfigError
 if TYPE_CHECKING:
     import sqlite3
 
-__all__ = ["CACHE_DIR_ENV", "CACHE_ENV", "Cache", "Entry", "cache_dir", "enabled", "env_ttl"]
+__all__ = [
+    "CACHE_DIR_ENV",
+    "CACHE_ENV",
+    "Cache",
+    "Entry",
+    "cache_dir",
+    "enabled",
+    "env_bytes",
+    "env_ttl",
+]
 
 CACHE_ENV = "WEBTAP_CACHE"
 CACHE_DIR_ENV = "WEBTAP_CACHE_DIR"
@@ -76,6 +85,22 @@ def env_ttl(name: str, default: float) -> float:
             f"fix it, or unset it to use the default ({default:g})"
         )
     return value
+
+
+def env_bytes(name: str, default: int) -> int:
+    """A cache's bound in bytes, from ``name`` in the environment: a whole number above 0.
+
+    Anything else is a :class:`ConfigError` naming the variable (``100MB`` is not read as 100).
+    """
+    raw = os.environ.get(name, "").strip()
+    if not raw:
+        return default
+    if not raw.isdigit() or int(raw) < 1:
+        raise ConfigError(
+            f"{name} must be a whole number of bytes above 0 (got {raw[:40]!r}); "
+            f"fix it, or unset it to use the default ({default})"
+        )
+    return int(raw)
 
 
 @dataclass(frozen=True, slots=True)

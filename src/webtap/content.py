@@ -11,13 +11,14 @@ from __future__ import annotations
 import codecs
 import json
 import re
+from typing import NamedTuple
 
 from webtap.convert._escape import code_fence
 from webtap.errors import ParseError
 from webtap.protocol import loads_json
 from webtap.text import strip_controls
 
-__all__ = ["decode", "parse_content_type", "sniff", "to_markdown"]
+__all__ = ["Converted", "convert_body", "decode", "parse_content_type", "sniff", "to_markdown"]
 
 
 _HTML_TYPES = {"text/html", "application/xhtml+xml", "application/vnd.wap.xhtml+xml"}
@@ -66,13 +67,38 @@ _XML_DECLARATION = re.compile(r"\A\s*<\?xml[^>]*\?>")
 _ATX_HEADING = re.compile(r"^ {0,3}#{1,6}[ \t]+(.+?)(?:[ \t]+#+)?[ \t]*$", re.MULTILINE)
 
 
+class Converted(NamedTuple):
+    """A body as Markdown: its title, the Markdown, the media type read, and whether the
+    Markdown is only the page's main content (HTML with ``main_content``, when extraction kept
+    less than the whole page)."""
+
+    title: str
+    markdown: str
+    media_type: str
+    trimmed: bool = False
+
+
 def to_markdown(body: bytes, content_type: str, url: str) -> tuple[str, str, str]:
-    """``(title, markdown, media_type)`` for a body served with ``content_type`` from ``url``."""
-    title, markdown, media_type = _to_markdown(body, content_type, url)
-    return strip_controls(title), strip_controls(markdown), media_type
+    """``(title, markdown, media_type)`` for a body served with ``content_type`` from ``url``:
+    the whole page (see :func:`convert_body` for the main content)."""
+    return convert_body(body, content_type, url)[:3]
 
 
-def _to_markdown(body: bytes, content_type: str, url: str) -> tuple[str, str, str]:
+def convert_body(
+    body: bytes, content_type: str, url: str, *, main_content: bool = False
+) -> Converted:
+    """A body served with ``content_type`` from ``url`` as Markdown; for HTML, only the main
+    content when ``main_content`` (see :func:`webtap.convert.convert`)."""
+    # Every branch but HTML's answers (title, markdown, media_type): Converted fills in the rest.
+    converted = Converted(*_to_markdown(body, content_type, url, main_content))
+    return converted._replace(
+        title=strip_controls(converted.title), markdown=strip_controls(converted.markdown)
+    )
+
+
+def _to_markdown(
+    body: bytes, content_type: str, url: str, main_content: bool = False
+) -> tuple[str, str, str] | Converted:
     media_type, charset = parse_content_type(content_type)
     if media_type in _SNIFFED_TYPES:
         media_type = sniff(body)
@@ -84,7 +110,7 @@ def _to_markdown(body: bytes, content_type: str, url: str) -> tuple[str, str, st
                 f"but sent {hidden} data"
             )
     if media_type in _HTML_TYPES:
-        return (*_html(body, charset, url), media_type)
+        return _html(body, charset, url, media_type, main_content)
     if media_type == "application/json" or media_type.endswith("+json"):
         return ("", _json(body, charset), media_type)
     if media_type in _MARKDOWN_TYPES:
@@ -157,19 +183,21 @@ def sniff(body: bytes) -> str:
     return "text/plain"
 
 
-def _html(body: bytes, charset: str | None, url: str) -> tuple[str, str]:
+def _html(
+    body: bytes, charset: str | None, url: str, media_type: str, main_content: bool
+) -> Converted:
     from webtap.convert import convert
 
     text = decode(body, charset, html=True)
     # lxml refuses str input that carries an encoding declaration; the text is decoded already.
     text = _XML_DECLARATION.sub("", text, count=1)
     try:
-        document = convert(text, base_url=url)
+        document = convert(text, base_url=url, main_content=main_content)
     except RecursionError:
         raise ParseError("Failed to parse HTML: the document is nested too deeply") from None
     except Exception as exc:
         raise ParseError(f"Failed to parse HTML: {type(exc).__name__}: {exc}") from None
-    return document.title, document.markdown
+    return Converted(document.title, document.markdown, media_type, document.trimmed)
 
 
 def _json(body: bytes, charset: str | None) -> str:

@@ -3,30 +3,32 @@
 :func:`fetch` takes a URL to a :class:`Page` (final URL, title, Markdown): it checks the URL,
 follows redirects itself (every hop checked by the SSRF guard), reads the body within a size cap
 and an overall deadline, and hands it to :mod:`webtap.content`, which decodes it and turns it
-into Markdown by its media type. :func:`paginate` cuts the Markdown into lines, and
-:func:`web_fetch` is the tool handler that puts the two together.
+into Markdown by its media type (an HTML page's main content unless ``WEBTAP_FETCH_MODE=page``).
+Converted pages are kept in :mod:`webtap.page_cache`, so paging through a page is one request;
+a stale one is revalidated with a conditional request. :func:`paginate` cuts the Markdown into
+lines, and :func:`web_fetch` is the tool handler that puts the two together.
 """
 
 from __future__ import annotations
 
+import os
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from http import HTTPStatus
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urldefrag, urljoin, urlsplit
 
-from webtap.content import to_markdown
-from webtap.errors import HTTPError, InvalidInput, InvalidURL, NetworkError, clip
+from webtap.content import Converted, convert_body
+from webtap.errors import ConfigError, HTTPError, InvalidInput, InvalidURL, NetworkError, clip
 from webtap.guard import AddressRefused, Guard
-from webtap.net import (
-    Deadline,
-    Limits,
-    Timeouts,
-    env_float,
-    env_size,
-    guarded_client,
-    read_body,
-    translate_errors,
+from webtap.page_cache import (
+    Hit,
+    PageCache,
+    StoredPage,
+    kept_headers,
+    page_cache,
+    refreshed,
+    stored_page,
 )
 
 if TYPE_CHECKING:
@@ -34,13 +36,21 @@ if TYPE_CHECKING:
 
     import httpx
 
+    from webtap.net import Deadline, Limits, Timeouts
+
+# webtap.net (and with it httpx) is imported only where a request is made: a page served from
+# the cache costs no HTTP stack at all, which is most of an executable's start-up.
+
 __all__ = [
     "CONNECT_TIMEOUT_ENV",
     "FETCH_TIMEOUT_ENV",
     "MAX_BYTES_ENV",
+    "MODES",
+    "MODE_ENV",
     "Page",
     "fetch",
     "fetch_limits",
+    "fetch_mode",
     "fetch_timeouts",
     "paginate",
     "split_lines",
@@ -50,8 +60,11 @@ __all__ = [
 CONNECT_TIMEOUT_ENV = "WEBTAP_CONNECT_TIMEOUT"
 FETCH_TIMEOUT_ENV = "WEBTAP_FETCH_TIMEOUT"
 MAX_BYTES_ENV = "WEBTAP_MAX_BYTES"
+MODE_ENV = "WEBTAP_FETCH_MODE"
+MODES = ("main", "page")  # the page's main content, or the whole page
 
 DEFAULT_CONNECT_TIMEOUT = 10.0
+DEFAULT_MAX_BYTES = 10 * 1024 * 1024  # net.Limits().max_body, without importing webtap.net
 DEFAULT_FETCH_TIMEOUT = 30.0
 
 WHAT = "Failed to fetch URL"
@@ -70,17 +83,42 @@ class Page:
     title: str
     markdown: str
     media_type: str
+    trimmed: bool = False
+    """True when ``markdown`` is only the page's main content (see ``mode``)."""
 
 
 def fetch_timeouts() -> Timeouts:
     """Connect timeout and overall deadline, from the environment or the defaults."""
+    from webtap.net import Timeouts, env_float
+
     total = env_float(FETCH_TIMEOUT_ENV, DEFAULT_FETCH_TIMEOUT)
     connect = env_float(CONNECT_TIMEOUT_ENV, DEFAULT_CONNECT_TIMEOUT)
     return Timeouts(connect=min(connect, total), read=total, total=total)
 
 
+def fetch_mode() -> str:
+    """``WEBTAP_FETCH_MODE``: ``"main"`` (the default) or ``"page"``; else a ConfigError."""
+    raw = os.environ.get(MODE_ENV, "").strip()
+    if not raw:
+        return MODES[0]
+    if raw.lower() in MODES:
+        return raw.lower()
+    raise ConfigError(
+        f"{MODE_ENV} must be 'main' (an HTML page's main content) or 'page' (the whole page), "
+        f"got {clip(raw)!r}; fix it, or unset it to use the default (main)"
+    )
+
+
+def _checked_mode(mode: str) -> str:
+    if mode not in MODES:
+        raise ValueError(f"mode must be one of {', '.join(MODES)}, got {mode!r}")
+    return mode
+
+
 def fetch_limits() -> Limits:
     """Size cap (decoded bytes) and redirect limit, from the environment or the defaults."""
+    from webtap.net import Limits, env_size
+
     default = Limits()
     return Limits(max_body=env_size(MAX_BYTES_ENV, default.max_body))
 
@@ -148,42 +186,173 @@ def _httpx_url(url: str) -> httpx.URL:
 
 @dataclass(frozen=True, slots=True)
 class _Response:
-    url: str
+    url: str  # as reported: the final URL with the fragment rule applied
     content_type: str
     body: bytes
+    status: int = HTTPStatus.OK
+    headers: dict[str, str] = field(default_factory=dict)  # the ones the page cache reads
+    final_url: str | None = None  # without fragment, when redirected
+    final_fragment: str = ""  # the last redirect's own fragment
 
 
 def fetch(
     url: str,
     *,
+    mode: str | None = None,
     timeouts: Timeouts | None = None,
     limits: Limits | None = None,
     guard: Guard | None = None,
     client: httpx.Client | None = None,
+    cache: bool | None = None,
 ) -> Page:
     """Fetch ``url`` and convert it to Markdown.
 
-    Settings default to the environment (:func:`fetch_timeouts`, :func:`fetch_limits`,
-    :meth:`Guard.from_env`). ``client`` is for tests and embedders: with it, only URLs that
-    spell an address are checked by the guard, since names are checked where webtap's own
-    client connects.
+    ``mode`` is ``"main"`` (an HTML page's main content) or ``"page"`` (all of it); the default
+    is :func:`fetch_mode`. Settings default to the environment (:func:`fetch_timeouts`,
+    :func:`fetch_limits`, :meth:`Guard.from_env`). ``client`` is for tests and embedders: with
+    it, only URLs that spell an address are checked by the guard, since names are checked where
+    webtap's own client connects. ``cache``: whether to use the converted-page cache
+    (:mod:`webtap.page_cache`); by default only when webtap makes its own client, since a
+    client of yours may see a different web than webtap's.
     """
     url = check_url(url)
-    timeouts = timeouts or fetch_timeouts()
-    limits = limits or fetch_limits()
+    mode = fetch_mode() if mode is None else _checked_mode(mode)
     guard = guard or Guard.from_env()
+    _refuse_address(url, guard)  # an address the guard refuses now is never served, cached or not
+    pages = page_cache() if (client is None if cache is None else cache) else None
+    key = pages.key(url, mode, guard) if pages is not None else None
+    hit = _lookup(pages, key, limits)
+    if hit is not None and hit.fresh:
+        return _from_cache(hit.page, url)
+    from webtap.net import Deadline  # only now: a page from the cache needs no HTTP stack
+
+    timeouts = timeouts or fetch_timeouts()
     deadline = Deadline(timeouts.total)
+    limits = limits or fetch_limits()
+    conditions = _conditions(hit.page) if hit is not None else None
+    response = _download(url, timeouts, deadline, limits, guard, client, conditions)
+    if hit is not None and response.status == HTTPStatus.NOT_MODIFIED:
+        _refresh(pages, key, hit.page, response)
+        return _from_cache(hit.page, url)
+    converted = convert_body(
+        response.body, response.content_type, response.url, main_content=mode == "main"
+    )
+    if pages is not None and key is not None:
+        _remember(pages, key, mode, guard, response, converted)
+    return Page(response.url, *converted)
+
+
+def _download(
+    url: str,
+    timeouts: Timeouts,
+    deadline: Deadline,
+    limits: Limits,
+    guard: Guard,
+    client: httpx.Client | None,
+    conditions: _Conditions | None,
+) -> _Response:
+    from webtap.net import guarded_client
+
     own_client = client is None
     if client is None:
         client = guarded_client(guard, deadline, timeouts)
     try:
         with _fetch_errors(deadline, timeouts), _holding_locations(client):
-            response = _get(client, url, guard, deadline, timeouts, limits)
+            return _get(client, url, guard, deadline, timeouts, limits, conditions)
     finally:
         if own_client:
             client.close()
-    title, markdown, media_type = to_markdown(response.body, response.content_type, response.url)
-    return Page(response.url, title, markdown, media_type)
+
+
+# --- The page cache --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class _Conditions:
+    """A conditional request for a cached page: its validators, sent only to the URL whose
+    response carried them (``final_url``; None: the requested URL itself)."""
+
+    final_url: str | None
+    headers: dict[str, str]
+
+
+def _lookup(pages: PageCache | None, key: str | None, limits: Limits | None) -> Hit | None:
+    if pages is None or key is None:
+        return None
+    hit = pages.lookup(key)
+    if hit is not None and hit.page.size > _max_body(limits):
+        return None  # kept under a larger WEBTAP_MAX_BYTES: fetch again, to the same error
+    return hit
+
+
+def _conditions(page: StoredPage) -> _Conditions | None:
+    validators = page.validators()
+    return _Conditions(page.final_url, validators) if validators else None
+
+
+def _from_cache(page: StoredPage, url: str) -> Page:
+    return Page(page.url_for(url), page.title, page.markdown, page.media_type, page.trimmed)
+
+
+def _refresh(
+    pages: PageCache | None, key: str | None, page: StoredPage, response: _Response
+) -> None:
+    """A 304 said the cached page is still right: keep it, under the 304's headers."""
+    if pages is None or key is None:
+        return
+    renewed = refreshed(page, response.headers)
+    if renewed is None:
+        pages.delete(key)
+    else:
+        pages.store(key, renewed)
+
+
+def _remember(
+    pages: PageCache,
+    key: str,
+    mode: str,
+    guard: Guard,
+    response: _Response,
+    converted: Converted,
+) -> None:
+    """Keep a converted page, if it was a complete success the server lets us keep."""
+    if response.status not in _STORED_STATUSES:
+        return
+    stored = stored_page(
+        *converted,
+        size=len(response.body),
+        headers=response.headers,
+        final_url=response.final_url,
+        final_fragment=response.final_fragment,
+    )
+    if stored is None:  # no-store: an older copy must not outlive the server's wish either
+        pages.delete(key)
+        return
+    final_key = pages.key(response.final_url, mode, guard) if response.final_url else None
+    if response.final_url and final_key is None:
+        return  # redirected to a URL with a password: keep nothing of it
+    pages.store(key, stored, final_key)
+
+
+_STORED_STATUSES = {HTTPStatus.OK, HTTPStatus.NON_AUTHORITATIVE_INFORMATION}
+
+
+def _max_body(limits: Limits | None) -> int:
+    """The size cap, without importing the HTTP stack when the setting is left alone."""
+    if limits is not None:
+        return limits.max_body
+    if os.environ.get(MAX_BYTES_ENV, "").strip():
+        return fetch_limits().max_body
+    return DEFAULT_MAX_BYTES
+
+
+def _refuse_address(url: str, guard: Guard) -> None:
+    try:
+        guard.check_host(urlsplit(url).hostname or "")
+    except AddressRefused as exc:
+        raise exc.for_url(url) from None
+    except ValueError:
+        pass  # a malformed host: httpx says what is wrong with it when the URL is parsed
 
 
 def _get(
@@ -193,20 +362,34 @@ def _get(
     deadline: Deadline,
     timeouts: Timeouts,
     limits: Limits,
+    conditions: _Conditions | None = None,
 ) -> _Response:
-    """GET ``url``, following at most ``limits.max_redirects`` redirects, each one checked."""
+    """GET ``url``, following at most ``limits.max_redirects`` redirects, each one checked.
+
+    With ``conditions``, the hop they belong to is a conditional request, and its ``304`` is
+    returned as such (with no body).
+    """
     import httpx
+
+    from webtap.net import read_body
 
     hop = url  # this hop's URL as written: the caller's, then each Location made absolute
     visited: list[str] = []
     for _ in range(limits.max_redirects + 1):
         target = _checked(hop, guard)
+        plain = str(target.copy_with(fragment=None))
+        headers = {"Accept": ACCEPT}
+        asking = conditions is not None and (
+            plain == conditions.final_url if conditions.final_url else not visited
+        )
+        if asking:
+            headers.update(conditions.headers)
         try:
             timeout = httpx.Timeout(
                 deadline.clamp(timeouts.read, httpx.ReadTimeout),
                 connect=deadline.clamp(timeouts.connect, httpx.ConnectTimeout),
             )
-            with client.stream("GET", target, headers={"Accept": ACCEPT}, timeout=timeout) as r:
+            with client.stream("GET", target, headers=headers, timeout=timeout) as r:
                 location = r.extensions.get(_LOCATION) or r.headers.get("location")
                 if r.status_code in REDIRECT_STATUSES and location:
                     visited.append(urldefrag(hop).url)
@@ -214,11 +397,20 @@ def _get(
                     continue
                 if r.status_code >= 400:
                     raise HTTPError(_status_line(r))
-                body = read_body(r, limits.max_body, deadline)
+                not_modified = asking and r.status_code == HTTPStatus.NOT_MODIFIED
+                body = b"" if not_modified else read_body(r, limits.max_body, deadline)
         except AddressRefused as exc:  # from the connection layer, which knows no URLs
             raise exc.for_url(hop) from None
-        final = _with_fragment(str(target.copy_with(fragment=None)), hop, url) if visited else url
-        return _Response(final, r.headers.get("content-type", ""), body)
+        final = _with_fragment(plain, hop, url) if visited else url
+        return _Response(
+            final,
+            r.headers.get("content-type", ""),
+            body,
+            status=r.status_code,
+            headers=kept_headers(r.headers),
+            final_url=plain if visited else None,
+            final_fragment=urlsplit(hop).fragment if visited else "",
+        )
     loop = " (a redirect loop)" if urldefrag(hop).url in visited else ""
     raise HTTPError(
         f"Too many redirects: {clip(url)} was redirected more than {limits.max_redirects} "
@@ -304,6 +496,8 @@ def _fetch_errors(deadline: Deadline, timeouts: Timeouts) -> Iterator[None]:
     """httpx errors as webtap's, with timeouts told apart: the deadline or the connect limit."""
     import httpx
 
+    from webtap.net import translate_errors
+
     with translate_errors(WHAT):
         try:
             yield
@@ -352,14 +546,22 @@ def paginate(markdown: str, offset: int = 1, limit: int | None = None) -> tuple[
     return "".join(lines[offset - 1 : end]), len(lines)
 
 
-def web_fetch(request: dict[str, Any]) -> dict[str, Any]:
-    """The ``web_fetch`` tool: fetch ``url`` and return lines ``offset``.. of its Markdown."""
-    page = fetch(request["url"])
+def web_fetch(request: dict[str, Any], *, full_page: bool = False) -> dict[str, Any]:
+    """The ``web_fetch`` tool: fetch ``url`` and return lines ``offset``.. of its Markdown.
+
+    ``full_page`` asks for the whole page whatever ``WEBTAP_FETCH_MODE`` says (MCP's
+    ``full_page``, ``webtap fetch --full``). When the Markdown is only the page's main content,
+    the response says so with ``"content_mode": "main"``.
+    """
+    page = fetch(request["url"], mode="page" if full_page else None)
     content, total = paginate(page.markdown, request.get("offset", 1), request.get("limit"))
-    return {
+    response: dict[str, Any] = {
         "success": True,
         "url": page.url,
         "title": page.title,
         "content": content,
         "total_lines": total,
     }
+    if page.trimmed:
+        response["content_mode"] = "main"
+    return response

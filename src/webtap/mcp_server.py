@@ -10,7 +10,9 @@ function would generate its own. A call of one of webtap's tools runs in process
 - an ``_event`` is for the person, not the model: it is sent as a log message at warning level,
   stored like the host stores events, and left out of the result;
 - the fetch tool returns at most :data:`DEFAULT_MAX_LINES` lines when the client asks for no
-  ``limit``, and says how to read on;
+  ``limit``, and says how to read on; its schema adds one optional argument to the spec's,
+  ``full_page`` (the whole page instead of its main content), and a trimmed result says how to
+  ask for the whole page;
 - every call has a deadline, so a slow tool ends in an error result instead of a stuck session.
 
 Nothing here writes to stdout: on the stdio transport stdout is the protocol's.
@@ -62,10 +64,20 @@ MAX_CONCURRENT_CALLS = 64
 PAGED_TOOL = "web_fetch"
 HOST_GRACE = 5.0
 
+# The one argument webtap's MCP schema adds to the spec's (DESIGN 11).
+FULL_PAGE = "full_page"
+FULL_PAGE_SCHEMA = {
+    "type": "boolean",
+    "description": "Return the whole page instead of only its main content (HTML pages give "
+    'their main content by default, marked "content_mode": "main")',
+    "default": False,
+}
+
 # What the client is told about the server, sentence by sentence for the tools it offers.
 INSTRUCTIONS = {
     "web_fetch": "web_fetch reads a URL as Markdown; a long page comes in pages of lines "
-    "(offset/limit; total_lines says how many there are).",
+    "(offset/limit; total_lines says how many there are). An HTML page gives its main content; "
+    "full_page=true gives the whole page.",
     "web_search": "The web_search_* tools search the web; each needs an API key, and when one "
     "is missing the result says so.",
 }
@@ -122,11 +134,15 @@ def own_tools() -> list[ServedTool]:
     served = []
     for spec in TOOLS.values():
         schema = spec.schema
+        parameters = schema["parameters"]
+        if spec.name == PAGED_TOOL:
+            properties = {**parameters["properties"], FULL_PAGE: FULL_PAGE_SCHEMA}
+            parameters = {**parameters, "properties": properties}
         served.append(
             ServedTool(
                 name=spec.name,
                 description=schema["description"],
-                input_schema=schema["parameters"],
+                input_schema=parameters,
                 run=_own_runner(spec.name),
                 title=spec.title,
                 annotations=types.ToolAnnotations(title=spec.title, **WEB_ANNOTATIONS),
@@ -142,7 +158,14 @@ def _own_runner(name: str) -> Runner:
         from webtap.host import split_event
         from webtap.tools import call
 
-        return split_event(call(name, arguments))
+        if name != PAGED_TOOL:
+            return split_event(call(name, arguments))
+        arguments = dict(arguments)
+        full_page = arguments.pop(FULL_PAGE, False)
+        if not isinstance(full_page, bool):
+            message = f"Invalid input: field '{FULL_PAGE}' must be true or false"
+            return {"success": False, "error": message, "error_code": "INVALID_INPUT"}, None
+        return split_event(call(name, arguments, full_page=full_page))
 
     return run
 
@@ -401,10 +424,16 @@ def _result(name: str, arguments: dict[str, Any], response: dict[str, Any]) -> t
             is_error=True,
         )
     content = [types.TextContent(text=json.dumps(response, ensure_ascii=False))]
-    note = _more_note(arguments, response) if name == PAGED_TOOL else None
-    if note:
-        content.append(types.TextContent(text=note))
+    notes = [_more_note(arguments, response), _trimmed_note(response)] if name == PAGED_TOOL else []
+    content.extend(types.TextContent(text=note) for note in notes if note)
     return types.CallToolResult(content=content, structured_content=response)
+
+
+def _trimmed_note(response: dict[str, Any]) -> str | None:
+    """How to get the whole page, when the content is only its main part."""
+    if response.get("content_mode") != "main":
+        return None
+    return f"[main content only; call again with {FULL_PAGE}=true for the whole page]"
 
 
 def _more_note(arguments: dict[str, Any], response: dict[str, Any]) -> str | None:

@@ -64,16 +64,18 @@ TOOLS: dict[str, ToolSpec] = {
 }
 
 
-def call(name: str, request: dict[str, Any]) -> dict[str, Any]:
+def call(name: str, request: dict[str, Any], **options: Any) -> dict[str, Any]:
     """Run tool ``name`` on ``request`` in process; always returns the protocol's response.
 
-    The response may carry an ``_event`` for the person; callers that talk to a model strip it.
+    ``options`` go to the handler beside the request, for what the spec's schema has no field
+    for (``web_fetch``'s ``full_page``). The response may carry an ``_event`` for the person;
+    callers that talk to a model strip it.
     """
     spec = TOOLS[name]
     try:
         validate_request(name, request)
         request = whole_integers(spec.schema["parameters"], request)
-        return spec.resolve()(request)
+        return spec.resolve()(request, **options)
     except WebtapError as exc:
         return exc.to_response()
     except Exception as exc:

@@ -3,6 +3,8 @@
 ``site.route(path, ...)`` says how a path answers: status and reason phrase, headers, body,
 and misbehaviour (stall before answering, drip the body one byte at a time, no Content-Length).
 The server records every request it gets, so a test can prove that nothing was sent.
+``site.answer(path, function)`` serves the route ``function(seen_request)`` describes (a dict of
+``Route``'s fields), for pages that answer differently each time (conditional requests).
 """
 
 from __future__ import annotations
@@ -42,7 +44,7 @@ class Seen:
 
 class Site:
     def __init__(self, tls: Any = None) -> None:
-        self.routes: dict[str, Route] = {}
+        self.routes: dict[str, Route | Callable[[Seen], dict[str, Any]]] = {}
         self.requests: list[Seen] = []
         self.stop = threading.Event()
         site = self
@@ -51,10 +53,11 @@ class Site:
             protocol_version = "HTTP/1.1"
 
             def do_GET(self) -> None:
-                site.requests.append(
-                    Seen(self.path, {k.lower(): v for k, v in self.headers.items()})
-                )
+                seen = Seen(self.path, {k.lower(): v for k, v in self.headers.items()})
+                site.requests.append(seen)
                 route = site.routes.get(self.path) or Route(404, body=b"no such page")
+                if callable(route):
+                    route = Route(**route(seen))
                 if route.stall and site.stop.wait(route.stall):
                     return
                 if route.hangup:
@@ -108,6 +111,15 @@ class Site:
 
     def page(self, path: str, html: str, content_type: str = "text/html; charset=utf-8") -> str:
         return self.route(path, html, headers={"Content-Type": content_type})
+
+    def answer(self, path: str, function: Callable[[Seen], dict[str, Any]]) -> str:
+        """Serve each request to ``path`` as ``function(request)`` says: ``Route``'s fields."""
+        self.routes[path] = function
+        return self.url(path)
+
+    def paths(self) -> list[str]:
+        """The paths requested so far, in order."""
+        return [seen.path for seen in self.requests]
 
     def redirect(self, path: str, location: str, status: int = 302) -> str:
         return self.route(path, status=status, headers={"Location": location})
@@ -197,6 +209,7 @@ def fetch_tool(run_exe: Callable[..., Any]) -> Callable[..., dict[str, Any]]:
             "title",
             "content",
             "total_lines",
+            "content_mode",
             "error",
             "error_code",
         }

@@ -10,8 +10,13 @@ __all__ = ["add_parser", "run"]
 
 DESCRIPTION = """\
 Fetch URL and print it as Markdown (HTML and XHTML are converted; plain text, Markdown and JSON
-are shown as they are). --offset and --limit select lines of the Markdown, as the web_fetch tool
-does. Errors go to stderr as one line, with a non-zero exit status.
+are shown as they are). For an HTML page that is its main content, without menus, sidebars and
+footers; --full (or WEBTAP_FETCH_MODE=page) prints the whole page. --offset and --limit select
+lines of the Markdown, as the web_fetch tool does. Errors go to stderr as one line, with a
+non-zero exit status.
+
+Converted pages are kept in the user cache folder for WEBTAP_FETCH_CACHE_TTL seconds (default
+600), so reading a page in parts downloads it once; WEBTAP_CACHE=off turns that off.
 
 Private, loopback and link-local addresses are refused unless WEBTAP_ALLOW_PRIVATE_NETWORKS=1.
 Limits: WEBTAP_FETCH_TIMEOUT (seconds, default 30), WEBTAP_CONNECT_TIMEOUT (default 10),
@@ -42,6 +47,11 @@ def add_parser(subparsers: Any) -> None:
     )
     parser.add_argument("--limit", type=_positive, metavar="N", help="print at most N lines")
     parser.add_argument(
+        "--full",
+        action="store_true",
+        help="the whole page, not only its main content (as WEBTAP_FETCH_MODE=page)",
+    )
+    parser.add_argument(
         "--json", action="store_true", help="print the web_fetch tool's JSON response"
     )
     parser.set_defaults(run=run)
@@ -56,7 +66,7 @@ def run(args: argparse.Namespace) -> int:
         request["offset"] = args.offset
     if args.limit is not None:
         request["limit"] = args.limit
-    response = call("web_fetch", request)
+    response = call("web_fetch", request, full_page=args.full)
     if args.json:
         print_json(response)
         return 0 if response.get("success") else 1

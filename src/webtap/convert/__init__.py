@@ -26,18 +26,29 @@ class Document:
     """``<title>``, else ``og:title``, else the first ``<h1>``; ``""`` when none."""
     markdown: str
     """The page as Markdown, ending in exactly one newline (``""`` for an empty page)."""
+    trimmed: bool = False
+    """True when ``markdown`` is the page's main content only (``convert(main_content=True)``
+    found it); False when it is the whole page."""
 
 
-def convert(html: str | bytes, base_url: str | None = None) -> Document:
+def convert(
+    html: str | bytes, base_url: str | None = None, *, main_content: bool = False
+) -> Document:
     """Convert an HTML page to a `Document`.
 
     ``html`` is the page as text, or as bytes whose encoding libxml2 sniffs (BOM, ``<meta
     charset>``; UTF-8 when the bytes are valid UTF-8). ``base_url`` is the URL the page was
     fetched from: links and images are made absolute against it (and ``<base href>``).
 
+    ``main_content=True`` converts only the page's main content: the article, post or manual
+    section, without menus, sidebars, footers, share bars, comments, related links, images and
+    captions (see ``docs/convert.md``). ``Document.trimmed`` says whether that was done; when
+    no part of the page stands out as its content, the whole page is converted and ``trimmed``
+    is False.
+
     Never raises on odd input: empty or blank input gives ``Document("", "")``, junk gives
     whatever text it holds. Raises `webtap.errors.ParseError` only if libxml2 itself fails.
     """
     from webtap.convert._markdown import convert_document
 
-    return convert_document(html, base_url)
+    return convert_document(html, base_url, main_content=main_content)

@@ -14,7 +14,9 @@ from webtap.convert._walk import MarkdownConverter
 __all__ = ["MarkdownConverter", "convert_document"]
 
 
-def convert_document(html: str | bytes, base_url: str | None = None) -> Document:
+def convert_document(
+    html: str | bytes, base_url: str | None = None, *, main_content: bool = False
+) -> Document:
     """Parse, prune and convert a page (see `webtap.convert.convert`)."""
     root = parse(html)
     if root is None:
@@ -24,4 +26,10 @@ def convert_document(html: str | bytes, base_url: str | None = None) -> Document
     clean(root)
     if not title:
         title = first_h1(root)
+    if main_content:
+        from webtap.convert._extract import extract_root
+
+        content = extract_root(root)
+        if content is not None:
+            return Document(title, MarkdownConverter(base).convert(content), trimmed=True)
     return Document(title, MarkdownConverter(base).convert(root))

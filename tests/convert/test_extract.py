@@ -1,0 +1,366 @@
+"""Main-content extraction (``convert(main_content=True)``) on small hand-written pages,
+one page per rule: what must stay, what must go, and when the whole page comes back."""
+
+from __future__ import annotations
+
+import pytest
+
+from webtap.convert import Document, convert
+from webtap.convert._extract import _is_boilerplate
+
+PROSE = (
+    "The committee met on Tuesday to discuss the budget, which had grown by a third since "
+    "last year, and agreed to cut spending on roads, parks and libraries by the same amount."
+)
+
+
+def paragraphs(word: str, count: int = 4) -> str:
+    return "".join(f"<p>{word} {i}. {PROSE}</p>" for i in range(count))
+
+
+def menu(word: str = "Section", count: int = 12) -> str:
+    items = "".join(f'<li><a href="/{word}{i}">{word} {i}</a></li>' for i in range(count))
+    return f"<ul>{items}</ul>"
+
+
+def page(body: str, title: str = "T") -> str:
+    return f"<html><head><title>{title}</title></head><body>{body}</body></html>"
+
+
+def main(html: str) -> Document:
+    doc = convert(html, main_content=True)
+    assert doc.trimmed, "expected the main content, got the whole page"
+    return doc
+
+
+def test_article_without_menus_and_footer() -> None:
+    doc = main(
+        page(
+            f"<div class=top>{menu()}</div><div class=story>{paragraphs('Body')}</div>"
+            f"<div class=links>{menu('More')}<p>Copyright 2024 Example Media Group.</p></div>"
+        )
+    )
+    assert doc.title == "T"
+    assert "Body 0." in doc.markdown and "Body 3." in doc.markdown
+    assert "Section" not in doc.markdown and "More 1" not in doc.markdown
+    assert "Copyright" not in doc.markdown
+
+
+def test_whole_page_by_default() -> None:
+    html = page(f"{menu()}<div>{paragraphs('Body')}</div>")
+    doc = convert(html)
+    assert doc.trimmed is False
+    assert "Section 1" in doc.markdown and "Body 1." in doc.markdown
+    assert convert(html) == Document(doc.title, doc.markdown)
+
+
+def test_split_body_chunks_belong_together() -> None:
+    # An article body cut into chunks with the same class, with an ad and a teaser between.
+    chunk = '<div class="article-chunk">{}</div>'
+    html = page(
+        f"{menu()}<main><h1>Headline</h1>"
+        + chunk.format(paragraphs("First", 2))
+        + '<div class="ad-slot"><p>Buy our product today, limited offer for you!</p></div>'
+        + chunk.format(paragraphs("Second", 2))
+        + '<div class="promo"><a href="/x">Watch the video</a></div>'
+        + chunk.format(paragraphs("Third", 2))
+        + f"</main><aside>{menu('Popular')}</aside>"
+    )
+    text = main(html).markdown
+    assert text.index("First 0.") < text.index("Second 0.") < text.index("Third 1.")
+    assert "Buy our product" not in text
+    assert "Popular" not in text and "Section" not in text
+
+
+def test_chunks_wrapped_alone_belong_together() -> None:
+    # Each chunk alone in its own grid row: the rows are the siblings.
+    row = '<div class="grid"><div class="grid-item body">{}</div></div>'
+    html = page(
+        f"{menu()}<article>"
+        + row.format(paragraphs("First", 3))
+        + row.format(paragraphs("Second", 3))
+        + f"</article>{menu('Footer')}"
+    )
+    text = main(html).markdown
+    assert "First 0." in text and "Second 2." in text
+    assert "Footer" not in text
+
+
+def test_nested_related_articles_are_left_out() -> None:
+    teaser = (
+        '<article class="teaser"><h3><a href="/t{0}">Other story {0}</a></h3><p>{1}</p></article>'
+    )
+    html = page(
+        f"{menu()}<article class=post><h1>Headline</h1>{paragraphs('Body', 5)}"
+        + "".join(teaser.format(i, PROSE) for i in range(4))
+        + "</article>"
+    )
+    text = main(html).markdown
+    assert "Body 4." in text
+    assert "Other story" not in text
+
+
+def test_siblings_announcing_related_links_are_left_out() -> None:
+    html = page(
+        f"<div class=row>{paragraphs('Body', 5)}</div>"
+        f"<div class=row><h3>You may also like</h3>{paragraphs('Teaser', 2)}</div>"
+    )
+    text = main(html).markdown
+    assert "Body 4." in text
+    assert "Teaser" not in text and "You may also like" not in text
+
+
+def test_link_dense_product_cards_that_are_content() -> None:
+    # Whole cards wrapped in a link: their text is not link text (its owner is not <a>).
+    card = (
+        '<a class="card" href="/p{0}"><h3>Kettle model {0}</h3>'
+        "<p>A steel kettle, 1.7 litres, with a blue light, auto shut-off and a 360 degree "
+        "base, for tea, coffee and soups.</p></a>"
+    )
+    html = page(
+        f"<header>{menu()}</header><div class=products>"
+        + "".join(card.format(i) for i in range(8))
+        + f"</div><footer>{menu('Help')}</footer>"
+    )
+    text = main(html).markdown
+    assert all(f"Kettle model {i}" in text for i in range(8))
+    assert "Section 3" not in text and "Help 3" not in text
+
+
+def test_reference_page_keeps_every_section_heading_table_and_code() -> None:
+    section = (
+        '<section id="s{0}"><h2>Function number {0}</h2><p>{1}</p>'
+        "<pre><code>result = function_{0}(value, flag=True)\n\n\nprint(result)</code></pre>"
+        "<table><tr><th>Argument</th><th>Meaning</th></tr>"
+        "<tr><td>value</td><td>the input</td></tr></table>"
+        "<dl><dt>flag</dt><dd>Whether to round.</dd></dl></section>"
+    )
+    sidebar = '<div class="sphinxsidebar"><h3>Table of Contents</h3>' + menu("Topic", 30) + "</div>"
+    html = page(
+        '<div class="document"><div class="body"><section id="top"><h1>The library</h1>'
+        f"<p>{PROSE}</p>"
+        + "".join(section.format(i, PROSE) for i in range(8))
+        + f"</section></div></div>{sidebar}"
+    )
+    whole = convert(html).markdown
+    text = main(html).markdown
+    assert text.count("\n## Function number") == 8
+    assert "# The library" in text
+    assert text.count("```") == whole.count("```") == 16
+    assert text.count("| Argument | Meaning |") == 8
+    assert "result = function_7(value, flag=True)" in text
+    assert "Topic 12" not in text
+
+
+def test_one_long_entry_among_many_widens_to_all_of_them() -> None:
+    # A manual page of many entries, one much longer than the rest: all entries stay.
+    entry = '<dl class="py function"><dt id="f{0}">f{0}(x)</dt><dd><p>{1}</p></dd></dl>'
+    long_entry = entry.format(0, " ".join([PROSE] * 12))
+    html = page(
+        f'<div class="body"><section><h1>Built-in functions</h1>{long_entry}'
+        + "".join(entry.format(i, PROSE) for i in range(1, 15))
+        + f"</section></div><div class=related>{menu()}</div>"
+    )
+    text = main(html).markdown
+    assert "# Built-in functions" in text
+    assert all(f"f{i}(x)" in text for i in range(15))
+
+
+def test_images_captions_share_bars_comments_and_newsletters_are_left_out() -> None:
+    html = page(
+        f"{menu()}<article><h1>Headline</h1>"
+        '<div class="share-bar"><a href="/fb">Facebook</a><a href="/tw">Twitter</a></div>'
+        f"{paragraphs('Body', 2)}"
+        '<figure><img src="/a.jpg" alt="A photo"><figcaption>The mayor, photographed on '
+        "Tuesday at the town hall, during the meeting.</figcaption></figure>"
+        f"{paragraphs('More', 2)}"
+        '<div class="newsletter-signup"><p>Get our best stories every morning, free.</p></div>'
+        '<section id="comments"><h2>3 comments</h2><p>Great article, thanks for writing it, '
+        "I learnt a lot about the budget.</p></section>"
+        "</article>"
+    )
+    text = main(html).markdown
+    assert "Body 1." in text and "More 1." in text
+    for gone in ("Facebook", "A photo", "/a.jpg", "photographed", "best stories", "Great article"):
+        assert gone not in text
+
+
+@pytest.mark.parametrize(
+    "boilerplate",
+    [
+        '<div class="rodape">{}</div>',  # Portuguese footer
+        '<div id="fusszeile">{}</div>',  # German footer
+        '<div class="pie-de-pagina">{}</div>',  # Spanish footer
+        '<div class="pied-de-page">{}</div>',  # French footer
+        '<div class="barra-lateral">{}</div>',  # Portuguese/Spanish sidebar
+        '<div class="comentarios">{}</div>',  # Portuguese/Spanish comments
+        '<div class="compartilhar">{}</div>',  # Portuguese share bar
+    ],
+)
+def test_non_english_boilerplate_names(boilerplate: str) -> None:
+    html = page(
+        f'<div class="conteudo">{paragraphs("Body", 5)}'
+        + boilerplate.format(f"<p>{PROSE} Boilerplate.</p>")
+        + "</div>"
+    )
+    text = main(html).markdown
+    assert "Body 4." in text
+    assert "Boilerplate" not in text
+
+
+@pytest.mark.parametrize(
+    ("names", "boilerplate"),
+    [
+        ("PageBuilder-pageRow", False),  # no "pager" in it
+        ("elementor-widget-container", False),  # a page builder's block, not a sidebar
+        ("no-sidebar", False),
+        ("comments-open", False),  # a page state on a wrapper
+        ("category-social tag-newsletter", False),  # WordPress taxonomy classes
+        ("headerWrapper", False),
+        ("pager", True),
+        ("socialShare", True),
+        ("post-comments", True),
+        ("related_posts", True),
+        ("pie-de-pagina", True),
+        ("PiedDePage", True),
+        ("rodape", True),
+    ],
+)
+def test_class_words_match_as_whole_words(names: str, boilerplate: bool) -> None:
+    assert bool(_is_boilerplate(names, None)) is boilerplate
+
+
+def test_whole_word_classes_do_not_drop_content() -> None:
+    html = page(
+        f"{menu()}"
+        '<div class="PageBuilder-pageRow"><div class="elementor-widget-container">'
+        f"{paragraphs('Body', 5)}</div></div>"
+        f'<div class="pagination">{menu("Page", 5)}</div>'
+    )
+    text = main(html).markdown
+    assert "Body 4." in text
+    assert "Page 3" not in text
+
+
+def test_never_removes_an_ancestor_of_the_content() -> None:
+    # The layout wrapper's class names a sidebar; it holds the article and a real sidebar.
+    html = page(
+        f"<header>{menu()}</header>"
+        '<div class="l-sidebar-fixed l-article-body-segment">'
+        f'<div class="l-col__main">{paragraphs("Body", 6)}</div>'
+        f'<div class="l-col__sidebar"><h3>Trending</h3>{menu("Trend", 8)}</div>'
+        "</div>"
+    )
+    text = main(html).markdown
+    assert "Body 5." in text
+    assert "Trend 3" not in text
+
+
+def test_schema_org_article_body_is_trusted() -> None:
+    html = page(
+        f"{menu()}<div class=news-list>{paragraphs('Teaser', 6)}</div>"
+        '<div itemprop="articleBody">A short breaking story: the bridge has reopened after '
+        "repairs, the city said on Wednesday, two weeks earlier than planned.</div>"
+    )
+    text = main(html).markdown
+    assert "the bridge has reopened" in text
+    assert "Teaser" not in text
+
+
+def test_links_stay_and_are_absolute() -> None:
+    html = page(
+        f'{menu()}<div class=story><p>{PROSE} See <a href="/report">the report</a>.</p>'
+        f"{paragraphs('Body', 3)}</div>"
+    )
+    doc = convert(html, "https://example.com/news/a", main_content=True)
+    assert doc.trimmed
+    assert "[the report](https://example.com/report)" in doc.markdown
+
+
+@pytest.mark.parametrize(
+    "html",
+    [
+        "",
+        "<p>Hello</p>",
+        page("<p>Just one short line.</p>"),
+        page(menu() + menu("More")),  # nothing but links
+        page("<div><p>Short.</p></div>" * 3),
+        page("<table><tr><td>a</td><td>b</td></tr></table>"),
+    ],
+)
+def test_falls_back_to_the_whole_page(html: str) -> None:
+    doc = convert(html, main_content=True)
+    assert doc.trimmed is False
+    assert doc == convert(html)
+
+
+def test_falls_back_when_the_content_is_a_sliver_of_the_page() -> None:
+    # A front page of many equal stories: no block stands out enough to be "the" content.
+    story = '<div class="story-{0}"><h2>Story {0}</h2><p>{1}</p></div>'
+    html = page("".join(story.format(i, PROSE) for i in range(12)))
+    doc = convert(html, main_content=True)
+    assert "Story 0" in doc.markdown and "Story 11" in doc.markdown
+
+
+def test_odd_input_never_raises(invariants) -> None:
+    for html in (
+        "<body><td>cell text, long enough, with commas, to be a paragraph here</td></body>",
+        "<li>" * 50 + PROSE,
+        f"<article><article><article>{paragraphs('Deep', 3)}</article></article></article>",
+        f"<body><div class=comments>{paragraphs('Only comments', 4)}</div></body>",
+    ):
+        doc = convert(html, main_content=True)
+        invariants(doc.markdown)
+
+
+def test_old_layout_table_cell_of_text() -> None:
+    # A 1990s page: the article is text and <br>s straight in a table cell beside a menu cell.
+    links = " ".join(f'<a href="/l{i}">Link {i}</a>' for i in range(20))
+    html = page(
+        f"<table><tr><td>{links}</td><td>"
+        + "<br><br>".join(f"Part {i}. {PROSE}" for i in range(5))
+        + f"</td></tr><tr><td colspan=2>Footer {links}</td></tr></table>"
+    )
+    text = main(html).markdown
+    assert "Part 0." in text and "Part 4." in text
+    assert "Link 3" not in text and "Footer" not in text
+
+
+def test_related_links_at_the_content_end_are_left_out() -> None:
+    html = page(
+        f"{menu()}<div class=story><p>Related to this, {PROSE}</p>{paragraphs('Body', 5)}"
+        f"<h3>Related posts</h3>{menu('Other', 6)}</div>"
+    )
+    text = main(html).markdown
+    assert "Related to this," in text and "Body 4." in text
+    assert "Related posts" not in text and "Other 2" not in text
+
+
+def test_real_pages(real_page: bytes, invariants) -> None:
+    doc = convert(real_page, main_content=True)
+    invariants(doc.markdown)
+    whole = convert(real_page)
+    assert doc.title == whole.title
+    if doc.trimmed:
+        assert 0 < len(doc.markdown) < len(whole.markdown)
+    else:
+        assert doc.markdown == whole.markdown
+
+
+def test_deep_and_wide_pages_stay_linear(invariants) -> None:
+    deep = "<div class=sidebar>" * 3000 + PROSE + "</div>" * 3000
+    wide = "<body>" + paragraphs("Body", 2000) + menu("Link", 2000) + "</body>"
+    for html in (deep, wide):
+        invariants(convert(html, main_content=True).markdown)
+
+
+def test_share_links_without_a_telling_class_are_left_out() -> None:
+    html = page(
+        f"{menu()}<div class=story>"
+        '<p><a href="whatsapp://send?text=x">Share this on WhatsApp</a> '
+        '<a href="https://www.facebook.com/sharer/sharer.php?u=x">Facebook</a></p>'
+        f"{paragraphs('Body', 4)}</div>"
+    )
+    text = main(html).markdown
+    assert "Body 3." in text
+    assert "WhatsApp" not in text and "Facebook" not in text

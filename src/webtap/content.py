@@ -1,6 +1,7 @@
 """A response body to Markdown by its media type: charset, sniffing, and the converters.
 
-HTML and XHTML go to :mod:`webtap.convert`; text and Markdown come back as they are; JSON is
+HTML and XHTML go to :mod:`webtap.convert`; a PDF (by type or by its ``%PDF-`` header) goes to
+:mod:`webtap.pdf`; text and Markdown come back as they are; JSON is
 pretty-printed in a fenced block; anything else is a :class:`~webtap.errors.ParseError` that
 names the type. The charset comes from the Content-Type header, then a BOM or ``<meta>``, then
 detection (charset-normalizer).
@@ -11,10 +12,14 @@ from __future__ import annotations
 import codecs
 import json
 import re
+from typing import TYPE_CHECKING
 
 from webtap.convert._escape import code_fence
 from webtap.errors import ParseError
 from webtap.protocol import loads_json
+
+if TYPE_CHECKING:
+    from webtap.net import Deadline
 
 __all__ = ["decode", "parse_content_type", "sniff", "to_markdown"]
 
@@ -34,6 +39,7 @@ _TEXT_APPLICATION_TYPES = {
     "application/graphql",
     "application/x-ndjson",
 }
+_PDF_TYPES = {"application/pdf", "application/x-pdf", "application/acrobat"}
 _SNIFFED_TYPES = {"", "application/octet-stream", "binary/octet-stream", "application/unknown"}
 
 # Magic numbers of common binary formats, to name what a lying Content-Type hides.
@@ -75,14 +81,23 @@ def strip_controls(text: str) -> str:
     return _CONTROLS.sub("", text)
 
 
-def to_markdown(body: bytes, content_type: str, url: str) -> tuple[str, str, str]:
-    """``(title, markdown, media_type)`` for a body served with ``content_type`` from ``url``."""
-    title, markdown, media_type = _to_markdown(body, content_type, url)
+def to_markdown(
+    body: bytes, content_type: str, url: str, deadline: Deadline | None = None
+) -> tuple[str, str, str]:
+    """``(title, markdown, media_type)`` for a body served with ``content_type`` from ``url``.
+
+    ``deadline`` bounds the slow conversions (a PDF is read page by page until it passes).
+    """
+    title, markdown, media_type = _to_markdown(body, content_type, url, deadline)
     return strip_controls(title), strip_controls(markdown), media_type
 
 
-def _to_markdown(body: bytes, content_type: str, url: str) -> tuple[str, str, str]:
+def _to_markdown(
+    body: bytes, content_type: str, url: str, deadline: Deadline | None = None
+) -> tuple[str, str, str]:
     media_type, charset = parse_content_type(content_type)
+    if media_type in _PDF_TYPES or body.startswith(b"%PDF-"):
+        return (*_pdf(body, media_type, deadline), "application/pdf")
     if media_type in _SNIFFED_TYPES:
         media_type = sniff(body)
     else:
@@ -179,6 +194,18 @@ def _html(body: bytes, charset: str | None, url: str) -> tuple[str, str]:
     except Exception as exc:
         raise ParseError(f"Failed to parse HTML: {type(exc).__name__}: {exc}") from None
     return document.title, document.markdown
+
+
+def _pdf(body: bytes, media_type: str, deadline: Deadline | None) -> tuple[str, str]:
+    # PDF readers accept a header after some junk; without one this is no PDF at all.
+    if b"%PDF-" not in body[:1024]:
+        raise ParseError(
+            f"Cannot read the PDF: the server said {media_type} but the body does not start "
+            "like a PDF (no %PDF- header)"
+        )
+    from webtap.pdf import to_markdown as pdf_to_markdown
+
+    return pdf_to_markdown(body, deadline)
 
 
 def _json(body: bytes, charset: str | None) -> str:

@@ -181,7 +181,9 @@ def fetch(
     finally:
         if own_client:
             client.close()
-    title, markdown, media_type = to_markdown(response.body, response.content_type, response.url)
+    title, markdown, media_type = to_markdown(
+        response.body, response.content_type, response.url, deadline
+    )
     return Page(response.url, title, markdown, media_type)
 
 

@@ -1,0 +1,414 @@
+"""A PDF to Markdown: the text of each page in reading order, under a ``## Page N`` heading.
+
+PDFium (pypdfium2) reads the text; this module puts it back together. PDFium gives each page's
+characters in reading order with a line break after each line, and marks a hyphen that it sees
+ending a line. From the position, size and font of each line this module joins lines into
+paragraphs, undoes hyphenation where the word is clear, and makes headings of lines set larger
+(or bold and alone) than the body text. Measured against pypdf and pdfminer.six in
+``bench/pdf.py``; see docs/fetch.md.
+
+Limits: at most ``WEBTAP_PDF_MAX_PAGES`` pages are read (default 2000), and reading stops at the
+fetch's overall deadline; either way the Markdown says where it stopped and why. PDFium is C and
+cannot be interrupted inside a call, so the deadline is checked between pages: one page's
+content is bounded by the size cap on the body, not by the clock.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import itertools
+import re
+import statistics
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from webtap.errors import ParseError
+from webtap.net import env_float
+
+if TYPE_CHECKING:
+    from webtap.net import Deadline
+
+__all__ = ["DEFAULT_MAX_PAGES", "MAX_PAGES_ENV", "to_markdown"]
+
+MAX_PAGES_ENV = "WEBTAP_PDF_MAX_PAGES"
+DEFAULT_MAX_PAGES = 2000
+
+_SOFT_HYPHEN = "\ufffe"  # what PDFium puts where a line ended in a hyphen it took for one
+_HYPHENS = "-\u2010\u00ad"
+_BULLETS = "•◦▪▫‣⁃●○■□–"
+_COMPOUND = re.compile(r"\w+(?:[-\u2010]\w+)+")
+_SENTENCE_END = re.compile(r"[.!?:;…\"”’)\]]$")
+_FORCE_BOLD = 1 << 18  # PDF font descriptor flag
+
+
+@dataclass(slots=True)
+class _Line:
+    """One line of text as it sits on the page (PDF units, y grows upwards)."""
+
+    text: str
+    left: float
+    right: float
+    bottom: float
+    top: float
+    size: float
+    bold: bool
+    hyphen: bool  # ended in a hyphen that PDFium took for a line-end hyphenation
+    first_word: float  # width of the line's first word: would it have fit on the line before?
+
+
+@dataclass(slots=True)
+class _Block:
+    """A paragraph, a heading (``level`` > 0) or a list item, as its lines."""
+
+    lines: list[_Line]
+    level: int = 0
+    item: bool = False
+    edges: list[float] = field(default_factory=list)  # each line's column edge
+
+
+def to_markdown(body: bytes, deadline: Deadline | None = None) -> tuple[str, str]:
+    """``(title, markdown)`` of a PDF, or :class:`ParseError` naming what is wrong with it."""
+    max_pages = int(env_float(MAX_PAGES_ENV, DEFAULT_MAX_PAGES))
+    document = _open(body)
+    try:
+        count = len(document)
+        pages: list[list[_Line]] = []
+        for index in range(min(count, max_pages)):
+            if deadline is not None and deadline.expired:
+                break
+            pages.append(_page_lines(document, index))
+        title = _metadata_title(document)
+    finally:
+        document.close()
+    notes = _notes(count, pages, max_pages, deadline)
+    markdown, first_line = _render(pages, notes)
+    return title or first_line, markdown
+
+
+# --- Reading ----------------------------------------------------------------------------------
+
+
+def _open(body: bytes) -> Any:
+    import pypdfium2 as pdfium
+
+    try:
+        return pdfium.PdfDocument(body)
+    except pdfium.PdfiumError as exc:
+        raise ParseError(_open_error(body, getattr(exc, "err_code", None))) from None
+
+
+def _open_error(body: bytes, code: int | None) -> str:
+    import pypdfium2.raw as raw
+
+    if code == raw.FPDF_ERR_PASSWORD:
+        return (
+            "Cannot read the PDF: it is encrypted and needs a password to open "
+            "(web_fetch cannot read password-protected PDFs)"
+        )
+    if code == raw.FPDF_ERR_SECURITY:
+        return "Cannot read the PDF: it uses an encryption scheme PDFium does not support"
+    if b"%%EOF" not in body[-2048:]:
+        return (
+            f"Cannot read the PDF: the file is truncated ({len(body):,} bytes with no %%EOF "
+            "end marker) or damaged, and its cross-reference table cannot be rebuilt"
+        )
+    return "Cannot read the PDF: the file is damaged (PDFium found no readable document in it)"
+
+
+def _metadata_title(document: Any) -> str:
+    try:
+        title = document.get_metadata_value("Title")
+    except Exception:  # broken metadata is no reason to lose the text
+        return ""
+    return " ".join(title.split())
+
+
+def _page_lines(document: Any, index: int) -> list[_Line]:
+    """The lines of page ``index``, with where they sit and how they are set."""
+    import pypdfium2.raw as raw
+
+    page = document[index]
+    try:
+        textpage = page.get_textpage()
+        try:
+            text = textpage.get_text_range()
+            return list(_lines(textpage, text, raw))
+        finally:
+            textpage.close()
+    finally:
+        page.close()
+
+
+def _lines(textpage: Any, text: str, raw: Any) -> Any:
+    """Split the page's text into physical lines and look up each line's first and last
+    character: a handful of calls into PDFium per line, not per character."""
+    name = ctypes.create_string_buffer(96)
+    flags = ctypes.c_int()
+    # PDFium ends a line with "\r\n" and joins a hyphenated line to the next with U+FFFE.
+    for match in re.finditer(r"[^\r\n\ufffe]+\ufffe?", text):
+        chunk = match.group()
+        hyphen = chunk.endswith(_SOFT_HYPHEN)
+        body = chunk.rstrip(_SOFT_HYPHEN)
+        lead = len(body) - len(body.lstrip())
+        if lead == len(body):
+            continue
+        start = match.start() + lead
+        end = match.start() + len(body.rstrip()) - 1
+        space = body.find(" ", lead)
+        word_end = match.start() + space - 1 if 0 < space < len(body.rstrip()) else end
+        # Loose boxes span the font's ascent and descent, the same for every glyph of a size.
+        left, bottom, _, top = textpage.get_charbox(start, loose=True)
+        right = textpage.get_charbox(end, loose=True)[2]
+        word_right = textpage.get_charbox(word_end, loose=True)[2]
+        size = raw.FPDFText_GetFontSize(textpage, start)
+        raw.FPDFText_GetFontInfo(textpage, start, name, len(name), ctypes.byref(flags))
+        weight = raw.FPDFText_GetFontWeight(textpage, start)
+        bold = (
+            weight >= 600
+            or bool(flags.value & _FORCE_BOLD)
+            or any(w in name.value.lower() for w in (b"bold", b"black", b"heavy"))
+        )
+        yield _Line(
+            " ".join(body.split()),
+            left,
+            right,
+            bottom,
+            top,
+            size,
+            bold,
+            hyphen,
+            max(word_right - left, 0.0),
+        )
+
+
+# --- Layout -----------------------------------------------------------------------------------
+
+
+def _body_size(pages: list[list[_Line]]) -> float:
+    """The font size most of the text is set in."""
+    sizes: Counter[float] = Counter()
+    for lines in pages:
+        for line in lines:
+            sizes[round(line.size, 1)] += len(line.text)
+    return sizes.most_common(1)[0][0] if sizes else 0.0
+
+
+def _heading_levels(pages: list[list[_Line]], body: float) -> dict[float, int]:
+    """Markdown levels (3, 4, 5) for the sizes clearly larger than the body's, largest first.
+
+    Level 2 is the page marker. Only sizes that hold little of the text count: a document set
+    in two sizes has no headings by size.
+    """
+    amount: Counter[float] = Counter()
+    for lines in pages:
+        for line in lines:
+            if line.size > body * 1.15:
+                amount[round(line.size, 1)] += len(line.text)
+    total = sum(len(line.text) for lines in pages for line in lines) or 1
+    sizes = sorted((s for s, n in amount.items() if n / total < 0.2), reverse=True)
+    return {size: min(3 + rank, 5) for rank, size in enumerate(sizes)}
+
+
+def _blocks(lines: list[_Line], body: float, levels: dict[float, int]) -> list[_Block]:
+    """Group a page's lines into paragraphs, headings and list items."""
+    if not lines:
+        return []
+    pitch = _line_pitch(lines)
+    right_edge = _right_edges(lines)
+    blocks: list[_Block] = []
+    for line, edge in zip(lines, right_edge, strict=True):
+        level = levels.get(round(line.size, 1), 0)
+        item = line.text[0] in _BULLETS and len(line.text) > 1 and line.text[1] == " "
+        current = blocks[-1] if blocks else None
+        if current is None or item or _breaks(current, line, pitch, level):
+            blocks.append(_Block([line], level, item, [edge]))
+        else:
+            current.lines.append(line)
+            current.edges.append(edge)
+    for block in blocks:
+        if not block.level and not block.item and _bold_heading(block, body):
+            block.level = 5
+    return blocks
+
+
+def _line_pitch(lines: list[_Line]) -> float:
+    """The usual distance from one baseline to the next within the page's body text."""
+    gaps = [
+        a.bottom - b.bottom
+        for a, b in itertools.pairwise(lines)
+        if 0 < a.bottom - b.bottom < 3 * max(a.size, 1) and abs(a.size - b.size) < 0.5
+    ]
+    return statistics.median(gaps) if gaps else 0.0
+
+
+def _right_edges(lines: list[_Line]) -> list[float]:
+    """For each line, the right edge of its text column: the furthest right that lines of its
+    size starting near it (within 4 em) reach."""
+    edges = []
+    for line in lines:
+        em = 4 * max(line.size, 1)
+        edges.append(
+            max(
+                other.right
+                for other in lines
+                if abs(other.left - line.left) < em and abs(other.size - line.size) < 0.5
+            )
+        )
+    return edges
+
+
+def _breaks(block: _Block, line: _Line, pitch: float, level: int) -> bool:
+    """Whether ``line`` starts a new block rather than continuing ``block``."""
+    prev = block.lines[-1]
+    em = max(line.size, 1)
+    drop = prev.bottom - line.bottom
+    close = drop > 0 and (drop <= pitch * 1.3 + 0.5 if pitch else drop <= 2 * em)
+    if block.item:
+        # A list item goes on with lines below it indented past its bullet.
+        return not (close and line.left > block.lines[0].left + 2)
+    if level != block.level or abs(line.size - prev.size) > 0.15 * max(prev.size, 1):
+        return True
+    if not close:
+        return True  # a gap, or a new column (the text went up)
+    indent = line.left - prev.left
+    if indent > 0.8 * em and (len(block.lines) > 1 or indent > 4 * em):
+        return True  # first-line indent of a new paragraph
+    if prev.left > line.left + 4 * em and len(block.lines) > 1:
+        return True
+    # The line before ended early although this line's first word would have fit there.
+    room = block.edges[-1] - prev.right
+    return room > line.first_word + 0.5 * em and (
+        _SENTENCE_END.search(prev.text) is not None or room > 8 * em
+    )
+
+
+def _bold_heading(block: _Block, body: float) -> bool:
+    """A short bold block in body size or larger, not ending like a sentence."""
+    text = " ".join(line.text for line in block.lines)
+    return (
+        all(line.bold for line in block.lines)
+        and len(block.lines) <= 2
+        and len(text) <= 120
+        and block.lines[0].size >= body * 0.95
+        and not text.endswith((".", ",", ";"))
+        and any(ch.isalpha() for ch in text)
+    )
+
+
+# --- Markdown ---------------------------------------------------------------------------------
+
+
+def _render(pages: list[list[_Line]], notes: list[str]) -> tuple[str, str]:
+    """The Markdown of all pages, and the document's first line of text (a fallback title)."""
+    body = _body_size(pages)
+    levels = _heading_levels(pages, body)
+    compounds = _compounds(pages)
+    out: list[str] = [f"> {note}\n\n" for note in notes]
+    first_line = ""
+    empty_from: int | None = None
+    for number, lines in enumerate(pages, 1):
+        if not lines:
+            empty_from = number if empty_from is None else empty_from
+            continue
+        if empty_from is not None:
+            out.append(_empty_pages(empty_from, number - 1))
+            empty_from = None
+        first_line = first_line or lines[0].text
+        out.append(f"## Page {number}\n\n")
+        for block in _blocks(lines, body, levels):
+            out.append(_block_markdown(block, compounds))
+    if empty_from is not None:
+        out.append(_empty_pages(empty_from, len(pages)))
+    return "".join(out).rstrip("\n") + "\n", first_line[:200]
+
+
+def _empty_pages(first: int, last: int) -> str:
+    if first == last:
+        return f"## Page {first}\n\n_(no text on this page)_\n\n"
+    return f"## Pages {first}–{last}\n\n_(no text on these pages)_\n\n"
+
+
+def _block_markdown(block: _Block, compounds: set[str]) -> str:
+    text = _join(block.lines, compounds)
+    if block.level:
+        from webtap.convert._escape import escape_heading_end
+
+        return f"{'#' * block.level} {escape_heading_end(_escape(text))}\n\n"
+    if block.item:
+        return f"- {_escape(text[1:].strip())}\n\n"
+    return f"{_escape(text)}\n\n"
+
+
+def _escape(text: str) -> str:
+    from webtap.convert._escape import escape_line_start, escape_text
+
+    return escape_line_start(escape_text(text))
+
+
+def _join(lines: list[_Line], compounds: set[str]) -> str:
+    """The lines of a block as one line of text, line-end hyphenation undone where clear."""
+    parts: list[str] = []
+    for line, after in zip(lines, [*lines[1:], None], strict=True):
+        text = line.text
+        if after is None:
+            parts.append(text)
+        elif line.hyphen or (text[-1] in _HYPHENS and len(text) > 1 and text[-2].isalpha()):
+            parts.append(_unhyphenate(text.rstrip(_HYPHENS), after.text, compounds))
+        else:
+            parts.append(text + " ")
+    return "".join(parts)
+
+
+def _unhyphenate(head: str, following: str, compounds: set[str]) -> str:
+    """``head`` (a line without its end hyphen) ready to be followed by the next line.
+
+    The hyphen goes when the next line starts in lower case and the document never spells the
+    pair with a hyphen elsewhere ("con-" + "trol"); it stays before a capital or a digit
+    ("COVID-" + "19", "Anglo-" + "Saxon") and for a compound the document uses ("well-known").
+    """
+    left = re.search(r"\w+$", head)
+    right = re.match(r"\w+", following)
+    if left is None or right is None or not right.group()[0].islower():
+        return head + "-"
+    if f"{left.group()}-{right.group()}".lower() in compounds:
+        return head + "-"
+    return head
+
+
+def _compounds(pages: list[list[_Line]]) -> set[str]:
+    """Hyphenated words the document writes within a line, lower-cased, as pairs of parts."""
+    found: set[str] = set()
+    for lines in pages:
+        for line in lines:
+            for word in _COMPOUND.findall(line.text):
+                parts = re.split(r"[-\u2010]", word.lower())
+                found.update(f"{a}-{b}" for a, b in itertools.pairwise(parts))
+    return found
+
+
+def _notes(
+    count: int, pages: list[list[_Line]], max_pages: int, deadline: Deadline | None
+) -> list[str]:
+    """What the reader must know about the pages: no text in them, those left out and why."""
+    notes: list[str] = []
+    read = len(pages)
+    if read and not any(pages):
+        notes.append(
+            f"No text: the {'page holds' if read == 1 else f'{read:,} pages read hold'} no text "
+            "layer, only images or drawings (a scanned document?). web_fetch does not do OCR."
+        )
+    if count == 0:
+        notes.append("This PDF has no pages.")
+    if read < min(count, max_pages):
+        seconds = f"{deadline.seconds:g} s" if deadline is not None else "the time allowed"
+        notes.append(
+            f"This PDF has {count:,} pages; only pages 1–{read:,} were read before the overall "
+            f"deadline of {seconds} passed (set WEBTAP_FETCH_TIMEOUT to allow more seconds)."
+        )
+    elif count > max_pages:
+        notes.append(
+            f"This PDF has {count:,} pages; only pages 1–{max_pages:,} were read (the page "
+            f"cap; set {MAX_PAGES_ENV} to read more)."
+        )
+    return notes

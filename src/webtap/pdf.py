@@ -19,6 +19,7 @@ import ctypes
 import itertools
 import re
 import statistics
+import zlib
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -29,16 +30,31 @@ from webtap.net import env_float
 if TYPE_CHECKING:
     from webtap.net import Deadline
 
-__all__ = ["DEFAULT_MAX_PAGES", "MAX_PAGES_ENV", "to_markdown"]
+__all__ = [
+    "DEFAULT_MAX_EXPANDED",
+    "DEFAULT_MAX_PAGES",
+    "MAX_EXPANDED_ENV",
+    "MAX_PAGES_ENV",
+    "to_markdown",
+]
 
 MAX_PAGES_ENV = "WEBTAP_PDF_MAX_PAGES"
 DEFAULT_MAX_PAGES = 2000
+MAX_EXPANDED_ENV = "WEBTAP_PDF_MAX_EXPANDED"
+DEFAULT_MAX_EXPANDED = 64 * 1024 * 1024
+
+# A stream starts after its dictionary; images are left out of the count, since reading text
+# never decodes them.
+_STREAM = re.compile(rb"(?<!end)stream\r?\n")
+_IMAGE = re.compile(rb"/Subtype\s*/Image|/(?:DCT|JPX|JBIG2|CCITTFax)Decode")
+_CHUNK = 64 * 1024
 
 _SOFT_HYPHEN = "\ufffe"  # what PDFium puts where a line ended in a hyphen it took for one
 _HYPHENS = "-\u2010\u00ad"
 _BULLETS = "•◦▪▫‣⁃●○■□–"
 _COMPOUND = re.compile(r"\w+(?:[-\u2010]\w+)+")
 _SENTENCE_END = re.compile(r"[.!?:;…\"”’)\]]$")
+_DIGITS = re.compile(r"\d+")
 _FORCE_BOLD = 1 << 18  # PDF font descriptor flag
 
 
@@ -70,6 +86,7 @@ class _Block:
 def to_markdown(body: bytes, deadline: Deadline | None = None) -> tuple[str, str]:
     """``(title, markdown)`` of a PDF, or :class:`ParseError` naming what is wrong with it."""
     max_pages = int(env_float(MAX_PAGES_ENV, DEFAULT_MAX_PAGES))
+    _check_expansion(body, int(env_float(MAX_EXPANDED_ENV, DEFAULT_MAX_EXPANDED)))
     document = _open(body)
     try:
         count = len(document)
@@ -114,6 +131,49 @@ def _open_error(body: bytes, code: int | None) -> str:
             "end marker) or damaged, and its cross-reference table cannot be rebuilt"
         )
     return "Cannot read the PDF: the file is damaged (PDFium found no readable document in it)"
+
+
+def _check_expansion(body: bytes, budget: int) -> None:
+    """Refuse a PDF whose compressed streams (page content, fonts) expand past ``budget`` bytes.
+
+    PDFium inflates a stream whole, in memory, and cannot be stopped inside a call, so a
+    10 MB body of deflated zeros would become gigabytes. The streams are inflated here first,
+    a piece at a time, counting what comes out and keeping none of it.
+    """
+    view = memoryview(body)
+    total = 0
+    for match in _STREAM.finditer(body):
+        start = match.end()
+        dictionary = body[max(0, body.rfind(b"obj", 0, match.start())) : match.start()]
+        if _IMAGE.search(dictionary) or b"Decode" not in dictionary:
+            continue
+        total += _inflated_size(view[start:], budget - total + 1)
+        if total > budget:
+            raise ParseError(
+                f"Cannot read the PDF: its compressed streams expand to more than "
+                f"{budget / 1048576:g} MB (a decompression bomb?); set {MAX_EXPANDED_ENV} to "
+                "a larger number of bytes to allow it"
+            )
+
+
+def _inflated_size(data: memoryview, budget: int) -> int:
+    """How many bytes the zlib stream at the start of ``data`` inflates to, up to ``budget``."""
+    inflater = zlib.decompressobj()
+    total = 0
+    position = 0
+    pending = b""
+    try:
+        while total <= budget and not inflater.eof:
+            if not pending:
+                if position >= len(data):
+                    break
+                pending = data[position : position + _CHUNK]
+                position += _CHUNK
+            total += len(inflater.decompress(pending, _CHUNK))
+            pending = inflater.unconsumed_tail
+    except zlib.error:
+        pass  # not deflated, or damaged: PDFium will say so or skip it
+    return total
 
 
 def _metadata_title(document: Any) -> str:
@@ -183,6 +243,33 @@ def _lines(textpage: Any, text: str, raw: Any) -> Any:
 
 
 # --- Layout -----------------------------------------------------------------------------------
+
+
+def _without_running_lines(pages: list[list[_Line]]) -> list[list[_Line]]:
+    """The pages without their running headers and footers: lines at the very top or bottom of
+    a page that come back, digits aside ("Page 3 of 9"), on at least half of the pages."""
+
+    def edge_lines(lines: list[_Line]) -> list[_Line]:
+        ordered = sorted(lines, key=lambda line: line.bottom)
+        return ordered[:2] + ordered[-2:] if len(ordered) > 4 else ordered
+
+    def key(line: _Line) -> str:
+        return _DIGITS.sub("#", line.text)
+
+    with_text = [lines for lines in pages if lines]
+    if len(with_text) < 3:
+        return pages
+    seen: Counter[str] = Counter()
+    for lines in with_text:
+        seen.update({key(line) for line in edge_lines(lines)})
+    running = {k for k, n in seen.items() if n >= len(with_text) / 2}
+    if not running:
+        return pages
+    out = []
+    for lines in pages:
+        drop = {id(line) for line in edge_lines(lines) if key(line) in running}
+        out.append([line for line in lines if id(line) not in drop])
+    return out
 
 
 def _body_size(pages: list[list[_Line]]) -> float:
@@ -301,6 +388,7 @@ def _bold_heading(block: _Block, body: float) -> bool:
 
 def _render(pages: list[list[_Line]], notes: list[str]) -> tuple[str, str]:
     """The Markdown of all pages, and the document's first line of text (a fallback title)."""
+    pages = _without_running_lines(pages)
     body = _body_size(pages)
     levels = _heading_levels(pages, body)
     compounds = _compounds(pages)

@@ -54,6 +54,10 @@ _HYPHENS = "-\u2010\u00ad"
 _BULLETS = "•◦▪▫‣⁃●○■□–"
 _COMPOUND = re.compile(r"\w+(?:[-\u2010]\w+)+")
 _SENTENCE_END = re.compile(r"[.!?:;…\"”’)\]]$")
+_PLACEHOLDER_TITLE = re.compile(
+    r"(?i)untitled(?: document)?"
+    r"|(?:microsoft \w+ - )?.*\.(?:docx?|pdf|tex|dvi|rtf|odt|pptx?|indd|qxd)"
+)
 _DIGITS = re.compile(r"\d+")
 _FORCE_BOLD = 1 << 18  # PDF font descriptor flag
 
@@ -181,7 +185,9 @@ def _metadata_title(document: Any) -> str:
         title = document.get_metadata_value("Title")
     except Exception:  # broken metadata is no reason to lose the text
         return ""
-    return " ".join(title.split())
+    title = " ".join(title.split())
+    # Titles that name the file or the program rather than the document say nothing.
+    return "" if _PLACEHOLDER_TITLE.fullmatch(title) else title
 
 
 def _page_lines(document: Any, index: int) -> list[_Line]:
@@ -250,8 +256,10 @@ def _without_running_lines(pages: list[list[_Line]]) -> list[list[_Line]]:
     a page that come back, digits aside ("Page 3 of 9"), on at least half of the pages."""
 
     def edge_lines(lines: list[_Line]) -> list[_Line]:
+        if len(lines) < 3:
+            return []  # a page of a line or two is all body
         ordered = sorted(lines, key=lambda line: line.bottom)
-        return ordered[:2] + ordered[-2:] if len(ordered) > 4 else ordered
+        return ordered[:2] + ordered[-2:] if len(ordered) > 6 else [ordered[0], ordered[-1]]
 
     def key(line: _Line) -> str:
         return _DIGITS.sub("#", line.text)
@@ -262,7 +270,7 @@ def _without_running_lines(pages: list[list[_Line]]) -> list[list[_Line]]:
     seen: Counter[str] = Counter()
     for lines in with_text:
         seen.update({key(line) for line in edge_lines(lines)})
-    running = {k for k, n in seen.items() if n >= len(with_text) / 2}
+    running = {k for k, n in seen.items() if n >= max(3, len(with_text) / 2)}
     if not running:
         return pages
     out = []
@@ -363,6 +371,8 @@ def _breaks(block: _Block, line: _Line, pitch: float, level: int) -> bool:
         return True  # first-line indent of a new paragraph
     if prev.left > line.left + 4 * em and len(block.lines) > 1:
         return True
+    if prev.hyphen:
+        return False  # a word goes on
     # The line before ended early although this line's first word would have fit there.
     room = block.edges[-1] - prev.right
     return room > line.first_word + 0.5 * em and (
@@ -488,6 +498,11 @@ def _notes(
         )
     if count == 0:
         notes.append("This PDF has no pages.")
+    if read == 0 and count and deadline is not None:
+        raise ParseError(
+            f"Cannot read the PDF: the overall deadline of {deadline.seconds:g} s passed before "
+            "its first page was read (set WEBTAP_FETCH_TIMEOUT to allow more seconds)"
+        )
     if read < min(count, max_pages):
         seconds = f"{deadline.seconds:g} s" if deadline is not None else "the time allowed"
         notes.append(

@@ -24,10 +24,13 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from webtap.convert._escape import escape_heading_end, escape_line_start, escape_text
 from webtap.errors import ParseError
 from webtap.net import env_float
 
 if TYPE_CHECKING:
+    from collections.abc import Iterator
+
     from webtap.net import Deadline
 
 __all__ = [
@@ -49,11 +52,14 @@ _STREAM = re.compile(rb"(?<!end)stream\r?\n")
 _IMAGE = re.compile(rb"/Subtype\s*/Image|/(?:DCT|JPX|JBIG2|CCITTFax)Decode")
 _CHUNK = 64 * 1024
 
-_SOFT_HYPHEN = "\ufffe"  # what PDFium puts where a line ended in a hyphen it took for one
+_SOFT_HYPHEN = "\ufffe"
+_PHYSICAL_LINE = re.compile(
+    r"[^\r\n\ufffe]+\ufffe?"
+)  # what PDFium puts where a line ended in a hyphen it took for one
 _HYPHENS = "-\u2010\u00ad"
 _BULLETS = "•◦▪▫‣⁃●○■□–"
-_COMPOUND = re.compile(r"\w+(?:[-\u2010]\w+)+")
-_SENTENCE_END = re.compile(r"[.!?:;…\"”’)\]]$")
+_TRAILING = ".,;:!?\"'()[]“”‘’…"
+_SENTENCE_END = frozenset('.!?:;…"”’)]')
 _PLACEHOLDER_TITLE = re.compile(
     r"(?i)untitled(?: document)?"
     r"|(?:microsoft \w+ - )?.*\.(?:docx?|pdf|tex|dvi|rtf|odt|pptx?|indd|qxd)"
@@ -70,7 +76,6 @@ class _Line:
     left: float
     right: float
     bottom: float
-    top: float
     size: float
     bold: bool
     hyphen: bool  # ended in a hyphen that PDFium took for a line-end hyphenation
@@ -95,14 +100,21 @@ def to_markdown(body: bytes, deadline: Deadline | None = None) -> tuple[str, str
     try:
         count = len(document)
         pages: list[list[_Line]] = []
+        broken: list[int] = []
         for index in range(min(count, max_pages)):
             if deadline is not None and deadline.expired:
                 break
-            pages.append(_page_lines(document, index))
+            lines = _page_lines(document, index)
+            if lines is None:
+                broken.append(index + 1)
+            pages.append(lines or [])
         title = _metadata_title(document)
     finally:
         document.close()
     notes = _notes(count, pages, max_pages, deadline)
+    if broken:
+        shown = ", ".join(str(n) for n in broken[:20]) + (", ..." if len(broken) > 20 else "")
+        notes.append(f"Damaged: {len(broken):,} page(s) could not be read ({shown}).")
     markdown, first_line = _render(pages, notes)
     return title or first_line, markdown
 
@@ -190,57 +202,66 @@ def _metadata_title(document: Any) -> str:
     return "" if _PLACEHOLDER_TITLE.fullmatch(title) else title
 
 
-def _page_lines(document: Any, index: int) -> list[_Line]:
-    """The lines of page ``index``, with where they sit and how they are set."""
-    import pypdfium2.raw as raw
+def _page_lines(document: Any, index: int) -> list[_Line] | None:
+    """The lines of page ``index``, with where they sit and how they are set; ``None`` for a
+    page PDFium cannot load."""
+    import pypdfium2 as pdfium
 
-    page = document[index]
+    try:
+        page = document[index]
+    except pdfium.PdfiumError:
+        return None
     try:
         textpage = page.get_textpage()
         try:
-            text = textpage.get_text_range()
-            return list(_lines(textpage, text, raw))
+            return list(_lines(textpage.raw, textpage.get_text_range()))
         finally:
             textpage.close()
+    except pdfium.PdfiumError:
+        return None
     finally:
         page.close()
 
 
-def _lines(textpage: Any, text: str, raw: Any) -> Any:
+def _lines(textpage: Any, text: str) -> Iterator[_Line]:
     """Split the page's text into physical lines and look up each line's first and last
     character: a handful of calls into PDFium per line, not per character."""
+    import pypdfium2.raw as raw
+
     name = ctypes.create_string_buffer(96)
     flags = ctypes.c_int()
+    box = raw.FS_RECTF()
+
+    def edges(index: int) -> tuple[float, float, float]:
+        # A loose box spans the font's ascent and descent: the same for every glyph of a size.
+        if raw.FPDFText_GetLooseCharBox(textpage, index, box):
+            return box.left, box.right, box.bottom
+        return 0.0, 0.0, 0.0
+
     # PDFium ends a line with "\r\n" and joins a hyphenated line to the next with U+FFFE.
-    for match in re.finditer(r"[^\r\n\ufffe]+\ufffe?", text):
+    for match in _PHYSICAL_LINE.finditer(text):
         chunk = match.group()
         hyphen = chunk.endswith(_SOFT_HYPHEN)
         body = chunk.rstrip(_SOFT_HYPHEN)
-        lead = len(body) - len(body.lstrip())
-        if lead == len(body):
+        stripped = body.strip()
+        if not stripped:
             continue
-        start = match.start() + lead
-        end = match.start() + len(body.rstrip()) - 1
-        space = body.find(" ", lead)
-        word_end = match.start() + space - 1 if 0 < space < len(body.rstrip()) else end
-        # Loose boxes span the font's ascent and descent, the same for every glyph of a size.
-        left, bottom, _, top = textpage.get_charbox(start, loose=True)
-        right = textpage.get_charbox(end, loose=True)[2]
-        word_right = textpage.get_charbox(word_end, loose=True)[2]
+        start = match.start() + body.index(stripped[0])
+        end = start + len(stripped) - 1
+        space = stripped.find(" ")
+        left, _, bottom = edges(start)
+        right = edges(end)[1]
+        word_right = edges(start + space - 1)[1] if space > 0 else right
         size = raw.FPDFText_GetFontSize(textpage, start)
-        raw.FPDFText_GetFontInfo(textpage, start, name, len(name), ctypes.byref(flags))
-        weight = raw.FPDFText_GetFontWeight(textpage, start)
-        bold = (
-            weight >= 600
-            or bool(flags.value & _FORCE_BOLD)
-            or any(w in name.value.lower() for w in (b"bold", b"black", b"heavy"))
+        raw.FPDFText_GetFontInfo(textpage, start, name, len(name), flags)
+        bold = bool(flags.value & _FORCE_BOLD) or any(
+            w in name.value.lower() for w in (b"bold", b"black", b"heavy", b"semibold")
         )
         yield _Line(
-            " ".join(body.split()),
+            " ".join(stripped.split()),
             left,
             right,
             bottom,
-            top,
             size,
             bold,
             hyphen,
@@ -339,18 +360,16 @@ def _line_pitch(lines: list[_Line]) -> float:
 
 def _right_edges(lines: list[_Line]) -> list[float]:
     """For each line, the right edge of its text column: the furthest right that lines of its
-    size starting near it (within 4 em) reach."""
-    edges = []
+    size starting near it (in the same or a neighbouring 2 em band) reach."""
+    furthest: dict[tuple[float, int], float] = {}
+    keys = []
     for line in lines:
-        em = 4 * max(line.size, 1)
-        edges.append(
-            max(
-                other.right
-                for other in lines
-                if abs(other.left - line.left) < em and abs(other.size - line.size) < 0.5
-            )
-        )
-    return edges
+        key = (round(line.size), int(line.left // (2 * max(line.size, 1))))
+        keys.append(key)
+        furthest[key] = max(furthest.get(key, 0.0), line.right)
+    return [
+        max(furthest.get((size, band + step), 0.0) for step in (-1, 0, 1)) for size, band in keys
+    ]
 
 
 def _breaks(block: _Block, line: _Line, pitch: float, level: int) -> bool:
@@ -375,9 +394,7 @@ def _breaks(block: _Block, line: _Line, pitch: float, level: int) -> bool:
         return False  # a word goes on
     # The line before ended early although this line's first word would have fit there.
     room = block.edges[-1] - prev.right
-    return room > line.first_word + 0.5 * em and (
-        _SENTENCE_END.search(prev.text) is not None or room > 8 * em
-    )
+    return room > line.first_word + 0.5 * em and (prev.text[-1] in _SENTENCE_END or room > 8 * em)
 
 
 def _bold_heading(block: _Block, body: float) -> bool:
@@ -430,8 +447,6 @@ def _empty_pages(first: int, last: int) -> str:
 def _block_markdown(block: _Block, compounds: set[str]) -> str:
     text = _join(block.lines, compounds)
     if block.level:
-        from webtap.convert._escape import escape_heading_end
-
         return f"{'#' * block.level} {escape_heading_end(_escape(text))}\n\n"
     if block.item:
         return f"- {_escape(text[1:].strip())}\n\n"
@@ -439,8 +454,6 @@ def _block_markdown(block: _Block, compounds: set[str]) -> str:
 
 
 def _escape(text: str) -> str:
-    from webtap.convert._escape import escape_line_start, escape_text
-
     return escape_line_start(escape_text(text))
 
 
@@ -465,11 +478,11 @@ def _unhyphenate(head: str, following: str, compounds: set[str]) -> str:
     pair with a hyphen elsewhere ("con-" + "trol"); it stays before a capital or a digit
     ("COVID-" + "19", "Anglo-" + "Saxon") and for a compound the document uses ("well-known").
     """
-    left = re.search(r"\w+$", head)
-    right = re.match(r"\w+", following)
-    if left is None or right is None or not right.group()[0].islower():
+    left = head.rsplit(" ", 1)[-1].rsplit("-", 1)[-1]
+    right = following.split(" ", 1)[0]
+    if not (left.isalpha() and right[:1].islower()):
         return head + "-"
-    if f"{left.group()}-{right.group()}".lower() in compounds:
+    if f"{left}-{right.rstrip(_TRAILING)}".lower() in compounds:
         return head + "-"
     return head
 
@@ -479,9 +492,11 @@ def _compounds(pages: list[list[_Line]]) -> set[str]:
     found: set[str] = set()
     for lines in pages:
         for line in lines:
-            for word in _COMPOUND.findall(line.text):
-                parts = re.split(r"[-\u2010]", word.lower())
-                found.update(f"{a}-{b}" for a, b in itertools.pairwise(parts))
+            if "-" not in line.text and "\u2010" not in line.text:
+                continue
+            for word in line.text.split():
+                parts = word.strip(_TRAILING).lower().replace("\u2010", "-").split("-")
+                found.update(f"{a}-{b}" for a, b in itertools.pairwise(parts) if a and b)
     return found
 
 

@@ -310,7 +310,9 @@ def readers() -> dict[str, Reader]:
 
 # --- Measures --------------------------------------------------------------------------------
 
-_MARKDOWN = re.compile(r"^(?:#{1,6} |> |- )|^_\(no text.*\)_$|\\(?=[^\w\s])", re.MULTILINE)
+_MARKDOWN = re.compile(
+    r"^(?:#{1,6} |> |- )|^_\(no text.*\)_$|\\(?=[^\w\s])|\[\^\d+\]", re.MULTILINE
+)
 _PAGE_HEADING = re.compile(r"^## Pages? \d+(?:–\d+)?$", re.MULTILINE)
 
 

@@ -65,7 +65,8 @@ _PLACEHOLDER_TITLE = re.compile(
     r"|(?:microsoft \w+ - )?.*\.(?:docx?|pdf|tex|dvi|rtf|odt|pptx?|indd|qxd)"
 )
 _DIGITS = re.compile(r"\d+")
-_FORCE_BOLD = 1 << 18  # PDF font descriptor flag
+_FORCE_BOLD = 1 << 18
+_BOLD_NAMES = (b"bold", b"black", b"heavy", b"semibold")  # PDF font descriptor flag
 
 
 @dataclass(slots=True)
@@ -248,15 +249,24 @@ def _lines(textpage: Any, text: str) -> Iterator[_Line]:
             continue
         start = match.start() + body.index(stripped[0])
         end = start + len(stripped) - 1
-        space = stripped.find(" ")
         left, _, bottom = edges(start)
         right = edges(end)[1]
-        word_right = edges(start + space - 1)[1] if space > 0 else right
         size = raw.FPDFText_GetFontSize(textpage, start)
         raw.FPDFText_GetFontInfo(textpage, start, name, len(name), flags)
-        bold = bool(flags.value & _FORCE_BOLD) or any(
-            w in name.value.lower() for w in (b"bold", b"black", b"heavy", b"semibold")
-        )
+        font = name.value.lower()
+        bold = bool(flags.value & _FORCE_BOLD) or any(w in font for w in _BOLD_NAMES)
+        if stripped[-1].isdigit():
+            small = 0  # trailing digits set smaller than the line: a footnote mark
+            while (
+                small < 3
+                and stripped[-1 - small].isdigit()
+                and raw.FPDFText_GetFontSize(textpage, end - small) < 0.8 * size
+            ):
+                small += 1
+            stripped = _footnote_mark(stripped, small)
+        # The first word's width, in proportion to its letters: one call into PDFium fewer.
+        space = stripped.find(" ")
+        word = (right - left) * (space if space > 0 else len(stripped)) / len(stripped)
         yield _Line(
             " ".join(stripped.split()),
             left,
@@ -265,8 +275,16 @@ def _lines(textpage: Any, text: str) -> Iterator[_Line]:
             size,
             bold,
             hyphen,
-            max(word_right - left, 0.0),
+            max(word, 0.0),
         )
+
+
+def _footnote_mark(text: str, digits: int) -> str:
+    """``"landslide[^2]"`` for a line ending in a smaller-set number glued to its last word."""
+    head = text[:-digits] if digits else ""
+    if not head or head[-1] == " " or len(head) == len(text):
+        return text
+    return f"{head}[^{text[-digits:]}]"
 
 
 # --- Layout -----------------------------------------------------------------------------------
@@ -299,6 +317,24 @@ def _without_running_lines(pages: list[list[_Line]]) -> list[list[_Line]]:
         drop = {id(line) for line in edge_lines(lines) if key(line) in running}
         out.append([line for line in lines if id(line) not in drop])
     return out
+
+
+def _carry_hyphenated_words(pages: list[list[_Line]], body: float) -> None:
+    """A word hyphenated across a page break is put together on the page where it starts."""
+    for lines, following in itertools.pairwise(pages):
+        text_lines = [line for line in lines if abs(line.size - body) < 0.5]
+        if not (text_lines and following and text_lines[-1].hyphen):
+            continue
+        last, first = text_lines[-1], following[0]
+        word, _, rest = first.text.partition(" ")
+        if not word[:1].islower():
+            continue
+        last.text = f"{last.text}{word}"
+        last.hyphen = False
+        if rest:
+            first.text = rest
+        else:
+            following.pop(0)
 
 
 def _body_size(pages: list[list[_Line]]) -> float:
@@ -383,6 +419,8 @@ def _breaks(block: _Block, line: _Line, pitch: float, level: int) -> bool:
         return not (close and line.left > block.lines[0].left + 2)
     if level != block.level or abs(line.size - prev.size) > 0.15 * max(prev.size, 1):
         return True
+    if prev.hyphen:
+        return False  # a word goes on, in the next line or at the top of the next column
     if not close:
         return True  # a gap, or a new column (the text went up)
     indent = line.left - prev.left
@@ -390,8 +428,6 @@ def _breaks(block: _Block, line: _Line, pitch: float, level: int) -> bool:
         return True  # first-line indent of a new paragraph
     if prev.left > line.left + 4 * em and len(block.lines) > 1:
         return True
-    if prev.hyphen:
-        return False  # a word goes on
     # The line before ended early although this line's first word would have fit there.
     room = block.edges[-1] - prev.right
     return room > line.first_word + 0.5 * em and (prev.text[-1] in _SENTENCE_END or room > 8 * em)
@@ -417,6 +453,7 @@ def _render(pages: list[list[_Line]], notes: list[str]) -> tuple[str, str]:
     """The Markdown of all pages, and the document's first line of text (a fallback title)."""
     pages = _without_running_lines(pages)
     body = _body_size(pages)
+    _carry_hyphenated_words(pages, body)
     levels = _heading_levels(pages, body)
     compounds = _compounds(pages)
     out: list[str] = [f"> {note}\n\n" for note in notes]

@@ -319,17 +319,20 @@ def _without_running_lines(pages: list[list[_Line]]) -> list[list[_Line]]:
     return out
 
 
-def _carry_hyphenated_words(pages: list[list[_Line]], body: float) -> None:
+def _carry_hyphenated_words(pages: list[list[_Line]], body: float, compounds: set[str]) -> None:
     """A word hyphenated across a page break is put together on the page where it starts."""
     for lines, following in itertools.pairwise(pages):
         text_lines = [line for line in lines if abs(line.size - body) < 0.5]
-        if not (text_lines and following and text_lines[-1].hyphen):
+        if not (text_lines and following):
             continue
         last, first = text_lines[-1], following[0]
+        # PDFium marks a hyphen only before a line it can see: not at the end of a page.
+        hard = last.text.endswith(tuple(_HYPHENS)) and last.text[-2:-1].isalpha()
         word, _, rest = first.text.partition(" ")
-        if not word[:1].islower():
+        if not ((last.hyphen or hard) and word[:1].islower()):
             continue
-        last.text = f"{last.text}{word}"
+        head = last.text[:-1] if hard else last.text
+        last.text = _unhyphenate(head, word, compounds) + word
         last.hyphen = False
         if rest:
             first.text = rest
@@ -453,9 +456,9 @@ def _render(pages: list[list[_Line]], notes: list[str]) -> tuple[str, str]:
     """The Markdown of all pages, and the document's first line of text (a fallback title)."""
     pages = _without_running_lines(pages)
     body = _body_size(pages)
-    _carry_hyphenated_words(pages, body)
-    levels = _heading_levels(pages, body)
     compounds = _compounds(pages)
+    _carry_hyphenated_words(pages, body, compounds)
+    levels = _heading_levels(pages, body)
     out: list[str] = [f"> {note}\n\n" for note in notes]
     first_line = ""
     empty_from: int | None = None

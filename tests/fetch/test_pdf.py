@@ -207,6 +207,49 @@ def test_running_headers_and_page_numbers_are_dropped(site, fetch_call, allow_pr
     assert "## Page 4\n\nBody text of page 4.\n" in content
 
 
+def make_layout_pdf() -> bytes:
+    """Two columns, a bold run-in heading, a footnote mark, a bulleted list, and a word
+    hyphenated across the page break."""
+    canvas, buffer = _canvas("Layouts")
+    canvas.setFont("Times-Bold", 11)
+    canvas.drawString(72, 760, "Method")
+    left = ["The left column starts here and", "runs on for a while before it ends."]
+    right = ["The right column comes second and", "is read after the left one."]
+    for x, lines in ((72, left), (320, right)):
+        y = 740
+        canvas.setFont("Times-Roman", 11)
+        for line in lines:
+            canvas.drawString(x, y, line)
+            y -= 13.75
+    canvas.drawString(72, 690, "A sentence with a note")
+    canvas.setFont("Times-Roman", 7)
+    canvas.drawString(
+        72 + canvas.stringWidth("A sentence with a note", "Times-Roman", 11), 694, "7"
+    )
+    canvas.setFont("Times-Roman", 11)
+    canvas.drawString(72, 650, "\u2022 first item of the list")
+    canvas.drawString(72, 636.25, "\u2022 second item of the list")
+    canvas.drawString(72, 600, "The last line of the page breaks the word con-")
+    canvas.showPage()
+    canvas.setFont("Times-Roman", 11)
+    canvas.drawString(72, 760, "tinuation over the page break.")
+    canvas.showPage()
+    canvas.save()
+    return buffer.getvalue()
+
+
+def test_columns_headings_notes_lists_and_page_breaks(site, fetch_call, allow_private):
+    content = fetch_call(site.route("/l.pdf", make_layout_pdf(), headers=PDF))["content"]
+    assert content.startswith("## Page 1\n\n##### Method\n\n")
+    assert (
+        "The left column starts here and runs on for a while before it ends.\n\n"
+        "The right column comes second and is read after the left one.\n"
+    ) in content
+    assert "A sentence with a note[^7]\n" in content
+    assert "- first item of the list\n\n- second item of the list\n" in content
+    assert "breaks the word continuation\n\n## Page 2\n\nover the page break.\n" in content
+
+
 # --- Bad input -------------------------------------------------------------------------------
 
 

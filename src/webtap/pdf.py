@@ -19,6 +19,7 @@ import ctypes
 import itertools
 import re
 import statistics
+import threading
 import zlib
 from collections import Counter
 from dataclasses import dataclass, field
@@ -51,6 +52,7 @@ DEFAULT_MAX_EXPANDED = 64 * 1024 * 1024
 _STREAM = re.compile(rb"(?<!end)stream\r?\n")
 _IMAGE = re.compile(rb"/Subtype\s*/Image|/(?:DCT|JPX|JBIG2|CCITTFax)Decode")
 _CHUNK = 64 * 1024
+_PDFIUM = threading.Lock()
 
 _SOFT_HYPHEN = "\ufffe"
 _PHYSICAL_LINE = re.compile(
@@ -95,8 +97,30 @@ class _Block:
 
 def to_markdown(body: bytes, deadline: Deadline | None = None) -> tuple[str, str]:
     """``(title, markdown)`` of a PDF, or :class:`ParseError` naming what is wrong with it."""
-    max_pages = int(env_float(MAX_PAGES_ENV, DEFAULT_MAX_PAGES))
+    max_pages = max(1, int(env_float(MAX_PAGES_ENV, DEFAULT_MAX_PAGES)))
     _check_expansion(body, int(env_float(MAX_EXPANDED_ENV, DEFAULT_MAX_EXPANDED)))
+    # PDFium is not thread-safe, and the MCP server and the SQL functions fetch in threads.
+    wait = -1 if deadline is None else max(deadline.remaining(), 0)
+    if not _PDFIUM.acquire(timeout=wait):
+        raise _too_late(deadline)
+    try:
+        count, pages, broken, title = _read(body, max_pages, deadline)
+    finally:
+        _PDFIUM.release()
+    if pages == [] and count:
+        raise _too_late(deadline)
+    notes = _notes(count, pages, max_pages, deadline)
+    if broken:
+        shown = ", ".join(str(n) for n in broken[:20]) + (", ..." if len(broken) > 20 else "")
+        notes.append(f"Damaged: {len(broken):,} page(s) could not be read ({shown}).")
+    markdown, first_line = _render(pages, notes)
+    return title or first_line, markdown
+
+
+def _read(
+    body: bytes, max_pages: int, deadline: Deadline | None
+) -> tuple[int, list[list[_Line]], list[int], str]:
+    """``(page count, lines of each page read, damaged page numbers, metadata title)``."""
     document = _open(body)
     try:
         count = len(document)
@@ -109,15 +133,17 @@ def to_markdown(body: bytes, deadline: Deadline | None = None) -> tuple[str, str
             if lines is None:
                 broken.append(index + 1)
             pages.append(lines or [])
-        title = _metadata_title(document)
+        return count, pages, broken, _metadata_title(document)
     finally:
         document.close()
-    notes = _notes(count, pages, max_pages, deadline)
-    if broken:
-        shown = ", ".join(str(n) for n in broken[:20]) + (", ..." if len(broken) > 20 else "")
-        notes.append(f"Damaged: {len(broken):,} page(s) could not be read ({shown}).")
-    markdown, first_line = _render(pages, notes)
-    return title or first_line, markdown
+
+
+def _too_late(deadline: Deadline | None) -> ParseError:
+    seconds = f"{deadline.seconds:g} s" if deadline is not None else "the time allowed"
+    return ParseError(
+        f"Cannot read the PDF: the overall deadline of {seconds} passed before its first page "
+        "was read (set WEBTAP_FETCH_TIMEOUT to allow more seconds)"
+    )
 
 
 # --- Reading ----------------------------------------------------------------------------------
@@ -553,11 +579,6 @@ def _notes(
         )
     if count == 0:
         notes.append("This PDF has no pages.")
-    if read == 0 and count and deadline is not None:
-        raise ParseError(
-            f"Cannot read the PDF: the overall deadline of {deadline.seconds:g} s passed before "
-            "its first page was read (set WEBTAP_FETCH_TIMEOUT to allow more seconds)"
-        )
     if read < min(count, max_pages):
         seconds = f"{deadline.seconds:g} s" if deadline is not None else "the time allowed"
         notes.append(

@@ -393,6 +393,16 @@ def test_a_deadline_passed_before_the_first_page_is_an_error():
         to_markdown(raw_pdf([text_op("x")]), Countdown(0))
 
 
+def test_pdfs_read_in_threads_at_once_are_all_read(text_pdf):
+    from concurrent.futures import ThreadPoolExecutor
+
+    # PDFium is not thread-safe; the MCP server and SQL functions fetch in threads.
+    with ThreadPoolExecutor(8) as pool:
+        results = list(pool.map(lambda _: to_markdown(text_pdf), range(16)))
+    assert len({markdown for _, markdown in results}) == 1
+    assert "### Rivers of the North" in results[0][1]
+
+
 # --- Other front ends, and start-up ----------------------------------------------------------
 
 

@@ -55,6 +55,10 @@ _CHUNK = 64 * 1024
 _PDFIUM = threading.Lock()
 
 _SOFT_HYPHEN = "\ufffe"
+# Ligature glyphs as letters, so the words can be searched; soft hyphens inside a line go.
+_LIGATURES = str.maketrans(
+    {"ﬀ": "ff", "ﬁ": "fi", "ﬂ": "fl", "ﬃ": "ffi", "ﬄ": "ffl", "ﬅ": "st", "ﬆ": "st", "\xad": ""}
+)
 _PHYSICAL_LINE = re.compile(
     r"[^\r\n\ufffe]+\ufffe?"
 )  # what PDFium puts where a line ended in a hyphen it took for one
@@ -271,6 +275,7 @@ def _lines(textpage: Any, text: str) -> Iterator[_Line]:
         hyphen = chunk.endswith(_SOFT_HYPHEN)
         body = chunk.rstrip(_SOFT_HYPHEN)
         stripped = body.strip()
+        hyphen = hyphen or stripped.endswith("\xad")
         if not stripped:
             continue
         start = match.start() + body.index(stripped[0])
@@ -294,7 +299,7 @@ def _lines(textpage: Any, text: str) -> Iterator[_Line]:
         space = stripped.find(" ")
         word = (right - left) * (space if space > 0 else len(stripped)) / len(stripped)
         yield _Line(
-            " ".join(stripped.split()),
+            " ".join(stripped.translate(_LIGATURES).split()),
             left,
             right,
             bottom,
@@ -450,6 +455,8 @@ def _breaks(block: _Block, line: _Line, pitch: float, level: int) -> bool:
         return True
     if prev.hyphen:
         return False  # a word goes on, in the next line or at the top of the next column
+    if abs(drop) < 0.3 * em and 0 <= line.left - prev.right < 3 * em:
+        return False  # more of the same line, after a gap PDFium took for a line end
     if not close:
         return True  # a gap, or a new column (the text went up)
     indent = line.left - prev.left
@@ -513,7 +520,7 @@ def _empty_pages(first: int, last: int) -> str:
 def _block_markdown(block: _Block, compounds: set[str]) -> str:
     text = _join(block.lines, compounds)
     if block.level:
-        return f"{'#' * block.level} {escape_heading_end(_escape(text))}\n\n"
+        return f"{'#' * block.level} {escape_heading_end(escape_text(text))}\n\n"
     if block.item:
         return f"- {_escape(text[1:].strip())}\n\n"
     return f"{_escape(text)}\n\n"

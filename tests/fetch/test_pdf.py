@@ -195,6 +195,13 @@ def test_text_is_escaped_where_markdown_would_misread_it(site, fetch_call, allow
     assert "\\*not emphasis\\*" in content
 
 
+def test_pieces_of_one_line_stay_one_line(site, fetch_call, allow_private):
+    pieces = b"BT /F1 12 Tf 72 700 Td (The first half of) Tj ET\n"
+    pieces += b"BT /F1 12 Tf 300 700 Td (the sentence stays whole.) Tj ET\n"
+    content = fetch_call(site.route("/x.pdf", raw_pdf([pieces]), headers=PDF))["content"]
+    assert "The first half of the sentence stays whole.\n" in content
+
+
 def test_running_headers_and_page_numbers_are_dropped(site, fetch_call, allow_private):
     pages = [
         text_op("Annual Report 2025", 760)

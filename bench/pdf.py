@@ -295,7 +295,7 @@ def read_pdfminer(data: bytes) -> str:
 
 def readers() -> dict[str, Reader]:
     """Every candidate that is installed, webtap first."""
-    import webtap.pdf  # imported before the clock starts, as for the others
+    import webtap.pdf  # noqa: F401 - imported before the clock starts, as the others are
 
     found: dict[str, Reader] = {"webtap.pdf (pypdfium2 + layout)": read_webtap}
     for label, module, reader in [

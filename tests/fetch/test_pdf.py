@@ -436,6 +436,13 @@ def test_mcp_server_reads_a_pdf(site, text_pdf):
     assert json.loads(result.content[0].text) == data
 
 
+def test_webtap_fetch_prints_a_pdf_as_markdown(site, run_exe, allow_private, text_pdf):
+    url = site.route("/guide.pdf", text_pdf, headers=PDF)
+    result = run_exe("webtap", "fetch", url, "--limit", "3", timeout=30)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout == "## Page 1\n\n### Rivers of the North\n"
+
+
 def test_html_fetch_and_schema_do_not_import_pdfium(site, allow_private):
     url = site.page("/p", "<title>T</title><p>x</p>")
     code = (

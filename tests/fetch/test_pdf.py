@@ -307,6 +307,28 @@ def test_image_only_pdf_succeeds_with_a_note_that_it_holds_no_text(
     assert "## Pages 1–2\n\n_(no text on these pages)_\n" in response["content"]
 
 
+def test_damaged_pdfs_are_read_or_refused_never_a_crash(text_pdf):
+    import random
+
+    rng = random.Random(13)
+    outcomes = set()
+    for _ in range(80):
+        data = bytearray(text_pdf)
+        for _ in range(rng.randint(1, 20)):
+            at = rng.randrange(len(data))
+            if rng.random() < 0.7:
+                data[at] = rng.randrange(256)
+            else:
+                del data[at : at + rng.randint(1, 50)]
+        try:
+            to_markdown(bytes(data))
+            outcomes.add("read")
+        except ParseError as exc:
+            assert exc.message.startswith("Cannot read the PDF: ")
+            outcomes.add("refused")
+    assert outcomes == {"read", "refused"}
+
+
 # --- Bombs -----------------------------------------------------------------------------------
 
 

@@ -59,11 +59,13 @@ _SOFT_HYPHEN = "\ufffe"
 _LIGATURES = str.maketrans(
     {"ﬀ": "ff", "ﬁ": "fi", "ﬂ": "fl", "ﬃ": "ffi", "ﬄ": "ffl", "ﬅ": "st", "ﬆ": "st", "\xad": ""}
 )
+_ODD_CHARACTERS = re.compile("[\ufb00-\ufb06\xad\t\x0b\x0c]|  ")
 _PHYSICAL_LINE = re.compile(
     r"[^\r\n\ufffe]+\ufffe?"
 )  # what PDFium puts where a line ended in a hyphen it took for one
 _HYPHENS = "-\u2010\u00ad"
 _BULLETS = "•◦▪▫‣⁃●○■□–"
+_COMPOUND = re.compile(r"\w++(?:[-\u2010]\w++)++")
 _TRAILING = ".,;:!?\"'()[]“”‘’…"
 _SENTENCE_END = frozenset('.!?:;…"”’)]')
 _PLACEHOLDER_TITLE = re.compile(
@@ -72,7 +74,7 @@ _PLACEHOLDER_TITLE = re.compile(
 )
 _DIGITS = re.compile(r"\d+")
 _FORCE_BOLD = 1 << 18
-_BOLD_NAMES = (b"bold", b"black", b"heavy", b"semibold")  # PDF font descriptor flag
+_BOLD_NAME = re.compile(rb"(?i)bold|black|heavy")  # PDF font descriptor flag
 
 
 @dataclass(slots=True)
@@ -284,8 +286,7 @@ def _lines(textpage: Any, text: str) -> Iterator[_Line]:
         right = edges(end)[1]
         size = raw.FPDFText_GetFontSize(textpage, start)
         raw.FPDFText_GetFontInfo(textpage, start, name, len(name), flags)
-        font = name.value.lower()
-        bold = bool(flags.value & _FORCE_BOLD) or any(w in font for w in _BOLD_NAMES)
+        bold = bool(flags.value & _FORCE_BOLD) or _BOLD_NAME.search(name.value) is not None
         if stripped[-1].isdigit():
             small = 0  # trailing digits set smaller than the line: a footnote mark
             while (
@@ -298,8 +299,10 @@ def _lines(textpage: Any, text: str) -> Iterator[_Line]:
         # The first word's width, in proportion to its letters: one call into PDFium fewer.
         space = stripped.find(" ")
         word = (right - left) * (space if space > 0 else len(stripped)) / len(stripped)
+        if _ODD_CHARACTERS.search(stripped):
+            stripped = " ".join(stripped.translate(_LIGATURES).split())
         yield _Line(
-            " ".join(stripped.translate(_LIGATURES).split()),
+            stripped,
             left,
             right,
             bottom,
@@ -437,8 +440,10 @@ def _right_edges(lines: list[_Line]) -> list[float]:
         key = (round(line.size), int(line.left // (2 * max(line.size, 1))))
         keys.append(key)
         furthest[key] = max(furthest.get(key, 0.0), line.right)
+    get = furthest.get
     return [
-        max(furthest.get((size, band + step), 0.0) for step in (-1, 0, 1)) for size, band in keys
+        max(get((size, band - 1), 0.0), get((size, band), 0.0), get((size, band + 1), 0.0))
+        for size, band in keys
     ]
 
 
@@ -565,11 +570,10 @@ def _compounds(pages: list[list[_Line]]) -> set[str]:
     found: set[str] = set()
     for lines in pages:
         for line in lines:
-            if "-" not in line.text and "\u2010" not in line.text:
-                continue
-            for word in line.text.split():
-                parts = word.strip(_TRAILING).lower().replace("\u2010", "-").split("-")
-                found.update(f"{a}-{b}" for a, b in itertools.pairwise(parts) if a and b)
+            if "-" in line.text or "\u2010" in line.text:
+                for word in _COMPOUND.findall(line.text.lower()):
+                    parts = word.replace("\u2010", "-").split("-")
+                    found.update(f"{a}-{b}" for a, b in itertools.pairwise(parts))
     return found
 
 

@@ -64,6 +64,7 @@ _PHYSICAL_LINE = re.compile(
     r"[^\r\n\ufffe]+\ufffe?"
 )  # what PDFium puts where a line ended in a hyphen it took for one
 _HYPHENS = "-\u2010\u00ad"
+_NOTE = re.compile(r"\d{1,3} +\S")
 _BULLETS = "•◦▪▫‣⁃●○■□–"
 _COMPOUND = re.compile(r"\w++(?:[-\u2010]\w++)++")
 _TRAILING = ".,;:!?\"'()[]“”‘’…"
@@ -93,12 +94,13 @@ class _Line:
 
 @dataclass(slots=True)
 class _Block:
-    """A paragraph, a heading (``level`` > 0) or a list item, as its lines."""
+    """A paragraph, a heading (``level`` > 0), a list item or a footnote, as its lines."""
 
     lines: list[_Line]
     level: int = 0
     item: bool = False
     edges: list[float] = field(default_factory=list)  # each line's column edge
+    note: bool = False  # a footnote, starting with its number
 
 
 def to_markdown(body: bytes, deadline: Deadline | None = None) -> tuple[str, str]:
@@ -314,9 +316,9 @@ def _lines(textpage: Any, text: str) -> Iterator[_Line]:
 
 
 def _footnote_mark(text: str, digits: int) -> str:
-    """``"landslide[^2]"`` for a line ending in a smaller-set number glued to its last word."""
-    head = text[:-digits] if digits else ""
-    if not head or head[-1] == " " or len(head) == len(text):
+    """``"landslide[^2]"`` for a line ending in a number set smaller than the line."""
+    head = text[:-digits].rstrip() if digits else ""
+    if not head:
         return text
     return f"{head}[^{text[-digits:]}]"
 
@@ -405,13 +407,16 @@ def _blocks(lines: list[_Line], body: float, levels: dict[float, int]) -> list[_
         return []
     pitch = _line_pitch(lines)
     right_edge = _right_edges(lines)
+    # Footnotes: smaller type, below all of the body text, each starting with its number.
+    foot = min((line.bottom for line in lines if abs(line.size - body) < 0.5), default=0.0)
     blocks: list[_Block] = []
     for line, edge in zip(lines, right_edge, strict=True):
         level = levels.get(round(line.size, 1), 0)
         item = line.text[0] in _BULLETS and len(line.text) > 1 and line.text[1] == " "
+        note = line.size < body * 0.9 and line.bottom < foot and _NOTE.match(line.text)
         current = blocks[-1] if blocks else None
-        if current is None or item or _breaks(current, line, pitch, level):
-            blocks.append(_Block([line], level, item, [edge]))
+        if current is None or item or note or _breaks(current, line, pitch, level):
+            blocks.append(_Block([line], level, item, [edge], note=bool(note)))
         else:
             current.lines.append(line)
             current.edges.append(edge)
@@ -463,7 +468,13 @@ def _breaks(block: _Block, line: _Line, pitch: float, level: int) -> bool:
     if abs(drop) < 0.3 * em and 0 <= line.left - prev.right < 3 * em:
         return False  # more of the same line, after a gap PDFium took for a line end
     if not close:
-        return True  # a gap, or a new column (the text went up)
+        # A gap, or the text went up: a new column, where a paragraph may go on.
+        return not (
+            drop < 0
+            and line.left >= prev.right - 1
+            and block.edges[-1] - prev.right <= line.first_word + 0.5 * em
+            and (line.text[0].islower() or prev.text[-1] not in _SENTENCE_END)
+        )
     indent = line.left - prev.left
     if indent > 0.8 * em and (len(block.lines) > 1 or indent > 4 * em):
         return True  # first-line indent of a new paragraph
@@ -528,6 +539,9 @@ def _block_markdown(block: _Block, compounds: set[str]) -> str:
         return f"{'#' * block.level} {escape_heading_end(escape_text(text))}\n\n"
     if block.item:
         return f"- {_escape(text[1:].strip())}\n\n"
+    if block.note:
+        number, _, rest = text.partition(" ")
+        return f"[^{number}]: {escape_text(rest.strip())}\n\n"
     return f"{_escape(text)}\n\n"
 
 

@@ -215,7 +215,7 @@ def test_running_headers_and_page_numbers_are_dropped(site, fetch_call, allow_pr
 
 
 def make_layout_pdf() -> bytes:
-    """Two columns, a bold run-in heading, a footnote mark, a bulleted list, and a word
+    """Two columns, a bold heading, a footnote and its mark, a bulleted list, and a word
     hyphenated across the page break."""
     canvas, buffer = _canvas("Layouts")
     canvas.setFont("Times-Bold", 11)
@@ -237,6 +237,8 @@ def make_layout_pdf() -> bytes:
     canvas.drawString(72, 650, "\u2022 first item of the list")
     canvas.drawString(72, 636.25, "\u2022 second item of the list")
     canvas.drawString(72, 600, "The last line of the page breaks the word con-")
+    canvas.setFont("Times-Roman", 8)
+    canvas.drawString(72, 80, "7 The note at the foot of the page.")
     canvas.showPage()
     canvas.setFont("Times-Roman", 11)
     canvas.drawString(72, 760, "tinuation over the page break.")
@@ -254,7 +256,8 @@ def test_columns_headings_notes_lists_and_page_breaks(site, fetch_call, allow_pr
     ) in content
     assert "A sentence with a note[^7]\n" in content
     assert "- first item of the list\n\n- second item of the list\n" in content
-    assert "breaks the word continuation\n\n## Page 2\n\nover the page break.\n" in content
+    assert "breaks the word continuation\n\n[^7]: The note at the foot of the page.\n\n" in content
+    assert "## Page 2\n\nover the page break.\n" in content
 
 
 # --- Bad input -------------------------------------------------------------------------------

@@ -2,15 +2,17 @@
 
 PDFium (pypdfium2) reads the text; this module puts it back together. PDFium gives each page's
 characters in reading order with a line break after each line, and marks a hyphen that it sees
-ending a line. From the position, size and font of each line this module joins lines into
-paragraphs, undoes hyphenation where the word is clear, and makes headings of lines set larger
-(or bold and alone) than the body text. Measured against pypdf and pdfminer.six in
+ending a line. From the position, size and font of each line (a few calls into PDFium per line,
+none per character) this module joins lines into paragraphs, undoes hyphenation where the word
+is clear, makes headings of lines set larger (or bold and alone) than the body text, and finds
+list items, footnotes and running headers. Measured against pypdf and pdfminer.six in
 ``bench/pdf.py``; see docs/fetch.md.
 
 Limits: at most ``WEBTAP_PDF_MAX_PAGES`` pages are read (default 2000), and reading stops at the
 fetch's overall deadline; either way the Markdown says where it stopped and why. PDFium is C and
-cannot be interrupted inside a call, so the deadline is checked between pages: one page's
-content is bounded by the size cap on the body, not by the clock.
+cannot be interrupted inside a call, so the deadline is checked between pages, and a page's
+content is bounded before PDFium sees it: compressed streams may expand to at most
+``WEBTAP_PDF_MAX_EXPANDED`` bytes in all (default 64 MB).
 """
 
 from __future__ import annotations
@@ -54,15 +56,13 @@ _IMAGE = re.compile(rb"/Subtype\s*/Image|/(?:DCT|JPX|JBIG2|CCITTFax)Decode")
 _CHUNK = 64 * 1024
 _PDFIUM = threading.Lock()
 
-_SOFT_HYPHEN = "\ufffe"
+_SOFT_HYPHEN = "\ufffe"  # what PDFium puts where a line ended in a hyphen it took for one
 # Ligature glyphs as letters, so the words can be searched; soft hyphens inside a line go.
 _LIGATURES = str.maketrans(
     {"ﬀ": "ff", "ﬁ": "fi", "ﬂ": "fl", "ﬃ": "ffi", "ﬄ": "ffl", "ﬅ": "st", "ﬆ": "st", "\xad": ""}
 )
 _ODD_CHARACTERS = re.compile("[\ufb00-\ufb06\xad\t\x0b\x0c]|  ")
-_PHYSICAL_LINE = re.compile(
-    r"[^\r\n\ufffe]+\ufffe?"
-)  # what PDFium puts where a line ended in a hyphen it took for one
+_PHYSICAL_LINE = re.compile(r"[^\r\n\ufffe]+\ufffe?")
 _HYPHENS = "-\u2010\u00ad"
 _NOTE = re.compile(r"\d{1,3} +\S")
 _BULLETS = "•◦▪▫‣⁃●○■□–"

@@ -64,6 +64,7 @@ _LIGATURES = str.maketrans(
 _ODD_CHARACTERS = re.compile("[\ufb00-\ufb06\xad\t\x0b\x0c]|  ")
 _PHYSICAL_LINE = re.compile(r"[^\r\n\ufffe]+\ufffe?")
 _HYPHENS = "-\u2010\u00ad"
+_CJK = re.compile("[\u2e80-\u9fff\uf900-\ufaff\uff00-\uffef]")
 _NOTE = re.compile(r"\d{1,3} +\S")
 _BULLETS = "•◦▪▫‣⁃●○■□–"
 _COMPOUND = re.compile(r"\w++(?:[-\u2010]\w++)++")
@@ -558,6 +559,8 @@ def _join(lines: list[_Line], compounds: set[str]) -> str:
             parts.append(text)
         elif line.hyphen or (text[-1] in _HYPHENS and len(text) > 1 and text[-2].isalpha()):
             parts.append(_unhyphenate(text.rstrip(_HYPHENS), after.text, compounds))
+        elif _CJK.match(text[-1]) and _CJK.match(after.text[0]):
+            parts.append(text)  # Chinese and Japanese put no space between words
         else:
             parts.append(text + " ")
     return "".join(parts)

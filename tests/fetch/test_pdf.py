@@ -202,6 +202,22 @@ def test_pieces_of_one_line_stay_one_line(site, fetch_call, allow_private):
     assert "The first half of the sentence stays whole.\n" in content
 
 
+def test_chinese_lines_are_joined_without_a_space(site, fetch_call, allow_private):
+    from reportlab.pdfbase import pdfmetrics
+    from reportlab.pdfbase.cidfonts import UnicodeCIDFont
+
+    pdfmetrics.registerFont(UnicodeCIDFont("STSong-Light"))  # Adobe's, built into readers
+    canvas, buffer = _canvas("长江")
+    canvas.setFont("STSong-Light", 12)
+    canvas.drawString(72, 700, "长江是中国最长的河流，")
+    canvas.drawString(72, 685, "流经十一个省份。")
+    canvas.showPage()
+    canvas.save()
+    response = fetch_call(site.route("/zh.pdf", buffer.getvalue(), headers=PDF))
+    assert response["title"] == "长江"
+    assert response["content"] == "## Page 1\n\n长江是中国最长的河流，流经十一个省份。\n"
+
+
 def test_running_headers_and_page_numbers_are_dropped(site, fetch_call, allow_private):
     pages = [
         text_op("Annual Report 2025", 760)

@@ -51,7 +51,7 @@ DEFAULT_MAX_EXPANDED = 64 * 1024 * 1024
 
 # A stream starts after its dictionary; images are left out of the count, since reading text
 # never decodes them.
-_STREAM = re.compile(rb"(?<!end)stream\r?\n")
+_STREAM = re.compile(rb">>\s*stream\r?\n")
 _IMAGE = re.compile(rb"/Subtype\s*/Image|/(?:DCT|JPX|JBIG2|CCITTFax)Decode")
 _CHUNK = 64 * 1024
 _PDFIUM = threading.Lock()
@@ -107,7 +107,7 @@ class _Block:
 def to_markdown(body: bytes, deadline: Deadline | None = None) -> tuple[str, str]:
     """``(title, markdown)`` of a PDF, or :class:`ParseError` naming what is wrong with it."""
     max_pages = max(1, int(env_float(MAX_PAGES_ENV, DEFAULT_MAX_PAGES)))
-    _check_expansion(body, int(env_float(MAX_EXPANDED_ENV, DEFAULT_MAX_EXPANDED)))
+    _check_expansion(body, int(env_float(MAX_EXPANDED_ENV, DEFAULT_MAX_EXPANDED)), deadline)
     # PDFium is not thread-safe, and the MCP server and the SQL functions fetch in threads.
     wait = -1 if deadline is None else max(deadline.remaining(), 0)
     if not _PDFIUM.acquire(timeout=wait):
@@ -185,7 +185,7 @@ def _open_error(body: bytes, code: int | None) -> str:
     return "Cannot read the PDF: the file is damaged (PDFium found no readable document in it)"
 
 
-def _check_expansion(body: bytes, budget: int) -> None:
+def _check_expansion(body: bytes, budget: int, deadline: Deadline | None = None) -> None:
     """Refuse a PDF whose compressed streams (page content, fonts) expand past ``budget`` bytes.
 
     PDFium inflates a stream whole, in memory, and cannot be stopped inside a call, so a
@@ -194,10 +194,18 @@ def _check_expansion(body: bytes, budget: int) -> None:
     """
     view = memoryview(body)
     total = 0
-    for match in _STREAM.finditer(body):
+    for number, match in enumerate(_STREAM.finditer(body)):
+        if deadline is not None and number % 256 == 255 and deadline.expired:
+            raise _too_late(deadline)
         start = match.end()
-        dictionary = body[max(0, body.rfind(b"obj", 0, match.start())) : match.start()]
-        if _IMAGE.search(dictionary) or b"Decode" not in dictionary:
+        header = body[start : start + 2]
+        if len(header) < 2 or header[0] & 0x0F != 8 or int.from_bytes(header, "big") % 31:
+            continue  # no zlib header: PDFium will not inflate it either
+        # The stream's dictionary: back to its "N 0 obj", looking no further than 2 KB.
+        floor = max(0, match.start() - 2048)
+        opening = body.rfind(b"obj", floor, match.start())
+        dictionary = body[opening if opening >= 0 else floor : match.start()]
+        if _IMAGE.search(dictionary):
             continue
         total += _inflated_size(view[start:], budget - total + 1)
         if total > budget:

@@ -436,6 +436,13 @@ def test_the_deadline_stops_reading_between_pages():
     assert "Text of page 4." in markdown and "Text of page 5." not in markdown
 
 
+def test_the_bomb_check_stops_at_the_deadline_too():
+    # Thousands of tiny deflated streams: each is cheap, all of them are not.
+    tiny = b"<< /Filter /FlateDecode >>stream\n" + zlib.compress(b"q Q") + b"\nendstream\n"
+    with pytest.raises(ParseError, match="overall deadline of 30 s passed before"):
+        to_markdown(b"%PDF-1.4\n" + tiny * 5000 + b"%%EOF\n", Countdown(3))
+
+
 def test_a_deadline_passed_before_the_first_page_is_an_error():
     with pytest.raises(ParseError, match="overall deadline of 30 s passed before"):
         to_markdown(raw_pdf([text_op("x")]), Countdown(0))

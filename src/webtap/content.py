@@ -1,6 +1,7 @@
 """A response body to Markdown by its media type: charset, sniffing, and the converters.
 
-HTML and XHTML go to :mod:`webtap.convert`; text and Markdown come back as they are; JSON is
+HTML and XHTML go to :mod:`webtap.convert`; a PDF (by type or by its ``%PDF-`` header) goes to
+:mod:`webtap.pdf`; text and Markdown come back as they are; JSON is
 pretty-printed in a fenced block; anything else is a :class:`~webtap.errors.ParseError` that
 names the type. The charset comes from the Content-Type header, then a BOM or ``<meta>``, then
 detection (charset-normalizer).
@@ -11,12 +12,15 @@ from __future__ import annotations
 import codecs
 import json
 import re
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from webtap.convert._escape import code_fence
 from webtap.errors import ParseError
 from webtap.protocol import loads_json
 from webtap.text import strip_controls
+
+if TYPE_CHECKING:
+    from webtap.net import Deadline
 
 __all__ = ["Converted", "convert_body", "decode", "parse_content_type", "sniff", "to_markdown"]
 
@@ -36,6 +40,7 @@ _TEXT_APPLICATION_TYPES = {
     "application/graphql",
     "application/x-ndjson",
 }
+_PDF_TYPES = {"application/pdf", "application/x-pdf", "application/acrobat"}
 _SNIFFED_TYPES = {"", "application/octet-stream", "binary/octet-stream", "application/unknown"}
 
 # Magic numbers of common binary formats, to name what a lying Content-Type hides.
@@ -78,28 +83,42 @@ class Converted(NamedTuple):
     trimmed: bool = False
 
 
-def to_markdown(body: bytes, content_type: str, url: str) -> tuple[str, str, str]:
+def to_markdown(
+    body: bytes, content_type: str, url: str, deadline: Deadline | None = None
+) -> tuple[str, str, str]:
     """``(title, markdown, media_type)`` for a body served with ``content_type`` from ``url``:
     the whole page (see :func:`convert_body` for the main content)."""
-    return convert_body(body, content_type, url)[:3]
+    return convert_body(body, content_type, url, deadline=deadline)[:3]
 
 
 def convert_body(
-    body: bytes, content_type: str, url: str, *, main_content: bool = False
+    body: bytes,
+    content_type: str,
+    url: str,
+    *,
+    main_content: bool = False,
+    deadline: Deadline | None = None,
 ) -> Converted:
     """A body served with ``content_type`` from ``url`` as Markdown; for HTML, only the main
-    content when ``main_content`` (see :func:`webtap.convert.convert`)."""
+    content when ``main_content`` (see :func:`webtap.convert.convert`). ``deadline`` bounds the
+    slow conversions (a PDF is read page by page until it passes)."""
     # Every branch but HTML's answers (title, markdown, media_type): Converted fills in the rest.
-    converted = Converted(*_to_markdown(body, content_type, url, main_content))
+    converted = Converted(*_to_markdown(body, content_type, url, main_content, deadline))
     return converted._replace(
         title=strip_controls(converted.title), markdown=strip_controls(converted.markdown)
     )
 
 
 def _to_markdown(
-    body: bytes, content_type: str, url: str, main_content: bool = False
+    body: bytes,
+    content_type: str,
+    url: str,
+    main_content: bool = False,
+    deadline: Deadline | None = None,
 ) -> tuple[str, str, str] | Converted:
     media_type, charset = parse_content_type(content_type)
+    if media_type in _PDF_TYPES or body.startswith(b"%PDF-"):
+        return (*_pdf(body, media_type, deadline), "application/pdf")
     if media_type in _SNIFFED_TYPES:
         media_type = sniff(body)
     else:
@@ -198,6 +217,18 @@ def _html(
     except Exception as exc:
         raise ParseError(f"Failed to parse HTML: {type(exc).__name__}: {exc}") from None
     return Converted(document.title, document.markdown, media_type, document.trimmed)
+
+
+def _pdf(body: bytes, media_type: str, deadline: Deadline | None) -> tuple[str, str]:
+    # PDF readers accept a header after some junk; without one this is no PDF at all.
+    if b"%PDF-" not in body[:1024]:
+        raise ParseError(
+            f"Cannot read the PDF: the server said {media_type} but the body does not start "
+            "like a PDF (no %PDF- header)"
+        )
+    from webtap.pdf import to_markdown as pdf_to_markdown
+
+    return pdf_to_markdown(body, deadline)
 
 
 def _json(body: bytes, charset: str | None) -> str:

@@ -235,7 +235,11 @@ def fetch(
         _refresh(pages, key, hit.page, response)
         return _from_cache(hit.page, url)
     converted = convert_body(
-        response.body, response.content_type, response.url, main_content=mode == "main"
+        response.body,
+        response.content_type,
+        response.url,
+        main_content=mode == "main",
+        deadline=deadline,
     )
     if pages is not None and key is not None:
         _remember(pages, key, mode, guard, response, converted)

@@ -382,9 +382,11 @@ def test_image_is_a_parse_error_naming_its_type(site, fetch_tool):
     assert response["error"].startswith("Cannot convert image/png content to Markdown")
 
 
-def test_pdf_is_a_parse_error_naming_its_type(site, fetch_tool):
+def test_broken_pdf_is_a_parse_error_naming_the_problem(site, fetch_tool):
     url = site.route("/doc.pdf", b"%PDF-1.7\n...", headers={"Content-Type": "application/pdf"})
-    assert "application/pdf" in fetch_tool(url)["error"]
+    response = fetch_tool(url)
+    assert response["error_code"] == "PARSE_ERROR"
+    assert "Cannot read the PDF: the file is truncated" in response["error"]
 
 
 def test_image_served_as_html_is_named_for_what_it_is(site, fetch_tool):

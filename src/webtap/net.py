@@ -296,25 +296,70 @@ def _guarded_backend(guard: Guard, deadline: Deadline) -> httpcore.NetworkBacken
 
 @cache
 def _ssl_context() -> ssl.SSLContext:
-    """The TLS context of every webtap client, built once per process.
+    """The TLS context of every webtap client: built once per process, its CA certificates
+    loaded at the first TLS handshake (a call to http:// or one that fails before connecting
+    loads none), from the cheapest source that says the same:
 
-    ``SSL_CERT_FILE`` and ``SSL_CERT_DIR`` come first, as httpx and OpenSSL read them. Else the
+    ``SSL_CERT_FILE`` and ``SSL_CERT_DIR`` first, as httpx and OpenSSL read them. Else the
     system's hashed CA folder (``/etc/ssl/certs``): OpenSSL then reads only the certificate a
-    handshake needs, where a bundle (certifi's, ~150 certificates) is parsed whole at every tool
-    start, 25-40 ms. certifi's bundle is the fallback where the system has no such folder.
+    handshake needs, where a bundle (certifi's, ~150 certificates) is parsed whole, 25-40 ms of
+    a tool's start. certifi's bundle where the system has no such folder.
     """
-    import ssl
+    return _lazy_context_class()()
 
+
+@cache
+def _lazy_context_class() -> type[ssl.SSLContext]:
+    import ssl
+    import sys
+
+    class LazyCAContext(ssl.SSLContext):
+        """``ssl.create_default_context()``'s settings; the CA certificates on first use."""
+
+        def __new__(cls) -> LazyCAContext:
+            return super().__new__(cls, ssl.PROTOCOL_TLS_CLIENT)
+
+        def __init__(self) -> None:
+            super().__init__()
+            self._ca_lock = threading.Lock()
+            self._ca_loaded = False
+            # What create_default_context adds to PROTOCOL_TLS_CLIENT's defaults
+            # (CERT_REQUIRED, check_hostname).
+            if sys.version_info >= (3, 13):
+                self.verify_flags |= ssl.VERIFY_X509_PARTIAL_CHAIN | ssl.VERIFY_X509_STRICT
+            keylog = os.environ.get("SSLKEYLOGFILE")
+            if keylog and not sys.flags.ignore_environment:
+                self.keylog_filename = keylog
+
+        def load_certificates(self) -> None:
+            """Load the CA certificates (see :func:`_ssl_context`), once."""
+            with self._ca_lock:
+                if not self._ca_loaded:
+                    self.load_verify_locations(**_ca_locations())
+                    self._ca_loaded = True
+
+        def wrap_socket(self, *args: Any, **kwargs: Any) -> ssl.SSLSocket:
+            self.load_certificates()
+            return super().wrap_socket(*args, **kwargs)
+
+        def wrap_bio(self, *args: Any, **kwargs: Any) -> ssl.SSLObject:
+            self.load_certificates()
+            return super().wrap_bio(*args, **kwargs)
+
+    return LazyCAContext
+
+
+def _ca_locations() -> dict[str, str | None]:
     cafile = os.environ.get("SSL_CERT_FILE", "").strip() or None
     capath = os.environ.get("SSL_CERT_DIR", "").strip() or None
     if cafile or capath:
-        return ssl.create_default_context(cafile=cafile, capath=capath)
+        return {"cafile": cafile, "capath": capath}
     folder = _hashed_ca_folder()
     if folder is not None:
-        return ssl.create_default_context(capath=folder)
+        return {"capath": folder}
     import certifi
 
-    return ssl.create_default_context(cafile=certifi.where())
+    return {"cafile": certifi.where()}
 
 
 _HASHED_NAME = re.compile(r"[0-9a-f]{8}\.[0-9]+")

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import ipaddress
-import os
 import socket
 import ssl
 import subprocess
@@ -168,23 +167,47 @@ def test_without_a_hashed_folder_certifi_is_the_fallback(
     import certifi
 
     bundle = ssl.create_default_context(cafile=certifi.where()).cert_store_stats()["x509_ca"]
-    assert _ssl_context().cert_store_stats()["x509_ca"] == bundle > 100
+    context = _ssl_context()
+    assert context.cert_store_stats()["x509_ca"] == 0, "loaded at the first handshake"
+    context.load_certificates()
+    assert context.cert_store_stats()["x509_ca"] == bundle > 100
 
 
 def test_ssl_cert_file_beats_the_system_folder(
     fresh_context, certificate, hashed_folder, monkeypatch
 ) -> None:
+    _system_paths(monkeypatch, str(hashed_folder))
     monkeypatch.setenv("SSL_CERT_FILE", certificate[0])
-    assert _ssl_context().cert_store_stats()["x509"] == 1, "the file, read whole"
-    assert os.environ["SSL_CERT_FILE"] == certificate[0]
+    context = _ssl_context()
+    context.load_certificates()
+    assert context.cert_store_stats()["x509"] == 1, "the file, read whole"
+    assert context.get_ca_certs()[0]["subject"] == ((("commonName", "public.test"),),)
 
 
-def test_clients_share_one_context(fresh_context, monkeypatch) -> None:
-    made = []
-    real = ssl.create_default_context
-    monkeypatch.setattr(ssl, "create_default_context", lambda **kw: made.append(kw) or real(**kw))
+def test_clients_share_one_context_loaded_once(
+    fresh_context, hashed_folder, tls_site, public_test, monkeypatch
+) -> None:
+    _system_paths(monkeypatch, str(hashed_folder))
+    loads = []
+    real = ssl.SSLContext.load_verify_locations
+    monkeypatch.setattr(
+        ssl.SSLContext,
+        "load_verify_locations",
+        lambda self, *a, **kw: loads.append(kw) or real(self, *a, **kw),
+    )
+    url = tls_site.route("/once", "x", headers={"Content-Type": "text/plain"})
+    url = url.replace("127.0.0.1", "public.test")
     with make_client() as first, make_client() as second:
-        assert first is not second
-    with guarded_client(Guard(), Deadline(5), FAST):
-        pass
-    assert len(made) == 1, "the CA certificates are loaded once per process"
+        assert loads == [], "no handshake yet: no certificate read"
+        assert first.get(url).status_code == second.get(url).status_code == 200
+    assert fetch(url, guard=LOCAL_ONLY, timeouts=FAST).markdown == "x"
+    assert loads == [{"capath": str(hashed_folder)}], "the CA certificates are loaded once"
+
+
+def test_context_has_the_default_contexts_settings(fresh_context) -> None:
+    context, default = _ssl_context(), ssl.create_default_context()
+    assert context.verify_mode == default.verify_mode == ssl.CERT_REQUIRED
+    assert context.check_hostname is default.check_hostname is True
+    assert context.verify_flags == default.verify_flags
+    assert context.options == default.options
+    assert context.minimum_version == default.minimum_version

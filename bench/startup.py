@@ -174,6 +174,11 @@ def main() -> int:
     parser.add_argument("--importtime", action="store_true")
     args = parser.parse_args()
 
+    # An installed webtap has its bytecode compiled; an editable checkout under
+    # PYTHONDONTWRITEBYTECODE=1 would compile every module at every start instead.
+    import compileall
+
+    compileall.compile_dir(str(ROOT / "src" / "webtap"), quiet=1)
     print(f"python {sys.version.split()[0]}, {args.runs} runs each\n\n--schema start-up")
 
     def bare_run() -> None:

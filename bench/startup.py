@@ -224,6 +224,11 @@ def main() -> int:
     with httpx.Client() as client:
         provider = timed(lambda: client.get(f"{base}/res/v1/web/search?q=x").json(), args.runs)
     row("provider alone (plain GET, warm client)", *provider)
+    # The least a Python process that uses httpx can do: start, import httpx, one GET.
+    floor = [sys.executable, "-c", f"import httpx; httpx.get('{base}/res/v1/web/search?q=x')"]
+    best, median = timed(lambda: run(floor), args.runs)
+    cpu = cpu_per_run(lambda: run(floor), args.runs)
+    row("floor: python + import httpx + one GET", best, median, adds(best, median, provider), cpu)
     request = json.dumps({"query": "brave search"}).encode()
     call_runs = [(f"{exe} (process)", [str(BIN / exe)]) for exe in EXECUTABLES[:2]]
     for label, argv in call_runs:

@@ -706,12 +706,12 @@ def translate_api_errors(
                 secrets,
             )
         ) from None
-    except anthropic.OverloadedError:
-        raise RateLimit(
-            f"The Anthropic API is overloaded (529), {_after(retries, out_of_time)}. "
-            "Try again in a few minutes."
-        ) from None
     except anthropic.APIStatusError as exc:
+        if exc.status_code == 529:  # by status: older SDKs have no OverloadedError class
+            raise RateLimit(
+                f"The Anthropic API is overloaded (529), {_after(retries, out_of_time)}. "
+                "Try again in a few minutes."
+            ) from None
         raise APIError(
             _scrub(
                 f"The Anthropic API answered {exc.status_code} "

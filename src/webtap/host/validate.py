@@ -105,8 +105,9 @@ def check_tool_schema(schema: Any, expected_name: str) -> dict[str, Any]:
         raise SchemaProblem("schema has no 'name' (a string)")
     # ikigai's tools may spell their name as their file does (``file-read`` in
     # ``file-read-tool``); the file name decides the tool's name either way (DESIGN 9).
-    if name.replace("-", "_") != expected_name:
-        _check_name(name, "schema name")
+    spelled_as_file = name != expected_name and name.replace("-", "_") == expected_name
+    _check_name(expected_name if spelled_as_file else name, "schema name")
+    if not spelled_as_file and name != expected_name:
         raise SchemaProblem(
             f"schema name '{name}' does not match the file name (expected '{expected_name}')"
         )

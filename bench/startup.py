@@ -1,17 +1,21 @@
-"""Start-up and per-call overhead of the search tools, against peers measured in the same run.
+"""Cold start of the tools (a fresh process per call), against peers measured in the same run.
 
     .venv/bin/python bench/startup.py [--runs 15] [--delay 0.05] [--importtime]
 
-1. ``--schema`` wall time of each executable beside a bare ``python -c pass``
+1. ``--schema`` of each executable beside a bare ``python -c pass``
    (target: at most 2x the bare start).
-2. A search through each search executable against a fake provider on 127.0.0.1 that answers
+2. ``web-fetch-tool`` on a 10 KB local page (a real PostgreSQL manual page from
+   /work/shared/data, served from 127.0.0.1) beside ``python -c pass``
+   (target: at most 6x the bare start).
+3. A search through each search executable against a fake provider on 127.0.0.1 that answers
    after ``--delay`` seconds with a recorded body, beside the provider's own latency measured
    by a plain HTTP GET (target: the tool adds at most 100 ms).
-3. The same search in process (``brave_search``/``google_search`` on a shared client) beside
+4. The same search in process (``brave_search``/``google_search`` on a shared client) beside
    the plain GET: the library's own cost per call, without interpreter start-up.
 
-Best and median of ``--runs`` runs. ``--importtime`` prints the slowest imports on the search
-path (``python -X importtime``), to see where start-up time goes.
+Best and median wall time of ``--runs`` runs, and the median CPU time of the child (on a busy
+shared machine the CPU ratio is the steadier one). ``--importtime`` prints the slowest imports
+of a real fetch call and a real search call (``python -X importtime``): where start-up goes.
 """
 
 from __future__ import annotations
@@ -37,6 +41,8 @@ BODIES = {
     "/res/v1/web/search": (FIXTURES / "brave" / "web_search_brave_search.json").read_bytes(),
     "/customsearch/v1": (FIXTURES / "google" / "customsearch_javascript.json").read_bytes(),
 }
+PAGE_FILE = Path("/work/shared/data/html/docs/postgresql-tutorial-join.html")
+PAGE_PATH = "/page.html"
 
 
 # The least a --schema can cost: the console script's own imports and one file read.
@@ -47,16 +53,33 @@ FLOOR = (
 )
 
 
+def page() -> bytes:
+    """About 10 KB of real HTML: the manual page, or the same size of paragraphs without it."""
+    if PAGE_FILE.is_file():
+        return PAGE_FILE.read_bytes()
+    paragraph = b"<p>" + b"A join combines rows of two tables on a condition. " * 4 + b"</p>\n"
+    return b"<html><head><title>Joins</title></head><body>" + paragraph * 48 + b"</body></html>"
+
+
 def fake_provider(delay: float) -> http.server.ThreadingHTTPServer:
+    """The search providers' endpoints after ``delay`` seconds; the page at once."""
+    html = page()
+
     class Handler(http.server.BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"
         disable_nagle_algorithm = True  # else delayed ACKs add ~40 ms to every answer
 
         def do_GET(self) -> None:
+            path = self.path.split("?")[0]
+            if path == PAGE_PATH:
+                self.answer(html, "text/html; charset=utf-8")
+                return
             time.sleep(delay)
-            body = BODIES.get(self.path.split("?")[0], b"{}")
+            self.answer(BODIES.get(path, b"{}"), "application/json")
+
+        def answer(self, body: bytes, content_type: str) -> None:
             self.send_response(200)
-            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Type", content_type)
             self.send_header("Content-Length", str(len(body)))
             self.end_headers()
             self.wfile.write(body)
@@ -97,10 +120,18 @@ def cpu_per_run(action: Callable[[], object], runs: int) -> float:
     return statistics.median(samples)
 
 
-def run(argv: list[str], stdin: bytes = b"", env: dict[str, str] | None = None) -> None:
+def run(argv: list[str], stdin: bytes = b"", env: dict[str, str] | None = None) -> bytes:
     proc = subprocess.run(argv, input=stdin, capture_output=True, env=env, check=False)
     if proc.returncode != 0:
         raise SystemExit(f"{argv[0]} failed: {proc.stderr.decode(errors='replace')}")
+    return proc.stdout
+
+
+def check_success(argv: list[str], stdin: bytes, env: dict[str, str]) -> None:
+    """Time only calls that work: a tool answers a failure with exit status 0 too."""
+    response = json.loads(run(argv, stdin, env))
+    if response.get("success") is not True:
+        raise SystemExit(f"{Path(argv[0]).name} did not succeed: {response.get('error')}")
 
 
 def row(label: str, best: float, median: float, note: str = "", cpu: float | None = None) -> None:
@@ -116,6 +147,26 @@ def adds(best: float, median: float, peer: tuple[float, float], note: str = "") 
     return f"adds {(best - peer[0]) * 1000:.0f}/{(median - peer[1]) * 1000:.0f} ms {note}"
 
 
+def slowest_imports(exe: str, stdin: bytes, env: dict[str, str]) -> list[tuple[int, str]]:
+    """The top-level imports (and their biggest children) of one real call, slowest first."""
+    proc = subprocess.run(
+        [sys.executable, "-X", "importtime", str(BIN / exe)],
+        input=stdin,
+        capture_output=True,
+        env=env,
+        check=True,
+    )
+    rows = []
+    for line in proc.stderr.decode().splitlines():
+        parts = line.removeprefix("import time:").split("|")
+        if len(parts) != 3 or not parts[1].strip().isdigit():
+            continue
+        depth = (len(parts[2]) - len(parts[2].lstrip()) - 1) // 2
+        if depth <= 1:
+            rows.append((int(parts[1]), "  " * depth + parts[2].strip()))
+    return sorted(rows, reverse=True)[:15]
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=15)
@@ -123,6 +174,11 @@ def main() -> int:
     parser.add_argument("--importtime", action="store_true")
     args = parser.parse_args()
 
+    # An installed webtap has its bytecode compiled; an editable checkout under
+    # PYTHONDONTWRITEBYTECODE=1 would compile every module at every start instead.
+    import compileall
+
+    compileall.compile_dir(str(ROOT / "src" / "webtap"), quiet=1)
     print(f"python {sys.version.split()[0]}, {args.runs} runs each\n\n--schema start-up")
 
     def bare_run() -> None:
@@ -148,8 +204,19 @@ def main() -> int:
         BRAVE_API_KEY="bench-key",
         GOOGLE_SEARCH_API_KEY="bench-key",
         GOOGLE_SEARCH_ENGINE_ID="bench-cx",
+        WEBTAP_ALLOW_NETWORKS="127.0.0.1/32",  # the page is local; the guard stays on
         HOME=str(ROOT / "bench"),  # no credentials file is read from the real home
     )
+
+    size = len(page()) / 1024
+    print(f"\nweb-fetch-tool on a {size:.0f} KB local page")
+    fetch_request = json.dumps({"url": f"{base}{PAGE_PATH}"}).encode()
+    fetch_argv = [str(BIN / "web-fetch-tool")]
+    check_success(fetch_argv, fetch_request, env)
+    best, median = timed(lambda: run(fetch_argv, fetch_request, env), args.runs)
+    cpu = cpu_per_run(lambda: run(fetch_argv, fetch_request, env), args.runs)
+    note = f"{median / bare[1]:.2f}x bare wall, {cpu / bare_cpu:.2f}x cpu (target <= 6x)"
+    row("web-fetch-tool (process)", best, median, note, cpu)
 
     import httpx
 
@@ -157,9 +224,15 @@ def main() -> int:
     with httpx.Client() as client:
         provider = timed(lambda: client.get(f"{base}/res/v1/web/search?q=x").json(), args.runs)
     row("provider alone (plain GET, warm client)", *provider)
+    # The least a Python process that uses httpx can do: start, import httpx, one GET.
+    floor = [sys.executable, "-c", f"import httpx; httpx.get('{base}/res/v1/web/search?q=x')"]
+    best, median = timed(lambda: run(floor), args.runs)
+    cpu = cpu_per_run(lambda: run(floor), args.runs)
+    row("floor: python + import httpx + one GET", best, median, adds(best, median, provider), cpu)
     request = json.dumps({"query": "brave search"}).encode()
     call_runs = [(f"{exe} (process)", [str(BIN / exe)]) for exe in EXECUTABLES[:2]]
     for label, argv in call_runs:
+        check_success(argv, request, env)
         best, median = timed(lambda a=argv: run(a, request, env), args.runs)
         cpu = cpu_per_run(lambda a=argv: run(a, request, env), args.runs)
         row(label, best, median, adds(best, median, provider, "(target <= 100 ms)"), cpu)
@@ -174,24 +247,17 @@ def main() -> int:
         ):
             best, median = timed(call, args.runs)
             row(name, best, median, adds(best, median, provider))
-    server.shutdown()
 
     if args.importtime:
-        print("\nslowest imports on the search path (cumulative, python -X importtime)")
-        proc = subprocess.run(
-            [sys.executable, "-X", "importtime", "-c", "import webtap.tools, webtap.search"],
-            capture_output=True,
-            text=True,
-            check=True,
-        )
-        rows = []
-        for line in proc.stderr.splitlines()[1:]:
-            _, _, cumulative, name = (
-                part.strip() for part in line.split("|", 1)[0:1] + line.split("|")
-            )
-            rows.append((int(cumulative), name))
-        for cumulative, name in sorted(rows, reverse=True)[:15]:
-            print(f"  {cumulative / 1000:7.1f} ms  {name}")
+        calls = [
+            ("web-fetch-tool, the 10 KB page", "web-fetch-tool", fetch_request),
+            ("web-search-brave-tool", "web-search-brave-tool", request),
+        ]
+        for label, exe, stdin in calls:
+            print(f"\nslowest imports of a {label} call (cumulative, python -X importtime)")
+            for cumulative, name in slowest_imports(exe, stdin, env):
+                print(f"  {cumulative / 1000:7.1f} ms  {name}")
+    server.shutdown()
     return 0
 
 

@@ -11,7 +11,7 @@ ROOT = Path(__file__).parents[1]
 
 def test_ruff_clean() -> None:
     proc = subprocess.run(
-        [sys.executable, "-m", "ruff", "check", "src", "tests", "bench"],
+        [sys.executable, "-m", "ruff", "check", "src", "tests", "bench", "tools"],
         cwd=ROOT,
         capture_output=True,
         text=True,

@@ -22,10 +22,10 @@ from __future__ import annotations
 
 import json
 import os
+import random
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from contextvars import ContextVar
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
@@ -195,21 +195,25 @@ def make_client(
     budgets: Budgets = DEFAULT_BUDGETS,
     max_retries: int = DEFAULT_MAX_RETRIES,
 ) -> Any:
-    """An ``anthropic.Anthropic`` client; it honours ``ANTHROPIC_BASE_URL`` and retries 429/5xx.
+    """An ``anthropic.Anthropic`` client; it honours ``ANTHROPIC_BASE_URL``.
 
-    Safe to share between threads: one client serves every row of a SQL query.
+    The SDK makes one attempt per call (``max_retries=0``): webtap's own loop retries
+    (:func:`_send`), ``AskSettings.max_retries`` times, so that the question's budget bounds
+    every attempt and wait whatever the SDK's version does. ``max_retries`` is accepted for
+    callers that pass their settings' value here. Safe to share between threads: one client
+    serves every row of a SQL query.
     """
     import anthropic
 
     from webtap.net import capping_hook
 
+    del max_retries  # webtap's loop's business (_send), not the SDK's
     # The SDK reads replies itself: the hook decodes them capped, as every body from outside.
     hooks = {"response": [capping_hook(MAX_REPLY_BYTES, _reply_too_large)]}
     return anthropic.Anthropic(
         api_key=api_key,
-        max_retries=max_retries,
+        max_retries=0,
         timeout=budgets.model_call,
-        middleware=[_within_budget],
         http_client=anthropic.DefaultHttpxClient(event_hooks=hooks),
     )
 
@@ -223,7 +227,7 @@ def _reply_too_large() -> APIError:
 
 @dataclass(frozen=True)
 class _Budget:
-    """What the SDK's retries must respect during one model call (see :func:`_within_budget`)."""
+    """What every attempt of one model call must respect (see :func:`_send`)."""
 
     deadline: float  # time.monotonic() by which the whole question must be done
     total: float
@@ -231,60 +235,112 @@ class _Budget:
     secrets: tuple[str, ...]
 
 
-# Set around each model call, in the thread that makes it: one client serves many questions.
-_BUDGET: ContextVar[_Budget | None] = ContextVar("webtap_ask_budget", default=None)
+RETRY_STATUSES = frozenset({408, 409, 429})  # and every 5xx, 529 (overloaded) included
+MAX_RETRY_AFTER = 60.0  # seconds: a server's longer retry-after is not waited for
 
 
-def _within_budget(request: Any, call_next: Any) -> Any:
-    """SDK middleware, run once per attempt: the SDK's retries stay inside the question's budget.
+def _send(client: Any, request: dict[str, Any], budget: _Budget, max_retries: int) -> bytes:
+    """One model call: the first attempt and up to ``max_retries`` retries, inside the budget.
 
-    An attempt gets no more time than is left, none starts once the budget is spent, and a
-    failed attempt is not retried when the SDK's wait before the retry would outlast it.
+    A retry follows a connection failure, a timeout, or a 408/409/429/5xx answer (unless the
+    server says ``x-should-retry: false``), after the server's ``retry-after(-ms)`` (up to
+    60 s) or else an exponential back-off (0.5 s doubling to 8 s, less up to 25 % jitter).
+    An attempt gets no more time than the question has left, none starts once the budget is
+    spent, and no retry is made whose wait would outlast it: the failure is reported then.
     """
-    budget = _BUDGET.get()
-    if budget is None:
-        return call_next(request)
     import anthropic
 
-    remaining = budget.deadline - time.monotonic()
-    if remaining <= 0:
-        raise _spent(budget)
-    timeout = request.timeout
-    if isinstance(timeout, int | float) and timeout > remaining:
-        request = request.copy(timeout=remaining)
-        timeout = remaining
-    try:
-        response = call_next(request)
-    except anthropic.APIConnectionError as exc:
-        if isinstance(exc.__cause__, WebtapError):
-            raise exc.__cause__ from None  # the reply was too large: the SDK must not retry it
-        if _retry_wait(None, request.retries_taken) < budget.deadline - time.monotonic():
-            raise  # the SDK retries
-        cut_short = isinstance(timeout, int | float) and timeout < budget.model_call
-        if isinstance(exc, anthropic.APITimeoutError) and cut_short:
-            raise _spent(budget) from None  # the question's budget ended it, not the call's
-        with translate_api_errors(list(budget.secrets), budget.model_call, request.retries_taken):
-            raise  # as webtap's error, which the SDK does not retry
-    http = response.http_response
-    if not http.is_success:
-        wait = _retry_wait(http.headers, request.retries_taken)
-        if wait >= budget.deadline - time.monotonic():
-            http.headers["x-should-retry"] = "false"
-    return response
+    retries = 0
+    while True:
+        remaining = budget.deadline - time.monotonic()
+        if remaining <= 0:
+            raise _spent(budget)
+        timeout = min(budget.model_call, remaining)
+        try:
+            with translate_api_errors(list(budget.secrets), budget.model_call, retries):
+                try:
+                    raw = client.messages.with_raw_response.create(
+                        **request,
+                        timeout=timeout,
+                        # Number the attempts as the SDK would, for the API's own accounting.
+                        extra_headers={"x-stainless-retry-count": str(retries)},
+                    )
+                    return raw.http_response.content
+                except anthropic.APITimeoutError:
+                    if timeout < budget.model_call:
+                        raise _spent(budget) from None  # the budget ended it, not the call
+                    wait = _retry_wait(None, retries)
+                    if retries >= max_retries or wait >= budget.deadline - time.monotonic():
+                        raise
+                except anthropic.APIConnectionError as exc:
+                    if isinstance(exc.__cause__, WebtapError):
+                        raise exc.__cause__ from None  # the reply was too large: no retry
+                    wait = _retry_wait(None, retries)
+                    if retries >= max_retries or wait >= budget.deadline - time.monotonic():
+                        raise
+                except anthropic.APIStatusError as exc:
+                    if retries >= max_retries or not _should_retry(exc.response):
+                        raise
+                    wait = _retry_wait(exc.response.headers, retries)
+                    if wait >= budget.deadline - time.monotonic():
+                        raise _OutOfTime(exc) from None
+        except _OutOfTime as out:
+            with translate_api_errors(list(budget.secrets), budget.model_call, retries, True):
+                raise out.error from None
+        time.sleep(wait)
+        retries += 1
 
 
-def _retry_wait(headers: Any, retries_taken: int) -> float:
-    """The least the SDK waits before its next attempt: the server's ``retry-after(-ms)`` when
-    it honours it (up to 60 s), else its back-off (0.5 s doubling to 8 s, less 25 % jitter)."""
+def _one_attempt_per_call(client: Any) -> Any:
+    """``client`` with the SDK's retries off: a caller's own client too, so that there is one
+    retry loop (:func:`_send`) and one budget, not the SDK's retries inside webtap's."""
+    if getattr(client, "max_retries", 0) and callable(getattr(client, "with_options", None)):
+        return client.with_options(max_retries=0)
+    return client
+
+
+class _OutOfTime(Exception):
+    """A retryable failure whose retry would outlast the question's budget."""
+
+    def __init__(self, error: Exception) -> None:
+        self.error = error
+
+
+def _should_retry(response: Any) -> bool:
+    said = response.headers.get("x-should-retry", "").strip().lower()
+    if said in ("true", "false"):
+        return said == "true"
+    return response.status_code in RETRY_STATUSES or response.status_code >= 500
+
+
+def _retry_wait(headers: Any, retries: int) -> float:
+    """Seconds before retry number ``retries + 1``: the server's ``retry-after-ms`` or
+    ``retry-after`` (seconds or an HTTP date) when it gives one up to 60 s, else webtap's
+    back-off, 0.5 s doubling to 8 s, less up to 25 % jitter."""
     if headers is not None:
-        for name, scale in (("retry-after-ms", 0.001), ("retry-after", 1.0)):
-            try:
-                wait = float(headers.get(name, "")) * scale
-            except ValueError:
-                continue
-            if 0 < wait <= 60:
-                return wait
-    return 0.75 * min(0.5 * 2.0**retries_taken, 8.0)
+        wait = _retry_after(headers)
+        if wait is not None and 0 <= wait <= MAX_RETRY_AFTER:
+            return wait
+    return min(0.5 * 2.0**retries, 8.0) * (1 - 0.25 * random.random())
+
+
+def _retry_after(headers: Any) -> float | None:
+    try:
+        return float(headers.get("retry-after-ms", "")) / 1000
+    except ValueError:
+        pass
+    value = headers.get("retry-after", "")
+    try:
+        return float(value)
+    except ValueError:
+        pass
+    from email.utils import parsedate_to_datetime
+
+    try:
+        when = parsedate_to_datetime(value)
+    except (TypeError, ValueError, IndexError):
+        return None
+    return when.timestamp() - time.time() if when.tzinfo else None
 
 
 def _spent(budget: _Budget) -> NetworkError:
@@ -363,7 +419,7 @@ class _Loop:
     ) -> None:
         self.settings = settings
         self.credentials = credentials
-        self.client = client
+        self.client = _one_attempt_per_call(client)
         self.search_client = search_client
         self.on_step = on_step
         self.session_id = session_id
@@ -453,15 +509,8 @@ class _Loop:
         remaining = self.deadline - time.monotonic()
         if remaining <= 0:
             raise _spent(budget)
-        timeout = min(budgets.model_call, remaining)
         self.model_calls += 1
-        token = _BUDGET.set(budget)
-        try:
-            with translate_api_errors(secrets, timeout, self.settings.max_retries):
-                raw = self.client.messages.with_raw_response.create(**request, timeout=timeout)
-                body = raw.http_response.content
-        finally:
-            _BUDGET.reset(token)
+        body = _send(self.client, request, budget, self.settings.max_retries)
         reply = parse_reply(body)
         usage = reply.get("usage")
         if isinstance(usage, dict):
@@ -648,8 +697,14 @@ def _shape_problem(reply: dict[str, Any]) -> str | None:
 
 
 @contextmanager
-def translate_api_errors(secrets: list[str], timeout: float, retries: int) -> Iterator[None]:
-    """The SDK's exceptions as webtap's, most specific first, with no key in any message."""
+def translate_api_errors(
+    secrets: list[str], timeout: float, retries: int, out_of_time: bool = False
+) -> Iterator[None]:
+    """The SDK's exceptions as webtap's, most specific first, with no key in any message.
+
+    ``retries`` were made before the failure; ``out_of_time`` when another was due but the
+    question's budget had no time left for it.
+    """
     import anthropic
 
     try:
@@ -666,19 +721,20 @@ def translate_api_errors(secrets: list[str], timeout: float, retries: int) -> It
             _scrub(f"The Anthropic API key may not do this (403): {_said(exc)}", secrets)
         ) from None
     except anthropic.RateLimitError as exc:
+        after = _after(retries, out_of_time)
         raise RateLimit(
             _scrub(
-                f"The Anthropic API is rate limiting this key (429), {_after(exc, retries)}: "
+                f"The Anthropic API is rate limiting this key (429), {after}: "
                 f"{_said(exc)} Wait a minute and try again, or lower the concurrency.",
                 secrets,
             )
         ) from None
-    except anthropic.OverloadedError as exc:
-        raise RateLimit(
-            f"The Anthropic API is overloaded (529), {_after(exc, retries)}. "
-            "Try again in a few minutes."
-        ) from None
     except anthropic.APIStatusError as exc:
+        if exc.status_code == 529:  # by status: older SDKs have no OverloadedError class
+            raise RateLimit(
+                f"The Anthropic API is overloaded (529), {_after(retries, out_of_time)}. "
+                "Try again in a few minutes."
+            ) from None
         raise APIError(
             _scrub(
                 f"The Anthropic API answered {exc.status_code} "
@@ -710,16 +766,11 @@ def translate_api_errors(secrets: list[str], timeout: float, retries: int) -> It
         ) from None
 
 
-def _after(exc: Any, retries: int) -> str:
-    """ "still after N retries", N as the SDK counted them (it numbers attempts in a header);
-    fewer than allowed when the question's budget left no time for more."""
-    try:
-        taken = int(exc.response.request.headers["x-stainless-retry-count"])
-    except (AttributeError, KeyError, TypeError, ValueError, RuntimeError):
-        taken = retries
-    if taken == 0 and retries > 0:
+def _after(retries: int, out_of_time: bool) -> str:
+    """ "still after N retries", or why there were none: the question's budget."""
+    if out_of_time and retries == 0:
         return "with no time left in the question's budget to retry"
-    return f"still after {taken} retries"
+    return f"still after {retries} retries"
 
 
 def _said(exc: Any) -> str:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import math
 import os
+import re
 import socket
 import sys
 import threading
@@ -32,6 +33,8 @@ from webtap import __version__
 from webtap.errors import ConfigError, NetworkError, ParseError, clip
 
 if TYPE_CHECKING:
+    import ssl
+
     import httpcore
 
     from webtap.guard import Guard
@@ -40,9 +43,11 @@ __all__ = [
     "ACCEPT_ENCODING",
     "DEFAULT_LIMITS",
     "DEFAULT_TIMEOUTS",
+    "POOL_LIMITS",
     "USER_AGENT",
     "BodyTooLarge",
     "Deadline",
+    "GuardedTransport",
     "Limits",
     "Timeouts",
     "capping_hook",
@@ -122,9 +127,15 @@ def env_size(name: str, default: int) -> int:
 
 
 def make_client(timeouts: Timeouts = DEFAULT_TIMEOUTS, **kwargs: object) -> httpx.Client:
-    """A client with webtap's User-Agent and timeouts; redirects are the caller's business."""
+    """A client with webtap's User-Agent and timeouts; redirects are the caller's business.
+
+    Its TLS context is webtap's one (:func:`_ssl_context`), not a fresh certifi bundle per
+    client.
+    """
     headers = {"User-Agent": USER_AGENT}
     headers.update(kwargs.pop("headers", None) or {})  # type: ignore[arg-type]
+    if "transport" not in kwargs:
+        kwargs.setdefault("verify", _ssl_context())
     return httpx.Client(
         timeout=timeouts.httpx(),
         headers=headers,
@@ -302,10 +313,184 @@ def _guarded_backend(guard: Guard, deadline: Deadline) -> httpcore.NetworkBacken
     return GuardedBackend()
 
 
+# --- CA certificates: loaded once, and only those a handshake needs ------------------------
+
+
 @cache
-def _ssl_context() -> Any:
-    # Loading the CA bundle takes tens of milliseconds; one context serves every fetch.
-    return httpx.create_ssl_context(trust_env=True)
+def _ssl_context() -> ssl.SSLContext:
+    """The TLS context of every webtap client: built once per process, its CA certificates
+    loaded at the first TLS handshake (a call to http:// or one that fails before connecting
+    loads none), from the cheapest source that says the same:
+
+    ``SSL_CERT_FILE`` and ``SSL_CERT_DIR`` first, as httpx and OpenSSL read them. Else the
+    system's hashed CA folder (``/etc/ssl/certs``): OpenSSL then reads only the certificate a
+    handshake needs, where a bundle (certifi's, ~150 certificates) is parsed whole, 25-40 ms of
+    a tool's start. certifi's bundle where the system has no such folder.
+    """
+    return _lazy_context_class()()
+
+
+@cache
+def _lazy_context_class() -> type[ssl.SSLContext]:
+    import ssl
+    import sys
+
+    class LazyCAContext(ssl.SSLContext):
+        """``ssl.create_default_context()``'s settings; the CA certificates on first use."""
+
+        def __new__(cls) -> LazyCAContext:
+            return super().__new__(cls, ssl.PROTOCOL_TLS_CLIENT)
+
+        def __init__(self) -> None:
+            super().__init__()
+            self._ca_lock = threading.Lock()
+            self._ca_loaded = False
+            # What create_default_context adds to PROTOCOL_TLS_CLIENT's defaults
+            # (CERT_REQUIRED, check_hostname).
+            if sys.version_info >= (3, 13):
+                self.verify_flags |= ssl.VERIFY_X509_PARTIAL_CHAIN | ssl.VERIFY_X509_STRICT
+            keylog = os.environ.get("SSLKEYLOGFILE")
+            if keylog and not sys.flags.ignore_environment:
+                self.keylog_filename = keylog
+
+        def load_certificates(self) -> None:
+            """Load the CA certificates (see :func:`_ssl_context`), once."""
+            with self._ca_lock:
+                if not self._ca_loaded:
+                    self.load_verify_locations(**_ca_locations())
+                    self._ca_loaded = True
+
+        def wrap_socket(self, *args: Any, **kwargs: Any) -> ssl.SSLSocket:
+            self.load_certificates()
+            return super().wrap_socket(*args, **kwargs)
+
+        def wrap_bio(self, *args: Any, **kwargs: Any) -> ssl.SSLObject:
+            self.load_certificates()
+            return super().wrap_bio(*args, **kwargs)
+
+    return LazyCAContext
+
+
+def _ca_locations() -> dict[str, str | None]:
+    cafile = os.environ.get("SSL_CERT_FILE", "").strip() or None
+    capath = os.environ.get("SSL_CERT_DIR", "").strip() or None
+    if cafile or capath:
+        return {"cafile": cafile, "capath": capath}
+    folder = _hashed_ca_folder()
+    if folder is not None:
+        return {"capath": folder}
+    import certifi
+
+    return {"cafile": certifi.where()}
+
+
+_HASHED_NAME = re.compile(r"[0-9a-f]{8}\.[0-9]+")
+
+
+def _hashed_ca_folder() -> str | None:
+    """OpenSSL's CA folder when it holds hashed certificate names (``5ad8a5d6.0``), else None."""
+    import ssl
+
+    paths = ssl.get_default_verify_paths()
+    for folder in dict.fromkeys(p for p in (paths.capath, paths.openssl_capath) if p):
+        try:
+            with os.scandir(folder) as entries:
+                if any(_HASHED_NAME.fullmatch(entry.name) for entry in entries):
+                    return folder
+        except OSError:
+            continue
+    return None
+
+
+# --- The guarded transport: httpcore's pool on the guarded backend, on public API ----------
+
+POOL_LIMITS = httpx.Limits(max_connections=100, max_keepalive_connections=20, keepalive_expiry=5)
+"""The connection pool's limits: httpx's documented defaults, as any other httpx client has."""
+
+
+class GuardedTransport(httpx.BaseTransport):
+    """An httpx transport whose connections go through the guarded backend.
+
+    It owns an ``httpcore.ConnectionPool`` built with ``network_backend=``, which httpx's own
+    ``HTTPTransport`` has no option for, and maps httpcore's exceptions to httpx's public ones
+    itself, so that :func:`translate_errors` turns them into webtap's as for any client.
+    """
+
+    def __init__(self, guard: Guard, deadline: Deadline, limits: httpx.Limits = POOL_LIMITS):
+        import httpcore
+
+        self.limits = limits
+        self._pool = httpcore.ConnectionPool(
+            ssl_context=_ssl_context(),
+            max_connections=limits.max_connections,
+            max_keepalive_connections=limits.max_keepalive_connections,
+            keepalive_expiry=limits.keepalive_expiry,
+            network_backend=_guarded_backend(guard, deadline),
+        )
+
+    def handle_request(self, request: httpx.Request) -> httpx.Response:
+        import httpcore
+
+        url = request.url
+        core = httpcore.Request(
+            method=request.method,
+            url=httpcore.URL(
+                scheme=url.raw_scheme, host=url.raw_host, port=url.port, target=url.raw_path
+            ),
+            headers=request.headers.raw,
+            content=request.stream,  # type: ignore[arg-type]
+            extensions=request.extensions,
+        )
+        with _httpcore_errors():
+            response = self._pool.handle_request(core)
+        return httpx.Response(
+            status_code=response.status,
+            headers=response.headers,
+            stream=_ResponseStream(response),
+            extensions=response.extensions,
+        )
+
+    def close(self) -> None:
+        with _httpcore_errors():
+            self._pool.close()
+
+
+class _ResponseStream(httpx.SyncByteStream):
+    def __init__(self, response: httpcore.Response) -> None:
+        self._response = response
+
+    def __iter__(self) -> Iterator[bytes]:
+        with _httpcore_errors():
+            yield from self._response.iter_stream()
+
+    def close(self) -> None:
+        with _httpcore_errors():
+            self._response.close()
+
+
+@contextmanager
+def _httpcore_errors() -> Iterator[None]:
+    """httpcore's exceptions as httpx's: the most specific class that matches, same message."""
+    import httpcore
+
+    try:
+        yield
+    except httpcore.TimeoutException as exc:
+        raise _same_kind(exc, httpx.TimeoutException) from exc
+    except httpcore.NetworkError as exc:
+        raise _same_kind(exc, httpx.NetworkError) from exc
+    except httpcore.ProtocolError as exc:
+        raise _same_kind(exc, httpx.ProtocolError) from exc
+    except (httpcore.UnsupportedProtocol, httpcore.ProxyError) as exc:
+        raise _same_kind(exc, httpx.TransportError) from exc
+
+
+def _same_kind(exc: Exception, base: type[httpx.TransportError]) -> httpx.TransportError:
+    """httpx's exception of the same name as httpcore's (``ConnectTimeout``), else ``base``."""
+    kind = getattr(httpx, type(exc).__name__, base)
+    if not (isinstance(kind, type) and issubclass(kind, base)):
+        kind = base
+    return kind(str(exc))
 
 
 def guarded_client(guard: Guard, deadline: Deadline, timeouts: Timeouts) -> httpx.Client:
@@ -314,21 +499,9 @@ def guarded_client(guard: Guard, deadline: Deadline, timeouts: Timeouts) -> http
     Proxies from the environment are not used: through a proxy the guard would see only the
     proxy's address, never the one the proxy connects to.
     """
-    import httpcore
-
-    transport = httpx.HTTPTransport(verify=_ssl_context(), trust_env=False)
-    # httpx has no public option for a network backend, so the pool is built here with the
-    # same settings and ours.
-    transport._pool = httpcore.ConnectionPool(
-        ssl_context=_ssl_context(),
-        max_connections=10,
-        max_keepalive_connections=5,
-        keepalive_expiry=5.0,
-        network_backend=_guarded_backend(guard, deadline),
-    )
     return make_client(
         timeouts,
-        transport=transport,
+        transport=GuardedTransport(guard, deadline),
         trust_env=False,
         headers={"Accept-Encoding": ACCEPT_ENCODING},
     )

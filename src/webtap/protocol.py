@@ -4,8 +4,9 @@ A tool reads one JSON object on stdin and writes one JSON object on stdout. A re
 tool could not run at all (empty stdin, not a JSON object) is a :class:`RequestError` and exits 1;
 everything else exits 0 with ``success`` telling how it went (DESIGN 2).
 
-This module is imported on the ``--schema`` path, so it must stay light: no httpx, no lxml, and
-jsonschema only once a request is validated.
+This module is imported on every tool call, so it must stay light: no httpx, no lxml, and no
+jsonschema (the three fixed schemas have generated validators; the host's arbitrary tool schemas
+bring their own jsonschema validator to :func:`explain_errors`).
 """
 
 from __future__ import annotations
@@ -13,9 +14,10 @@ from __future__ import annotations
 import json
 import math
 import re
+from collections.abc import Callable
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from webtap.errors import InvalidInput
 
@@ -206,15 +208,26 @@ def json_type(value: Any) -> str:
     }.get(type(value), type(value).__name__)
 
 
+class _Generated(NamedTuple):
+    """A validator generated from the tool's schema, with the two parts of jsonschema's
+    validator that :func:`explain_errors` uses."""
+
+    schema: dict[str, Any]
+    iter_errors: Callable[[Any], list[Any]]
+
+
 @cache
-def _validator(name: str) -> Any:
-    from jsonschema import Draft202012Validator
+def _validator(name: str) -> _Generated:
+    # The three schemas are fixed, so their validators are plain Python generated from them
+    # (tools/gen_validators.py): importing jsonschema would cost a fresh tool process tens of
+    # milliseconds. They check what Draft202012Validator would (tests/test_validators.py).
+    from webtap._validators import VALIDATORS
 
     parameters = dict(load_schema(name)["parameters"])
     # The printed schema is the spec's, to the byte; unknown fields are still a model's mistake
     # that it must hear about (DESIGN 3), so validation is stricter than the schema says.
     parameters["additionalProperties"] = False
-    return Draft202012Validator(parameters)
+    return _Generated(parameters, VALIDATORS[name])
 
 
 def validate_request(name: str, request: dict[str, Any]) -> None:

@@ -162,3 +162,31 @@ def test_a_stray_argument_is_reported_with_the_subcommands_usage(capsys) -> None
     err = capsys.readouterr().err
     assert err.startswith("usage: webtap tools list ")
     assert err.endswith("webtap tools list: error: unrecognized arguments: --bogus\n")
+
+
+def test_run_accepts_json_like_its_siblings(some_tools, capsys) -> None:
+    assert main(["tools", "run", "echo", '{"text": "x"}', "--json"]) == 0
+    assert json.loads(capsys.readouterr().out) == {
+        "tool_success": True,
+        "result": {"echo": {"text": "x"}},
+    }
+    assert main(["tools", "run", "--json", "echo", '{"text": 1}']) == 1
+    assert json.loads(capsys.readouterr().out)["error_code"] == "INVALID_INPUT"
+
+
+def test_event_of_a_tool_that_exits_non_zero_is_still_stored(folders, capsys) -> None:
+    failing = EVENT_BODY + "exit 3\n"
+    folders.tool("project", "failing-tool", body=failing)
+
+    assert main(["tools", "run", "failing", '{"text": "x"}', "--session", "s2"]) == 1
+
+    out = capsys.readouterr()
+    assert json.loads(out.out) == {
+        "tool_success": False,
+        "error": "Tool exited with status 3",
+        "error_code": "TOOL_FAILED",
+    }
+    assert "Set the PROBE key" in out.err
+    (row,) = EventStore().list("s2")
+    assert row["kind"] == "config_required"
+    assert row["data"] == {"env_var": "PROBE_KEY"}

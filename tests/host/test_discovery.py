@@ -7,7 +7,7 @@ import os
 import time
 from pathlib import Path
 
-from webtap.host import Rejected, discover
+from webtap.host import Rejected, discover, run_tool
 from webtap.host.discovery import cache_path, registry_name, tool_folders
 
 
@@ -254,3 +254,56 @@ def test_a_deleted_working_folder_holds_no_project_tools(folders, tmp_path, monk
 
     assert found.names() == ["echo"]
     assert [source for source, _ in tool_folders()] == ["system", "user"]
+
+
+def test_ikigai_schema_with_only_name_and_description_takes_no_arguments(folders) -> None:
+    schema = {"name": "uptime", "description": "How long this machine has been running"}
+    folders.tool("project", "uptime-tool", schema=schema, body="cat >/dev/null\necho '{\"up\": 1}'")
+
+    (tool,) = discover().tools
+
+    assert tool.name == "uptime"
+    assert tool.input_schema == {"type": "object", "properties": {}}
+    assert tool.schema == {**schema, "parameters": {"type": "object", "properties": {}}}
+    result = run_tool(tool, {})
+    assert result.for_model() == {"tool_success": True, "result": {"up": 1}}
+    assert run_tool(tool, {"x": 1}).success, "no schema of its own: nothing is refused"
+    # The cached verdict gives the same tool.
+    assert discover().tools[0].input_schema == tool.input_schema
+
+
+def test_schema_name_with_hyphens_for_underscores_is_the_file_names_tool(folders) -> None:
+    schema = {
+        "name": "file-read",
+        "description": "Reads a file and returns its lines",
+        "parameters": {"type": "object", "properties": {"path": {"type": "string"}}},
+    }
+    folders.tool("project", "file-read-tool", schema=schema)
+    folders.tool("project", "file_list-tool", schema={**schema, "name": "file-list"})
+
+    found = discover()
+
+    assert found.names() == ["file_list", "file_read"]
+    assert found.get("file_read").schema["name"] == "file-read"
+    result = run_tool(found.get("file_read"), {"path": "/x"})
+    assert result.result == {"echo": {"path": "/x"}}
+
+
+def test_schema_name_differing_otherwise_is_still_refused(folders, schema_for) -> None:
+    folders.tool("project", "file-read-tool", schema=schema_for("file-write"))
+    folders.tool("project", "fileread-tool", schema=schema_for("file-read"))
+    folders.tool("project", "bad-name-tool", schema=schema_for("bad name"))
+
+    found = discover()
+
+    assert found.names() == []
+    reasons = {path.name: reason for path, reason in found.rejected}
+    assert reasons["file-read-tool"] == (
+        "invalid tool schema: schema name 'file-write' must start with a letter and contain "
+        "only letters, digits and underscores"
+    )
+    assert reasons["fileread-tool"] == (
+        "invalid tool schema: schema name 'file-read' must start with a letter and contain "
+        "only letters, digits and underscores"
+    )
+    assert "schema name 'bad name' must start with a letter" in reasons["bad-name-tool"]

@@ -61,11 +61,20 @@ def test_tool_schema_problems_are_named(change: dict, message: str) -> None:
 def test_missing_parameters_and_conflicting_input_schema() -> None:
     schema = dict(load_schema("web_fetch"))
     del schema["parameters"]
-    with pytest.raises(SchemaProblem, match="no 'parameters'"):
-        check_tool_schema(schema, "web_fetch")
+    # ikigai's reading: a tool that takes no arguments.
+    parts = check_tool_schema(schema, "web_fetch")
+    assert parts["input_schema"] == {"type": "object", "properties": {}}
     schema = {**load_schema("web_fetch"), "inputSchema": {"type": "object"}}
     with pytest.raises(SchemaProblem, match="both 'parameters' and 'inputSchema'"):
         check_tool_schema(schema, "web_fetch")
+
+
+def test_a_name_spelled_as_the_file_is_the_files_name() -> None:
+    schema = {**load_schema("web_fetch"), "name": "web-fetch"}
+    assert check_tool_schema(schema, "web_fetch")["name"] == "web_fetch"
+    for other in ("web-fetch-x", "webfetch", "web_fetch_"):
+        with pytest.raises(SchemaProblem, match=r"does not match the file name|must start with"):
+            check_tool_schema({**schema, "name": other}, "web_fetch")
 
 
 def test_the_specs_complete_examples_are_valid() -> None:

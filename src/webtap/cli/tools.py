@@ -43,6 +43,8 @@ def add_parser(subparsers: Any) -> None:
     )
     p.add_argument("--session", metavar="S", help="session id to store the tool's event under")
     p.add_argument("--timeout", type=float, metavar="SECONDS", help="override the tool's timeout")
+    # Like its siblings' --json; the result is JSON either way (its event goes to stderr).
+    p.add_argument("--json", action="store_true", help="print JSON (the default)")
     p.set_defaults(run=run)
 
     p = actions.add_parser("validate", help="check BTCP tool definitions in a JSON file")

@@ -45,7 +45,7 @@ DEFAULT_RUN_TIMEOUT = 30.0  # seconds for a run, unless the schema sets "timeout
 SUFFIX = "-tool"
 SOURCES = ("system", "user", "project")  # lowest precedence first
 # Bump when the checks change, so that cached verdicts are taken again.
-_CACHE_FORMAT = f"1/{__version__}"
+_CACHE_FORMAT = f"2/{__version__}"
 
 
 @dataclass(frozen=True)
@@ -258,10 +258,12 @@ def _probe(candidate: _Candidate, timeout: float, limit: int) -> dict[str, Any]:
         )
         return entry
     try:
-        check_tool_schema(schema, candidate.name)
+        checked = check_tool_schema(schema, candidate.name)
     except SchemaProblem as exc:
         entry["reason"] = f"invalid tool schema: {exc}"
         return entry
+    if "parameters" not in schema and "inputSchema" not in schema:
+        schema = {**schema, "parameters": checked["input_schema"]}  # takes no arguments
     entry["schema"] = schema
     return entry
 

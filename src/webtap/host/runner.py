@@ -132,9 +132,15 @@ def run_tool(
 def _interpret(name: str, done: Completed, seconds: float, limit: int) -> ToolResult:
     stderr = done.stderr.decode("utf-8", "replace")
 
-    def failure(error: str, code: str) -> ToolResult:
+    def failure(error: str, code: str, event: dict[str, Any] | None = None) -> ToolResult:
         return ToolResult(
-            name, False, error=error, error_code=code, stderr=stderr, duration=done.duration
+            name,
+            False,
+            error=error,
+            error_code=code,
+            event=event,
+            stderr=stderr,
+            duration=done.duration,
         )
 
     hint = f": {done.last_stderr_line}" if done.last_stderr_line else ""
@@ -143,9 +149,11 @@ def _interpret(name: str, done: Completed, seconds: float, limit: int) -> ToolRe
     if done.overflowed:
         return failure(f"Tool output exceeded {limit} bytes", OUTPUT_TOO_LARGE)
     if done.returncode and done.returncode < 0:
-        return failure(f"Tool crashed ({signal_name(-done.returncode)}){hint}", TOOL_FAILED)
+        event = _event_of_failed(done)
+        return failure(f"Tool crashed ({signal_name(-done.returncode)}){hint}", TOOL_FAILED, event)
     if done.returncode:
-        return failure(f"Tool exited with status {done.returncode}{hint}", TOOL_FAILED)
+        event = _event_of_failed(done)
+        return failure(f"Tool exited with status {done.returncode}{hint}", TOOL_FAILED, event)
     text = done.stdout.decode("utf-8", "replace")
     if not text.strip():
         return failure(f"Tool returned no output{hint}", INVALID_OUTPUT)
@@ -157,3 +165,16 @@ def _interpret(name: str, done: Completed, seconds: float, limit: int) -> ToolRe
         return failure("Tool returned JSON that is not an object", INVALID_OUTPUT)
     result, event = split_event(response)
     return ToolResult(name, True, result=result, event=event, stderr=stderr, duration=done.duration)
+
+
+def _event_of_failed(done: Completed) -> dict[str, Any] | None:
+    """The ``_event`` in what a failed tool printed, if it printed a whole JSON object.
+
+    The run failed, so the model hears only that; but a tool that exits non-zero after asking
+    the person for something (a key to set) still asked, and the person should hear it.
+    """
+    try:
+        response = loads_json(done.stdout.decode("utf-8", "replace"))
+    except ValueError:
+        return None
+    return split_event(response)[1] if isinstance(response, dict) else None

@@ -30,6 +30,7 @@ from webtap.protocol import json_type
 __all__ = [
     "CAPABILITY_PATTERN",
     "NAME_PATTERN",
+    "NO_ARGUMENTS",
     "STANDARD_CAPABILITIES",
     "Problem",
     "SchemaProblem",
@@ -63,6 +64,9 @@ STANDARD_CAPABILITIES = frozenset(
     }
 )
 
+NO_ARGUMENTS: dict[str, Any] = {"type": "object", "properties": {}}
+"""The input schema of a tool whose schema gives none: it takes no arguments."""
+
 BTCP_SCHEMA_FILE = Path(__file__).with_name("btcp_tool.schema.json")
 
 
@@ -90,16 +94,20 @@ class Problem:
 def check_tool_schema(schema: Any, expected_name: str) -> dict[str, Any]:
     """Check a ``--schema`` document; return its parts or raise :class:`SchemaProblem`.
 
-    The returned dict has ``name``, ``description``, ``input_schema`` and ``timeout_ms``
-    (``None`` when the schema sets none).
+    The returned dict has ``name`` (the file's, ``expected_name``), ``description``,
+    ``input_schema`` (an empty object schema when the schema gives none: a tool that takes no
+    arguments, as ikigai allows) and ``timeout_ms`` (``None`` when the schema sets none).
     """
     if not isinstance(schema, dict):
         raise SchemaProblem(f"schema must be a JSON object, got {json_type(schema)}")
     name = schema.get("name")
     if not isinstance(name, str) or not name:
         raise SchemaProblem("schema has no 'name' (a string)")
-    _check_name(name, "schema name")
-    if name != expected_name:
+    # ikigai's tools may spell their name as their file does (``file-read`` in
+    # ``file-read-tool``); the file name decides the tool's name either way (DESIGN 9).
+    spelled_as_file = name != expected_name and name.replace("-", "_") == expected_name
+    _check_name(expected_name if spelled_as_file else name, "schema name")
+    if not spelled_as_file and name != expected_name:
         raise SchemaProblem(
             f"schema name '{name}' does not match the file name (expected '{expected_name}')"
         )
@@ -143,7 +151,7 @@ def check_tool_schema(schema: Any, expected_name: str) -> dict[str, Any]:
             "capabilities must be a list of strings like 'network:fetch:cross-origin'"
         )
     return {
-        "name": name,
+        "name": expected_name,
         "description": description,
         "input_schema": input_schema,
         "timeout_ms": timeout_ms,
@@ -166,7 +174,7 @@ def _input_schema(schema: dict[str, Any]) -> dict[str, Any]:
     if has_parameters and has_input and schema["parameters"] != schema["inputSchema"]:
         raise SchemaProblem("schema has both 'parameters' and 'inputSchema', and they differ")
     if not (has_parameters or has_input):
-        raise SchemaProblem("schema has no 'parameters' (or 'inputSchema')")
+        return dict(NO_ARGUMENTS)
     key = "parameters" if has_parameters else "inputSchema"
     value = schema[key]
     if not isinstance(value, dict):

@@ -1,0 +1,125 @@
+"""A tool call in a fresh process imports only what the request needs (issue 11).
+
+Each call runs the real entry point in a subprocess against a real server on 127.0.0.1, then
+reports which top-level packages ended up in ``sys.modules``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+FIXTURES = Path(__file__).parent / "fixtures" / "providers"
+
+# Never on the tool path: the host's, the ask loop's, SQL's and MCP's libraries, and the
+# jsonschema stack (the three fixed schemas have generated validators).
+FORBIDDEN = (
+    "rich",
+    "anthropic",
+    "duckdb",
+    "mcp",
+    "jsonschema",
+    "referencing",
+    "rpds",
+    "pyarrow",
+    "numpy",
+    "pydantic",
+    "sqlite3",
+    "click",
+    "pygments",
+)
+
+PROBE = """
+import json, sys
+from webtap import entry
+report, entry_point = sys.argv[1:]
+sys.argv[1:] = []
+code = getattr(entry, entry_point)()
+top = sorted({name.split(".")[0] for name in sys.modules})
+with open(report, "w") as out:
+    json.dump({"code": code, "modules": top}, out)
+"""
+
+
+def loaded(entry_point: str, request: dict, tmp_path: Path, env: dict[str, str]) -> list[str]:
+    report = tmp_path / f"{entry_point}.json"
+    proc = subprocess.run(
+        [sys.executable, "-c", PROBE, str(report), entry_point],
+        input=json.dumps(request).encode(),
+        capture_output=True,
+        env={**os.environ, **env},
+        timeout=60,
+    )
+    assert proc.returncode == 0, proc.stderr.decode()
+    response = json.loads(proc.stdout)
+    assert response["success"] is True, response
+    return json.loads(report.read_text())["modules"]
+
+
+def test_a_fetch_call_imports_nothing_it_does_not_need(httpserver, tmp_path) -> None:
+    page = "<html><head><title>T</title></head><body><p>Hello</p></body></html>"
+    httpserver.expect_request("/page").respond_with_data(page, content_type="text/html")
+    modules = loaded(
+        "fetch_main",
+        {"url": httpserver.url_for("/page")},
+        tmp_path,
+        {"WEBTAP_ALLOW_NETWORKS": "127.0.0.1/32"},
+    )
+    assert [name for name in FORBIDDEN if name in modules] == []
+    assert "lxml" in modules and "httpx" in modules  # what a fetch does need
+
+
+@pytest.mark.parametrize(
+    ("entry_point", "env", "path", "body"),
+    [
+        (
+            "brave_main",
+            {"BRAVE_API_KEY": "k", "BRAVE_SEARCH_URL": "{url}"},
+            "/res/v1/web/search",
+            "brave/web_search_brave_search.json",
+        ),
+        (
+            "google_main",
+            {
+                "GOOGLE_SEARCH_API_KEY": "k",
+                "GOOGLE_SEARCH_ENGINE_ID": "cx",
+                "GOOGLE_SEARCH_URL": "{url}",
+            },
+            "/customsearch/v1",
+            "google/customsearch_javascript.json",
+        ),
+    ],
+)
+def test_a_search_call_imports_nothing_it_does_not_need(
+    entry_point, env, path, body, httpserver, tmp_path
+) -> None:
+    data = (FIXTURES / body).read_bytes()
+    httpserver.expect_request(path).respond_with_data(data, content_type="application/json")
+    url = httpserver.url_for(path)
+    modules = loaded(
+        entry_point,
+        {"query": "brave search"},
+        tmp_path,
+        {name: value.format(url=url) for name, value in env.items()},
+    )
+    assert [name for name in FORBIDDEN if name in modules] == []
+    assert "lxml" not in modules, "a search converts no HTML"
+
+
+def test_an_invalid_request_is_answered_without_jsonschema(tmp_path) -> None:
+    report = tmp_path / "report.json"
+    proc = subprocess.run(
+        [sys.executable, "-c", PROBE, str(report), "fetch_main"],
+        input=b'{"url": 5}',
+        capture_output=True,
+        timeout=60,
+    )
+    assert json.loads(proc.stdout)["error"] == (
+        "Invalid input: field 'url' must be of type string (got 5)"
+    )
+    assert "jsonschema" not in json.loads(report.read_text())["modules"]

@@ -7,8 +7,8 @@
     print(answer.text)
 
 The user message is ``"Context: {context}\\n\\nQuestion: {question}"``. The model is offered
-``web_search`` (the spec's exact definition, backed by Brave or Google) only when that
-provider's keys resolve, and ``web_fetch`` always (DESIGN 7). On ``tool_use`` the loop runs each
+``web_search`` (the spec's exact definition, backed by Brave, SearXNG or Google) only when
+that provider is set up, and ``web_fetch`` always (DESIGN 7). On ``tool_use`` the loop runs each
 requested tool and answers with one user message of ``tool_result`` blocks, then calls again; a
 failed search becomes ``is_error`` with the spec's text. After ``max_tool_calls`` tool calls (1
 by default, the spec's constraint) the next call carries ``tool_choice: none``, so the model
@@ -51,16 +51,21 @@ __all__ = [
     "Answer",
     "AskSettings",
     "Budgets",
+    "ModelNotFound",
     "Refused",
     "ToolCall",
     "ToolResult",
     "ask",
+    "default_model",
     "format_search_results",
     "make_client",
     "user_message",
 ]
 
-DEFAULT_MODEL = "claude-sonnet-4-5-20250929"
+# A current model that the installed SDK does not list as deprecated (spec 002 named the model of
+# its day); WEBTAP_MODEL overrides it for every front end, and --model / stps_set_model win.
+DEFAULT_MODEL = "claude-sonnet-5-5"
+MODEL_ENV = "WEBTAP_MODEL"
 DEFAULT_MAX_TOKENS = 1000
 DEFAULT_MAX_TOOL_CALLS = 1  # spec 002: "Single tool call limit (max 1 search per query)"
 DEFAULT_MAX_RETRIES = 2  # the SDK's own retries of 408/409/429/5xx/529 and connection errors
@@ -97,10 +102,11 @@ DEFAULT_BUDGETS = Budgets()
 
 @dataclass(frozen=True)
 class AskSettings:
-    """How one question is asked. ``search_provider``: ``"brave"``, ``"google"``, ``"none"``,
-    or ``None`` for the first whose keys resolve."""
+    """How one question is asked. ``model``: empty for :func:`default_model`.
+    ``search_provider``: ``"brave"``, ``"searxng"``, ``"google"``, ``"none"``, or ``None`` for
+    the first that is set up."""
 
-    model: str = DEFAULT_MODEL
+    model: str = ""
     max_tokens: int = DEFAULT_MAX_TOKENS
     max_tool_calls: int = DEFAULT_MAX_TOOL_CALLS
     search_provider: str | None = None
@@ -179,6 +185,15 @@ class Answer:
 
 class Refused(APIError):
     """The model declined to answer (``stop_reason: refusal``)."""
+
+
+class ModelNotFound(APIError):
+    """The API does not serve the model asked for (404 ``not_found_error``): never retried."""
+
+
+def default_model() -> str:
+    """``WEBTAP_MODEL`` when set, else :data:`DEFAULT_MODEL`."""
+    return os.environ.get(MODEL_ENV, "").strip() or DEFAULT_MODEL
 
 
 def user_message(question: str, context: str = "") -> str:
@@ -296,7 +311,7 @@ def ask(
     """
     settings = replace(
         settings,
-        model=model or settings.model,
+        model=model or settings.model or default_model(),
         max_tokens=settings.max_tokens if max_tokens is None else max_tokens,
         max_tool_calls=settings.max_tool_calls if max_tool_calls is None else max_tool_calls,
     )
@@ -439,7 +454,9 @@ class _Loop:
         self.model_calls += 1
         token = _BUDGET.set(budget)
         try:
-            with translate_api_errors(secrets, timeout, self.settings.max_retries):
+            with translate_api_errors(
+                secrets, timeout, self.settings.max_retries, model=self.settings.model
+            ):
                 raw = self.client.messages.with_raw_response.create(**request, timeout=timeout)
                 body = raw.http_response.content
         finally:
@@ -506,7 +523,7 @@ class _Loop:
 
     def run_search(self, query: str) -> list[Any]:
         from webtap.net import Deadline
-        from webtap.search import brave_search, google_search
+        from webtap.search import brave_search, google_search, searxng_search
 
         budget = min(self.settings.budgets.search, max(self.deadline - time.monotonic(), 0.1))
         deadline = Deadline(budget)  # the whole search, its one retry included
@@ -517,6 +534,14 @@ class _Loop:
                 num=SEARCH_RESULTS,
                 api_key=creds.google_api_key,
                 engine_id=creds.google_cse_id,
+                client=self.search_client,
+                deadline=deadline,
+            )
+        if self.provider == "searxng":
+            return searxng_search(
+                query,
+                count=SEARCH_RESULTS,
+                url=creds.searxng,
                 client=self.search_client,
                 deadline=deadline,
             )
@@ -629,7 +654,9 @@ def _shape_problem(reply: dict[str, Any]) -> str | None:
 
 
 @contextmanager
-def translate_api_errors(secrets: list[str], timeout: float, retries: int) -> Iterator[None]:
+def translate_api_errors(
+    secrets: list[str], timeout: float, retries: int, *, model: str | None = None
+) -> Iterator[None]:
     """The SDK's exceptions as webtap's, most specific first, with no key in any message."""
     import anthropic
 
@@ -637,6 +664,15 @@ def translate_api_errors(secrets: list[str], timeout: float, retries: int) -> It
         yield
     except WebtapError:
         raise
+    except anthropic.NotFoundError as exc:
+        said = _said(exc)
+        if model is None or "model" not in said.lower():
+            raise APIError(_scrub(f"The Anthropic API answered 404: {said}", secrets)) from None
+        raise ModelNotFound(
+            f"The Anthropic API does not serve the model {model!r} (404 not_found_error). "
+            f"Choose another with --model, WEBTAP_MODEL or stps_set_model(), e.g. "
+            f"{DEFAULT_MODEL}."
+        ) from None
     except anthropic.AuthenticationError:
         raise AuthInvalid(
             "The Anthropic API rejected the API key (401 authentication_error). Check "

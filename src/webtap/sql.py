@@ -67,13 +67,15 @@ FUNCTIONS = {
     "stps_ask_ai(context, prompt [, model] [, max_tokens])": "the model's answer, or ERROR: ...",
     "stps_set_api_key(key)": "the Anthropic key for this session (NULL clears it)",
     "stps_set_brave_api_key(key)": "the Brave Search key (turns web search on)",
+    "stps_set_searxng_url(url)": "the SearXNG instance's address (turns web search on)",
     "stps_set_google_api_key(key)": "the Google Custom Search key",
     "stps_set_google_cse_id(id)": "the Google search engine id",
     "stps_set_model(model)": "the default model (NULL restores the default)",
     "stps_get_model()": "the default model",
-    "stps_set_search_provider('brave'|'google')": "which search the model gets (NULL: auto)",
-    "stps_get_search_provider()": "the search provider in effect: brave, google or none",
-    "stps_set_concurrency(n)": "model calls at once, 1-64 (default 8)",
+    "stps_set_search_provider('brave'|'searxng'|'google')": "which search the model gets "
+    "(NULL: the first set up, in that order)",
+    "stps_get_search_provider()": "the search provider in effect: brave, searxng, google or none",
+    "stps_set_concurrency(n)": f"model calls at once, 1-64 (default {DEFAULT_CONCURRENCY})",
     "stps_set_cache(path)": "keep answers in a SQLite file (NULL disables the cache)",
     "stps_set_max_tool_calls(n)": "tool calls per question, 0-20 (default 1)",
 }
@@ -83,6 +85,7 @@ FUNCTIONS = {
 KEY_SETTERS = {
     "stps_set_api_key": "anthropic",
     "stps_set_brave_api_key": "brave",
+    "stps_set_searxng_url": "searxng",
     "stps_set_google_api_key": "google_api_key",
     "stps_set_google_cse_id": "google_cse_id",
 }
@@ -225,7 +228,7 @@ class SqlFunctions:
             request = (
                 context,
                 prompt,
-                model or settings.model,
+                model or settings.model or agent.default_model(),
                 settings.max_tokens if max_tokens is None else int(max_tokens),
             )
             with self._lock:
@@ -351,11 +354,11 @@ class SqlFunctions:
 
     def set_model(self, model: str | None) -> str:
         model = (model or "").strip()
-        self.settings = replace(self.settings, model=model or agent.DEFAULT_MODEL)
-        return f"Model set to {self.settings.model}"
+        self.settings = replace(self.settings, model=model)
+        return f"Model set to {self.get_model()}"
 
     def get_model(self) -> str:
-        return self.settings.model
+        return self.settings.model or agent.default_model()
 
     def set_search_provider(self, provider: str | None) -> str:
         name = (provider or "").strip().lower()
@@ -364,16 +367,16 @@ class SqlFunctions:
             return f"Search provider set to auto (in effect: {self.get_search_provider()})"
         if name not in SEARCH_PROVIDERS:
             return (
-                f"ERROR: unknown search provider {provider!r}: use 'brave' or 'google' "
-                "(or NULL for automatic)"
+                f"ERROR: unknown search provider {provider!r}: use 'brave', 'searxng' or "
+                "'google' (or NULL for automatic)"
             )
         self.settings = replace(self.settings, search_provider=name)
         if self.get_search_provider() == "none":
-            needs = (
-                "stps_set_brave_api_key"
-                if name == "brave"
-                else ("stps_set_google_api_key and stps_set_google_cse_id")
-            )
+            needs = {
+                "brave": "stps_set_brave_api_key",
+                "searxng": "stps_set_searxng_url",
+                "google": "stps_set_google_api_key and stps_set_google_cse_id",
+            }[name]
             return f"Search provider set to {name} (no keys found yet: set them with {needs})"
         return f"Search provider set to {name}"
 

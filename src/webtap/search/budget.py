@@ -40,7 +40,7 @@ RATE_ENV = {"brave": "WEBTAP_BRAVE_RATE", "google": "WEBTAP_GOOGLE_RATE"}
 # Slots are spaced a little wider than the limit: requests leave on time but arrive with
 # network jitter, and the provider counts arrivals.
 MARGIN = 0.05
-MIN_GAP = 0.02  # seconds added to every spacing, for the same reason
+MIN_GAP = 0.05  # seconds added to every spacing, for the same reason
 MAX_INTERVAL = 60.0  # a "limit" slower than a request a minute is a garbled header
 MAX_AHEAD = 3600.0  # a booked slot further away than this is a garbled file or a clock jump
 MAX_TIME = 1e11
@@ -84,7 +84,12 @@ class RateBudget:
         return env_float(name, default) if name else default
 
     def acquire(self, deadline: Deadline) -> None:
-        """Wait for this caller's turn, or raise ``RATE_LIMIT`` when it would come too late."""
+        """Wait for this caller's turn, or raise ``RATE_LIMIT`` when it would come too late.
+
+        First a slot is booked in line (callers go in the order they asked); then, at the
+        slot, the request is stamped as sent only once the last one sent is a full spacing
+        ago, so a caller that left its slot late cannot make the next one arrive too early.
+        """
         now = time.time()
         with self._state() as state:
             if state is None:
@@ -92,18 +97,37 @@ class RateBudget:
             blocked_until = float(state.get("blocked_until") or 0)
             if blocked_until > now and self.quota_error is not None:
                 raise self.quota_error(blocked_until - now)
-            interval = min(
-                float(state.get("interval") or 0) or 1 / self.default_rate(), MAX_INTERVAL
-            )
-            booked = float(state.get("next") or 0)
-            slot = max(now, booked if booked < now + MAX_AHEAD else now)
+            interval = self._interval(state)
+            spacing = interval * (1 + MARGIN) + MIN_GAP
+            slot = max(now, _near(state, "next", now), _near(state, "sent", now) + spacing)
             wait = slot - now
             if wait > deadline.remaining() - 0.5:
                 raise self._too_late(wait, interval)
-            state["interval"] = interval
-            state["next"] = slot + interval * (1 + MARGIN) + MIN_GAP
+            state["next"] = slot + spacing
         if wait > 0:
             time.sleep(wait)
+        self._stamp(deadline)
+
+    def _stamp(self, deadline: Deadline) -> None:
+        """Record the send, once the previous send is a full spacing ago."""
+        while True:
+            now = time.time()
+            with self._state() as state:
+                if state is None:
+                    return
+                interval = self._interval(state)
+                ready = _near(state, "sent", now) + interval * (1 + MARGIN) + MIN_GAP
+                if ready <= now:
+                    state["sent"] = now
+                    return
+            wait = ready - now
+            if wait > deadline.remaining() - 0.5:
+                raise self._too_late(wait, interval)
+            time.sleep(wait)
+
+    def _interval(self, state: dict[str, Any]) -> float:
+        learned = float(state.get("interval") or 0)
+        return min(learned or 1 / self.default_rate(), MAX_INTERVAL)
 
     def learn(self, limits: Limits) -> None:
         """Adopt what the provider said: its per-second limit, a wait, a used-up quota."""
@@ -158,6 +182,13 @@ class RateBudget:
                     _write(fd, state)
         finally:
             os.close(fd)  # closing drops the lock
+
+
+def _near(state: dict[str, Any], name: str, now: float) -> float:
+    """A time from the file; one further ahead than :data:`MAX_AHEAD` (a garbled file, a clock
+    that jumped back) counts as none."""
+    value = float(state.get(name) or 0)
+    return value if value < now + MAX_AHEAD else 0.0
 
 
 def _read(fd: int) -> dict[str, Any]:

@@ -34,8 +34,8 @@ __all__ = ["JSON_DISABLED", "parse_searxng", "searxng_search"]
 WHAT = "SearXNG"
 JSON_DISABLED = (
     "answered 403 Forbidden to format=json: JSON output is disabled on this instance. Enable "
-    "it in the instance's settings.yml: under 'search:', list json in 'formats:' "
-    "(formats: [html, json]), then restart SearXNG."
+    "it in the instance's settings.yml by adding json to search.formats "
+    "(search:\n  formats:\n    - html\n    - json), then restart SearXNG."
 )
 
 

@@ -206,18 +206,24 @@ def make_client(
     *,
     budgets: Budgets = DEFAULT_BUDGETS,
     max_retries: int = DEFAULT_MAX_RETRIES,
+    on_response: Callable[[Any], None] | None = None,
 ) -> Any:
     """An ``anthropic.Anthropic`` client; it honours ``ANTHROPIC_BASE_URL`` and retries 429/5xx.
 
     Safe to share between threads: one client serves every row of a SQL query.
+    ``on_response`` sees every HTTP response (its headers carry the account's rate limits).
     """
     import anthropic
 
+    extra: dict[str, Any] = {}
+    if on_response is not None:
+        extra["http_client"] = anthropic.DefaultHttpxClient(event_hooks={"response": [on_response]})
     return anthropic.Anthropic(
         api_key=api_key,
         max_retries=max_retries,
         timeout=budgets.model_call,
         middleware=[_within_budget],
+        **extra,
     )
 
 

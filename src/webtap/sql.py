@@ -54,7 +54,9 @@ __all__ = [
     "register",
 ]
 
-DEFAULT_CONCURRENCY = 8
+# Rows in flight at once. The providers are guarded by the shared rate budgets and the model by
+# the account's own rate-limit headers (see _Throttle), so the default need not be timid.
+DEFAULT_CONCURRENCY = 32
 MAX_CONCURRENCY = 64
 MIN_KEY_LENGTH = 4  # shorter strings are not keys, and hiding them would garble messages
 MEMO_QUERIES = 4  # queries whose answers are kept for deduplication (several cursors at once)
@@ -197,6 +199,7 @@ class SqlFunctions:
         self._memos: OrderedDict[Any, dict[tuple[Any, ...], Future[str]]] = OrderedDict()
         self._generation = 0
         self._progress = _Progress(self.show_progress)
+        self._throttle = _Throttle(lambda: self.concurrency)
 
     # -- the batch ------------------------------------------------------------------------
 
@@ -262,15 +265,16 @@ class SqlFunctions:
                 hit = cache.get(key)
                 if hit is not None:
                     return hit
-            answer = agent.ask(
-                prompt,
-                context,
-                model=model,
-                max_tokens=max_tokens,
-                settings=settings,
-                credentials=credentials,
-                client=client,
-            )
+            with self._throttle:
+                answer = agent.ask(
+                    prompt,
+                    context,
+                    model=model,
+                    max_tokens=max_tokens,
+                    settings=settings,
+                    credentials=credentials,
+                    client=client,
+                )
             if cache is not None:
                 cache.put(key, model, answer.text)
             return answer.text
@@ -313,7 +317,12 @@ class SqlFunctions:
             client = self._clients.get(api_key)
             if client is None:
                 budgets, retries = self.settings.budgets, self.settings.max_retries
-                client = agent.make_client(api_key, budgets=budgets, max_retries=retries)
+                client = agent.make_client(
+                    api_key,
+                    budgets=budgets,
+                    max_retries=retries,
+                    on_response=self._throttle.observe,
+                )
                 self._clients = {api_key: client}  # a new key replaces the old client
             return client
 
@@ -586,6 +595,64 @@ class _Pool:
         with self._lock:
             for _ in self._threads:
                 self._queue.put(None)
+
+
+class _Throttle:
+    """Fewer rows in flight when the Anthropic account's limit is near.
+
+    Every response's ``anthropic-ratelimit-requests-remaining`` caps the rows that may start
+    (never below one), and ``retry-after`` on a 429/529 holds new rows back until then; a
+    response with room again lifts the cap back to the concurrency setting.
+    """
+
+    MAX_PAUSE = 60.0
+
+    def __init__(self, concurrency: Callable[[], int]) -> None:
+        self._concurrency = concurrency
+        self._allowed: int | None = None  # None: the concurrency setting
+        self._active = 0
+        self._resume_at = 0.0
+        self._cond = threading.Condition()
+
+    def __enter__(self) -> None:
+        with self._cond:
+            while True:
+                wait = self._resume_at - time.monotonic()
+                allowed = self._allowed or self._concurrency()
+                if wait <= 0 and self._active < allowed:
+                    self._active += 1
+                    return
+                self._cond.wait(timeout=wait if wait > 0 else POLL)
+
+    def __exit__(self, *exc: object) -> None:
+        with self._cond:
+            self._active -= 1
+            self._cond.notify_all()
+
+    def observe(self, response: Any) -> None:
+        """The SDK's HTTP response hook: read the account's rate-limit headers."""
+        headers = response.headers
+        remaining = _header_number(headers.get("anthropic-ratelimit-requests-remaining"))
+        retry_after = _header_number(headers.get("retry-after"))
+        with self._cond:
+            if retry_after is not None and response.status_code in (429, 529):
+                pause = min(retry_after, self.MAX_PAUSE)
+                self._resume_at = max(self._resume_at, time.monotonic() + pause)
+            if remaining is not None:
+                self._allowed = max(1, int(remaining)) if remaining < self._concurrency() else None
+            self._cond.notify_all()
+
+    @property
+    def allowed(self) -> int:
+        return self._allowed or self._concurrency()
+
+
+def _header_number(value: str | None) -> float | None:
+    try:
+        number = float(value) if value is not None else None
+    except ValueError:
+        return None
+    return number if number is not None and 0 <= number < 1e9 else None
 
 
 class _Progress:

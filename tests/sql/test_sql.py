@@ -14,7 +14,7 @@ from fake_anthropic import API_KEY, FakeAnthropic, Reply, echo, error
 # The spec's default model is one the SDK warns about (end of life 2026-11-30).
 pytestmark = pytest.mark.filterwarnings("ignore:The model .* is deprecated:DeprecationWarning")
 
-DEFAULT = "claude-sonnet-4-5-20250929"
+DEFAULT = "claude-sonnet-5-5"
 
 
 def question(context: str, prompt: str = "q") -> str:

@@ -528,11 +528,13 @@ class _Loop:
         return ToolResult(call, format_search_results(results), False, f"{shown} results")
 
     def run_search(self, query: str) -> list[Any]:
-        from webtap.net import Deadline
         from webtap.search import brave_search, google_search, searxng_search
+        from webtap.search.budget import TurnDeadline
 
-        budget = min(self.settings.budgets.search, max(self.deadline - time.monotonic(), 0.1))
-        deadline = Deadline(budget)  # the whole search, its one retry included
+        # The search may wait for its turn in the key's shared rate budget as long as the
+        # question has time; then it has its own budget, its one retry included.
+        left = max(self.deadline - time.monotonic(), 0.1)
+        deadline = TurnDeadline(self.settings.budgets.search, wait=left)
         creds = self.credentials
         if self.provider == "google":
             return google_search(

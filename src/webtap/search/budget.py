@@ -32,7 +32,7 @@ from typing import Any
 from webtap.errors import RateLimit, WebtapError
 from webtap.net import Deadline, env_float
 
-__all__ = ["DEFAULT_RATES", "MARGIN", "Limits", "RateBudget"]
+__all__ = ["DEFAULT_RATES", "MARGIN", "Limits", "RateBudget", "TurnDeadline"]
 
 # Requests per second when the provider has said nothing yet (documented in docs/search.md).
 DEFAULT_RATES = {"brave": 1.0, "google": 100 / 60}
@@ -44,6 +44,42 @@ MIN_GAP = 0.05  # seconds added to every spacing, for the same reason
 MAX_INTERVAL = 60.0  # a "limit" slower than a request a minute is a garbled header
 MAX_AHEAD = 3600.0  # a booked slot further away than this is a garbled file or a clock jump
 MAX_TIME = 1e11
+
+
+class TurnDeadline(Deadline):
+    """A search's deadline that starts when its turn in the rate budget comes.
+
+    The caller may wait for its turn up to ``wait`` seconds (its own larger deadline: the ask
+    loop's whole question), and then has ``seconds`` for the search itself, as if it had just
+    begun; never past the end of the wait.
+    """
+
+    def __init__(self, seconds: float, wait: float) -> None:
+        super().__init__(min(seconds, wait))
+        self.search_seconds = seconds
+        self.wait_end = time.monotonic() + wait
+        self.started = False
+
+    def wait_remaining(self) -> float:
+        return self.wait_end - time.monotonic()
+
+    def start(self) -> None:
+        """The turn came: the search's own seconds count from now (once)."""
+        if not self.started:
+            self.started = True
+            self.end = min(time.monotonic() + self.search_seconds, self.wait_end)
+
+
+def _patience(deadline: Deadline) -> float:
+    """How long a caller may wait for its turn."""
+    if isinstance(deadline, TurnDeadline) and not deadline.started:
+        return deadline.wait_remaining()
+    return deadline.remaining()
+
+
+def _started(deadline: Deadline) -> None:
+    if isinstance(deadline, TurnDeadline):
+        deadline.start()
 
 
 @dataclass(frozen=True)
@@ -93,6 +129,7 @@ class RateBudget:
         now = time.time()
         with self._state() as state:
             if state is None:
+                _started(deadline)
                 return  # no budget can be kept here: go unpaced
             blocked_until = float(state.get("blocked_until") or 0)
             if blocked_until > now and self.quota_error is not None:
@@ -101,12 +138,13 @@ class RateBudget:
             spacing = interval * (1 + MARGIN) + MIN_GAP
             slot = max(now, _near(state, "next", now), _near(state, "sent", now) + spacing)
             wait = slot - now
-            if wait > deadline.remaining() - 0.5:
+            if wait > _patience(deadline) - 0.5:
                 raise self._too_late(wait, interval)
             state["next"] = slot + spacing
         if wait > 0:
             time.sleep(wait)
         self._stamp(deadline)
+        _started(deadline)
 
     def _stamp(self, deadline: Deadline) -> None:
         """Record the send, once the previous send is a full spacing ago."""
@@ -121,7 +159,7 @@ class RateBudget:
                     state["sent"] = now
                     return
             wait = ready - now
-            if wait > deadline.remaining() - 0.5:
+            if wait > _patience(deadline) - 0.5:
                 raise self._too_late(wait, interval)
             time.sleep(wait)
 

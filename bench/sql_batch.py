@@ -114,9 +114,9 @@ def main() -> int:
 def search_then_answer(body: dict) -> Any:
     """The model's side: search first; then say whether the search gave results."""
     last = body["messages"][-1]["content"]
-    if isinstance(last, str):
-        question = last.rsplit("Question: ", 1)[-1]
-        return message(tool_use("web_search", {"query": question}), stop_reason="tool_use")
+    if isinstance(last, str):  # "Context: item N\n\nQuestion: ...": a distinct query per row
+        query = " ".join(last.split())
+        return message(tool_use("web_search", {"query": query}), stop_reason="tool_use")
     (result,) = [block for block in last if block.get("type") == "tool_result"]
     searched = not result.get("is_error") and result["content"].startswith("Search Results:")
     return message(text("with search" if searched else "without search"))
@@ -141,9 +141,10 @@ def search_run(rows: int, latency: float) -> int:
     )
     elapsed, answers = run(rows, DEFAULT_CONCURRENCY)
     searched = answers.count("with search")
+    others = [answer for answer in answers if answer not in ("with search", "without search")]
     print(f"rows answered with search results: {searched} / {rows}")
     print(f"rows answered without:             {answers.count('without search')}")
-    print(f"other (errors):                    {rows - searched - answers.count('without search')}")
+    print(f"other (errors):                    {len(others)} {others[:1]}")
     print(f"fake Brave: {brave.accepted} accepted, {brave.refused} refused (429)")
     print(f"wall time: {elapsed:.1f} s; floor at 1 search/s: {rows} s; ratio {elapsed / rows:.2f}")
     fake.stop()

@@ -40,7 +40,7 @@ RATE_ENV = {"brave": "WEBTAP_BRAVE_RATE", "google": "WEBTAP_GOOGLE_RATE"}
 # Slots are spaced a little wider than the limit: requests leave on time but arrive with
 # network jitter, and the provider counts arrivals.
 MARGIN = 0.05
-MIN_GAP = 0.05  # seconds added to every spacing, for the same reason
+MIN_GAP = 0.1  # seconds added to every spacing, for the same reason
 MAX_INTERVAL = 60.0  # a "limit" slower than a request a minute is a garbled header
 MAX_AHEAD = 3600.0  # a booked slot further away than this is a garbled file or a clock jump
 MAX_TIME = 1e11

@@ -175,3 +175,12 @@ def test_a_closed_api_says_which_alternative_is_configured(
     )
     out = run_exe(EXE, stdin={"query": "test"}).json
     assert out["error"].endswith("Configured here: web_search_searxng.")
+
+
+def test_webtap_search_prints_the_notice(google, kit, run_exe) -> None:
+    fan_out_server(google, kit)
+    args = ["--provider", "google", "--count", "1", "--allow", "a.com", "--allow", "b.com"]
+    run = run_exe("webtap", "search", "q q", *args)
+    assert run.returncode == 0, run.stderr
+    assert "https://a.com/1" in run.stdout
+    assert "Left out: b.com" in " ".join(run.stderr.split())

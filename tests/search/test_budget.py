@@ -188,3 +188,20 @@ def test_a_budget_that_cannot_be_kept_lets_requests_through(
         kit.recorded("brave/web_search_brave_search")
     )
     assert brave_search("no budget here")
+
+
+def test_a_used_up_quota_is_asked_again_after_a_while(kit: Any) -> None:
+    """Callers stop until the reset, but the budget believes it for 10 minutes at most."""
+    seen: list[float] = []
+
+    def quota(resets_in: float) -> RateLimit:
+        seen.append(resets_in)
+        return RateLimit("used up")
+
+    budget = RateBudget("brave", kit.BRAVE_KEY, what="Brave Search", quota_error=quota)
+    budget.learn(Limits(blocked_for=100_000))
+    with pytest.raises(RateLimit):
+        budget.acquire(Deadline(5))
+    assert 99_000 < seen[0] <= 100_000  # the message tells the real reset
+    state = json.loads(budget.path.read_text())
+    assert state["blocked_until"] - time.time() <= 600

@@ -44,6 +44,7 @@ MIN_GAP = 0.1  # seconds added to every spacing, for the same reason
 MAX_INTERVAL = 60.0  # a "limit" slower than a request a minute is a garbled header
 MAX_AHEAD = 3600.0  # a booked slot further away than this is a garbled file or a clock jump
 MAX_TIME = 1e11
+RECHECK = 600.0  # seconds a used-up quota is believed before one caller asks the provider again
 
 
 class TurnDeadline(Deadline):
@@ -133,7 +134,8 @@ class RateBudget:
                 return  # no budget can be kept here: go unpaced
             blocked_until = float(state.get("blocked_until") or 0)
             if blocked_until > now and self.quota_error is not None:
-                raise self.quota_error(blocked_until - now)
+                resets_at = float(state.get("resets_at") or blocked_until)
+                raise self.quota_error(max(resets_at - now, 0.0))
             interval = self._interval(state)
             spacing = interval * (1 + MARGIN) + MIN_GAP
             slot = max(now, _near(state, "next", now), _near(state, "sent", now) + spacing)
@@ -180,7 +182,10 @@ class RateBudget:
             if limits.wait is not None and limits.wait > 0:
                 state["next"] = max(float(state.get("next") or 0), now + limits.wait)
             if limits.blocked_for is not None and limits.blocked_for > 0:
-                state["blocked_until"] = now + limits.blocked_for
+                # Callers stop until the quota resets, but one asks again every few minutes:
+                # a plan upgraded meanwhile is not locked out for the rest of the month.
+                state["blocked_until"] = now + min(limits.blocked_for, RECHECK)
+                state["resets_at"] = now + limits.blocked_for
 
     def _too_late(self, wait: float, interval: float) -> RateLimit:
         queued = max(1, round(wait / interval)) if interval else 1

@@ -1,6 +1,7 @@
 """stps_ask_ai over a table: webtap's batched calls beside row-by-row calls, as the extension does.
 
     .venv/bin/python bench/sql_batch.py [--rows 200] [--latency 0.2]
+    .venv/bin/python bench/sql_batch.py --search [--rows 200]
 
 A fake Anthropic Messages API on 127.0.0.1 answers every call after ``--latency`` seconds (the
 one in tests/agent, which also checks each request). The same query,
@@ -8,6 +9,13 @@ one in tests/agent, which also checks each request). The same query,
 with concurrency 1 (one row after another, as the DuckDB extension of spec 002 calls the model)
 and then with webtap's default and higher concurrency; last, the default again with a warm
 answer cache. Printed: wall time, rows/s, API calls and the speed-up over row by row.
+
+With ``--search``, every row searches first: the model asks for ``web_search`` once, then
+answers. Search goes to a strict fake Brave that allows exactly one request a second and
+answers 429 to anything faster (tests/agent/strict_brave.py), with the shared rate budget at
+its default (Brave's free plan). Printed: rows answered with search results (goal: all), the
+fake's accepted and refused requests, and the wall time against the floor of one search a
+second.
 """
 
 from __future__ import annotations
@@ -18,10 +26,14 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).parents[1] / "tests" / "agent"))
 
-from fake_anthropic import API_KEY, FakeAnthropic  # the fake API the tests use
+from fake_anthropic import API_KEY, FakeAnthropic, message, text, tool_use  # the tests' fake
+from strict_brave import StrictBrave
+
+from webtap.sql import DEFAULT_CONCURRENCY
 
 
 def run(rows: int, concurrency: int, cache: str | None = None) -> tuple[float, list[str]]:
@@ -49,7 +61,12 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--rows", type=int, default=200)
     parser.add_argument("--latency", type=float, default=0.2, help="seconds per model call")
+    parser.add_argument(
+        "--search", action="store_true", help="every row searches a strict 1/s fake Brave"
+    )
     args = parser.parse_args()
+    if args.search:
+        return search_run(args.rows, args.latency)
 
     fake = FakeAnthropic(delay=args.latency).start()
     os.environ["ANTHROPIC_BASE_URL"] = fake.url
@@ -67,11 +84,12 @@ def main() -> int:
     baseline = None
     runs = [
         ("row by row (concurrency 1, as the extension)", 1, None),
-        ("webtap default (concurrency 8)", 8, None),
-        ("webtap, stps_set_concurrency(16)", 16, None),
-        ("webtap, stps_set_concurrency(32)", 32, None),
-        ("webtap default, filling the cache", 8, cache),
-        ("webtap default, cache warm (query re-run)", 8, cache),
+        ("stps_set_concurrency(8) (the old default)", 8, None),
+        ("stps_set_concurrency(16)", 16, None),
+        (f"webtap default (concurrency {DEFAULT_CONCURRENCY})", DEFAULT_CONCURRENCY, None),
+        ("stps_set_concurrency(64)", 64, None),
+        ("webtap default, filling the cache", DEFAULT_CONCURRENCY, cache),
+        ("webtap default, cache warm (query re-run)", DEFAULT_CONCURRENCY, cache),
     ]
     for label, concurrency, cache_path in runs:
         before = len(fake.requests)
@@ -91,6 +109,47 @@ def main() -> int:
         return 1
     fake.stop()
     return 0
+
+
+def search_then_answer(body: dict) -> Any:
+    """The model's side: search first; then say whether the search gave results."""
+    last = body["messages"][-1]["content"]
+    if isinstance(last, str):  # "Context: item N\n\nQuestion: ...": a distinct query per row
+        query = " ".join(last.split())
+        return message(tool_use("web_search", {"query": query}), stop_reason="tool_use")
+    (result,) = [block for block in last if block.get("type") == "tool_result"]
+    searched = not result.get("is_error") and result["content"].startswith("Search Results:")
+    return message(text("with search" if searched else "without search"))
+
+
+def search_run(rows: int, latency: float) -> int:
+    fake = FakeAnthropic(delay=latency, responder=search_then_answer).start()
+    brave = StrictBrave().start()
+    cache_dir = tempfile.mkdtemp()
+    os.environ.update(
+        ANTHROPIC_BASE_URL=fake.url,
+        ANTHROPIC_API_KEY=API_KEY,
+        BRAVE_SEARCH_URL=brave.url,
+        BRAVE_API_KEY="BSA-bench-key-0123456789",
+        WEBTAP_CACHE_DIR=cache_dir,  # a fresh budget and no cached searches
+    )
+    for name in ("GOOGLE_SEARCH_API_KEY", "SEARXNG_URL", "WEBTAP_BRAVE_RATE"):
+        os.environ.pop(name, None)
+    print(
+        f"stps_ask_ai over {rows} distinct rows with search on (concurrency "
+        f"{DEFAULT_CONCURRENCY}), a fake Brave allowing 1 request/s, model calls {latency:g} s"
+    )
+    elapsed, answers = run(rows, DEFAULT_CONCURRENCY)
+    searched = answers.count("with search")
+    others = [answer for answer in answers if answer not in ("with search", "without search")]
+    print(f"rows answered with search results: {searched} / {rows}")
+    print(f"rows answered without:             {answers.count('without search')}")
+    print(f"other (errors):                    {len(others)} {others[:1]}")
+    print(f"fake Brave: {brave.accepted} accepted, {brave.refused} refused (429)")
+    print(f"wall time: {elapsed:.1f} s; floor at 1 search/s: {rows} s; ratio {elapsed / rows:.2f}")
+    fake.stop()
+    brave.stop()
+    return 0 if searched == rows and brave.refused == 0 else 1
 
 
 if __name__ == "__main__":

@@ -25,6 +25,10 @@ _SCRUBBED = [
     "BRAVE_API_KEY",
     "GOOGLE_SEARCH_API_KEY",
     "GOOGLE_SEARCH_ENGINE_ID",
+    "SEARXNG_URL",
+    "WEBTAP_MODEL",
+    "WEBTAP_SEARCH_CACHE_TTL",
+    "WEBTAP_GOOGLE_MAX_CALLS",
     "ANTHROPIC_API_KEY",
     "ANTHROPIC_AUTH_TOKEN",
     "ANTHROPIC_BASE_URL",
@@ -62,6 +66,10 @@ def isolated_env(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.M
     monkeypatch.setenv("XDG_DATA_HOME", str(home / ".local" / "share"))
     monkeypatch.setenv("XDG_CACHE_HOME", str(home / ".cache"))
     monkeypatch.setenv("WEBTAP_DB", str(home / "webtap-test.db"))
+    # Fake providers have no rate limit to protect: the shared budget's default of one search a
+    # second (Brave's free plan) would only slow tests down. Tests of the budget unset these.
+    monkeypatch.setenv("WEBTAP_BRAVE_RATE", "1000")
+    monkeypatch.setenv("WEBTAP_GOOGLE_RATE", "1000")
     return home
 
 

@@ -7,8 +7,8 @@
     print(answer.text)
 
 The user message is ``"Context: {context}\\n\\nQuestion: {question}"``. The model is offered
-``web_search`` (the spec's exact definition, backed by Brave or Google) only when that
-provider's keys resolve, and ``web_fetch`` always (DESIGN 7). On ``tool_use`` the loop runs each
+``web_search`` (the spec's exact definition, backed by Brave, SearXNG or Google) only when
+that provider is set up, and ``web_fetch`` always (DESIGN 7). On ``tool_use`` the loop runs each
 requested tool and answers with one user message of ``tool_result`` blocks, then calls again; a
 failed search becomes ``is_error`` with the spec's text. After ``max_tool_calls`` tool calls (1
 by default, the spec's constraint) the next call carries ``tool_choice: none``, so the model
@@ -52,16 +52,21 @@ __all__ = [
     "Answer",
     "AskSettings",
     "Budgets",
+    "ModelNotFound",
     "Refused",
     "ToolCall",
     "ToolResult",
     "ask",
+    "default_model",
     "format_search_results",
     "make_client",
     "user_message",
 ]
 
-DEFAULT_MODEL = "claude-sonnet-4-5-20250929"
+# A current model that the installed SDK does not list as deprecated (spec 002 named the model of
+# its day); WEBTAP_MODEL overrides it for every front end, and --model / stps_set_model win.
+DEFAULT_MODEL = "claude-sonnet-5-5"
+MODEL_ENV = "WEBTAP_MODEL"
 DEFAULT_MAX_TOKENS = 1000
 DEFAULT_MAX_TOOL_CALLS = 1  # spec 002: "Single tool call limit (max 1 search per query)"
 DEFAULT_MAX_RETRIES = 2  # the SDK's own retries of 408/409/429/5xx/529 and connection errors
@@ -100,10 +105,11 @@ DEFAULT_BUDGETS = Budgets()
 
 @dataclass(frozen=True)
 class AskSettings:
-    """How one question is asked. ``search_provider``: ``"brave"``, ``"google"``, ``"none"``,
-    or ``None`` for the first whose keys resolve."""
+    """How one question is asked. ``model``: empty for :func:`default_model`.
+    ``search_provider``: ``"brave"``, ``"searxng"``, ``"google"``, ``"none"``, or ``None`` for
+    the first that is set up."""
 
-    model: str = DEFAULT_MODEL
+    model: str = ""
     max_tokens: int = DEFAULT_MAX_TOKENS
     max_tool_calls: int = DEFAULT_MAX_TOOL_CALLS
     search_provider: str | None = None
@@ -184,6 +190,15 @@ class Refused(APIError):
     """The model declined to answer (``stop_reason: refusal``)."""
 
 
+class ModelNotFound(APIError):
+    """The API does not serve the model asked for (404 ``not_found_error``): never retried."""
+
+
+def default_model() -> str:
+    """``WEBTAP_MODEL`` when set, else :data:`DEFAULT_MODEL`."""
+    return os.environ.get(MODEL_ENV, "").strip() or DEFAULT_MODEL
+
+
 def user_message(question: str, context: str = "") -> str:
     """The spec's user message."""
     return f"Context: {context}\n\nQuestion: {question}"
@@ -194,6 +209,7 @@ def make_client(
     *,
     budgets: Budgets = DEFAULT_BUDGETS,
     max_retries: int = DEFAULT_MAX_RETRIES,
+    on_response: Callable[[Any], None] | None = None,
 ) -> Any:
     """An ``anthropic.Anthropic`` client; it honours ``ANTHROPIC_BASE_URL``.
 
@@ -201,7 +217,8 @@ def make_client(
     (:func:`_send`), ``AskSettings.max_retries`` times, so that the question's budget bounds
     every attempt and wait whatever the SDK's version does. ``max_retries`` is accepted for
     callers that pass their settings' value here. Safe to share between threads: one client
-    serves every row of a SQL query.
+    serves every row of a SQL query. ``on_response`` sees every HTTP response (its headers
+    carry the account's rate limits).
     """
     import anthropic
 
@@ -209,12 +226,13 @@ def make_client(
 
     del max_retries  # webtap's loop's business (_send), not the SDK's
     # The SDK reads replies itself: the hook decodes them capped, as every body from outside.
-    hooks = {"response": [capping_hook(MAX_REPLY_BYTES, _reply_too_large)]}
+    hooks: list[Callable[[Any], None]] = [] if on_response is None else [on_response]
+    hooks.append(capping_hook(MAX_REPLY_BYTES, _reply_too_large))
     return anthropic.Anthropic(
         api_key=api_key,
         max_retries=0,
         timeout=budgets.model_call,
-        http_client=anthropic.DefaultHttpxClient(event_hooks=hooks),
+        http_client=anthropic.DefaultHttpxClient(event_hooks={"response": hooks}),
     )
 
 
@@ -233,6 +251,7 @@ class _Budget:
     total: float
     model_call: float
     secrets: tuple[str, ...]
+    model: str | None = None  # named when the API does not serve it
 
 
 RETRY_STATUSES = frozenset({408, 409, 429})  # and every 5xx, 529 (overloaded) included
@@ -257,7 +276,9 @@ def _send(client: Any, request: dict[str, Any], budget: _Budget, max_retries: in
             raise _spent(budget)
         timeout = min(budget.model_call, remaining)
         try:
-            with translate_api_errors(list(budget.secrets), budget.model_call, retries):
+            with translate_api_errors(
+                list(budget.secrets), budget.model_call, retries, model=budget.model
+            ):
                 try:
                     raw = client.messages.with_raw_response.create(
                         **request,
@@ -285,7 +306,9 @@ def _send(client: Any, request: dict[str, Any], budget: _Budget, max_retries: in
                     if wait >= budget.deadline - time.monotonic():
                         raise _OutOfTime(exc) from None
         except _OutOfTime as out:
-            with translate_api_errors(list(budget.secrets), budget.model_call, retries, True):
+            with translate_api_errors(
+                list(budget.secrets), budget.model_call, retries, True, model=budget.model
+            ):
                 raise out.error from None
         time.sleep(wait)
         retries += 1
@@ -369,7 +392,7 @@ def ask(
     """
     settings = replace(
         settings,
-        model=model or settings.model,
+        model=model or settings.model or default_model(),
         max_tokens=settings.max_tokens if max_tokens is None else max_tokens,
         max_tool_calls=settings.max_tool_calls if max_tool_calls is None else max_tool_calls,
     )
@@ -505,7 +528,9 @@ class _Loop:
         budgets = self.settings.budgets
         secrets = self.credentials.secrets()
         remember(secrets)  # every quote of a reply hides them, wherever it is cut
-        budget = _Budget(self.deadline, budgets.total, budgets.model_call, tuple(secrets))
+        budget = _Budget(
+            self.deadline, budgets.total, budgets.model_call, tuple(secrets), self.settings.model
+        )
         remaining = self.deadline - time.monotonic()
         if remaining <= 0:
             raise _spent(budget)
@@ -572,11 +597,13 @@ class _Loop:
         return ToolResult(call, format_search_results(results), False, f"{shown} results")
 
     def run_search(self, query: str) -> list[Any]:
-        from webtap.net import Deadline
-        from webtap.search import brave_search, google_search
+        from webtap.search import brave_search, google_search, searxng_search
+        from webtap.search.budget import TurnDeadline
 
-        budget = min(self.settings.budgets.search, max(self.deadline - time.monotonic(), 0.1))
-        deadline = Deadline(budget)  # the whole search, its one retry included
+        # The search may wait for its turn in the key's shared rate budget as long as the
+        # question has time; then it has its own budget, its one retry included.
+        left = max(self.deadline - time.monotonic(), 0.1)
+        deadline = TurnDeadline(self.settings.budgets.search, wait=left)
         creds = self.credentials
         if self.provider == "google":
             return google_search(
@@ -584,6 +611,14 @@ class _Loop:
                 num=SEARCH_RESULTS,
                 api_key=creds.google_api_key,
                 engine_id=creds.google_cse_id,
+                client=self.search_client,
+                deadline=deadline,
+            )
+        if self.provider == "searxng":
+            return searxng_search(
+                query,
+                count=SEARCH_RESULTS,
+                url=creds.searxng,
                 client=self.search_client,
                 deadline=deadline,
             )
@@ -698,12 +733,17 @@ def _shape_problem(reply: dict[str, Any]) -> str | None:
 
 @contextmanager
 def translate_api_errors(
-    secrets: list[str], timeout: float, retries: int, out_of_time: bool = False
+    secrets: list[str],
+    timeout: float,
+    retries: int,
+    out_of_time: bool = False,
+    *,
+    model: str | None = None,
 ) -> Iterator[None]:
     """The SDK's exceptions as webtap's, most specific first, with no key in any message.
 
     ``retries`` were made before the failure; ``out_of_time`` when another was due but the
-    question's budget had no time left for it.
+    question's budget had no time left for it; ``model`` names the model in a 404's message.
     """
     import anthropic
 
@@ -711,6 +751,15 @@ def translate_api_errors(
         yield
     except WebtapError:
         raise
+    except anthropic.NotFoundError as exc:
+        said = _said(exc)
+        if model is None or "model" not in said.lower():
+            raise APIError(_scrub(f"The Anthropic API answered 404: {said}", secrets)) from None
+        raise ModelNotFound(
+            f"The Anthropic API does not serve the model {model!r} (404 not_found_error). "
+            f"Choose another with --model, WEBTAP_MODEL or stps_set_model(), e.g. "
+            f"{DEFAULT_MODEL}."
+        ) from None
     except anthropic.AuthenticationError:
         raise AuthInvalid(
             "The Anthropic API rejected the API key (401 authentication_error). Check "

@@ -29,16 +29,26 @@ from webtap.protocol import loads_json
 __all__ = [
     "BRAVE_AUTH_MISSING",
     "GOOGLE_AUTH_MISSING",
+    "PROVIDER_ORDER",
+    "SEARXNG_AUTH_MISSING",
     "BraveCredentials",
     "GoogleCredentials",
+    "SearxngConfig",
     "brave_key",
+    "configured_providers",
     "credentials_path",
     "google_credentials",
+    "pick_provider",
     "read_file",
     "require_brave",
     "require_google",
+    "require_searxng",
+    "searxng_url",
     "value_at",
 ]
+
+# DESIGN 7: with no choice made, the first provider configured in this order is used.
+PROVIDER_ORDER = ("brave", "searxng", "google")
 
 # The spec's exact texts (000, web-search-brave-tool / web-search-google-tool "Error Response").
 BRAVE_AUTH_MISSING = (
@@ -73,6 +83,31 @@ GOOGLE_CONFIG_REQUIRED = (
     'Example:\n{\n  "web_search": {\n    "google": {\n      "api_key": "your-api-key-here",\n'
     '      "engine_id": "your-search-engine-id"\n    }\n  }\n}'
 )
+SEARXNG_AUTH_MISSING = (
+    "Web search through SearXNG needs the address of a SearXNG instance.\n\n"
+    "SearXNG is a self-hosted metasearch engine: no API key, no quota. Start one with\n"
+    "  docker run -p 8080:8080 searxng/searxng\n"
+    "and enable JSON output (search.formats in its settings.yml).\n"
+    "Set SEARXNG_URL=http://localhost:8080, or add to: ~/.config/ikigai/credentials.json as "
+    "'web_search.searxng.url'"
+)
+SEARXNG_CONFIG_REQUIRED = (
+    "⚠ Configuration Required\n\n"
+    "Web search through SearXNG needs the address of your SearXNG instance (no API key, no "
+    "quota).\n\n"
+    "Start one: docker run -p 8080:8080 searxng/searxng\n"
+    "Enable JSON output: in its settings.yml, under 'search:', set\n"
+    "  formats:\n    - html\n    - json\n"
+    "Then set SEARXNG_URL=http://localhost:8080, or add to: "
+    "~/.config/ikigai/credentials.json\n\n"
+    'Example:\n{\n  "web_search": {\n    "searxng": {\n      "url": "http://localhost:8080"\n'
+    "    }\n  }\n}"
+)
+SEARXNG_EVENT_DATA = {
+    "tool": "web_search_searxng",
+    "credential": "url",
+    "setup_url": "https://docs.searxng.org/admin/installation-docker.html",
+}
 BRAVE_EVENT_DATA = {
     "tool": "web_search_brave",
     "credential": "api_key",
@@ -87,6 +122,12 @@ FILE_DISPLAY = "~/.config/ikigai/credentials.json"
 class BraveCredentials:
     api_key: str = field(repr=False)
     source: str  # where the key came from, for messages: "BRAVE_API_KEY" or the file
+
+
+@dataclass(frozen=True)
+class SearxngConfig:
+    url: str = field(repr=False)  # may carry a user and password: kept out of repr
+    source: str
 
 
 @dataclass(frozen=True)
@@ -127,6 +168,47 @@ def require_google() -> GoogleCredentials:
         )
     source = key_source if key_source == engine_source else f"{key_source} and {engine_source}"
     return GoogleCredentials(key, engine, source)
+
+
+def require_searxng() -> SearxngConfig:
+    """The SearXNG instance's base URL, or :class:`AuthMissing` with setup text and event."""
+    ((url, source),) = _resolve([("SEARXNG_URL", ("web_search", "searxng", "url"))])
+    if url is None:
+        raise AuthMissing(
+            SEARXNG_AUTH_MISSING,
+            event=_config_required(SEARXNG_CONFIG_REQUIRED, SEARXNG_EVENT_DATA),
+        )
+    return SearxngConfig(url, source)
+
+
+def searxng_url() -> str | None:
+    """The SearXNG URL if one is configured; ``None`` when missing or the file is unusable."""
+    try:
+        return require_searxng().url
+    except (AuthMissing, ConfigError):
+        return None
+
+
+def configured_providers() -> dict[str, bool]:
+    """Which search providers have what they need, from the environment and the file."""
+    return {
+        "brave": brave_key() is not None,
+        "searxng": searxng_url() is not None,
+        "google": google_credentials() is not None,
+    }
+
+
+def pick_provider(ready: dict[str, bool], preferred: str | None = None) -> str | None:
+    """The one place that picks a search provider (DESIGN 7).
+
+    ``preferred`` ("brave", "searxng", "google") when it is ready, else None; ``"none"`` means
+    no search; with no preference, the first ready provider in :data:`PROVIDER_ORDER`.
+    """
+    if preferred == "none":
+        return None
+    if preferred is not None:
+        return preferred if ready.get(preferred) else None
+    return next((name for name in PROVIDER_ORDER if ready.get(name)), None)
 
 
 def brave_key() -> str | None:

@@ -6,7 +6,7 @@ file and exits; every other invocation goes to :func:`webtap.tools.main`.
 
 import sys
 
-__all__ = ["brave_main", "closed_stdout", "fetch_main", "google_main"]
+__all__ = ["brave_main", "closed_stdout", "fetch_main", "google_main", "searxng_main"]
 
 
 def _run(name: str) -> int:
@@ -55,3 +55,7 @@ def brave_main() -> int:
 
 def google_main() -> int:
     return _run("web_search_google")
+
+
+def searxng_main() -> int:
+    return _run("web_search_searxng")

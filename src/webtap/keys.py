@@ -3,12 +3,12 @@
 Precedence for each key (DESIGN 8, as the DuckDB extension of spec 002 does it):
 
 1. a value set with :meth:`Keys.set` (``stps_set_api_key`` and friends in SQL);
-2. the environment: ``ANTHROPIC_API_KEY``, ``BRAVE_API_KEY``, ``GOOGLE_SEARCH_API_KEY`` and
-   ``GOOGLE_SEARCH_ENGINE_ID`` (an empty variable counts as unset);
+2. the environment: ``ANTHROPIC_API_KEY``, ``BRAVE_API_KEY``, ``SEARXNG_URL``,
+   ``GOOGLE_SEARCH_API_KEY`` and ``GOOGLE_SEARCH_ENGINE_ID`` (an empty variable counts as unset);
 3. the first line of ``~/.stps/anthropic_api_key``, ``~/.stps/brave_api_key``,
-   ``~/.stps/google_api_key`` or ``~/.stps/google_cse_id``;
+   ``~/.stps/searxng_url``, ``~/.stps/google_api_key`` or ``~/.stps/google_cse_id``;
 4. ``~/.config/ikigai/credentials.json`` (``anthropic.api_key``, ``web_search.brave.api_key``,
-   ``web_search.google.api_key``, ``web_search.google.engine_id``).
+   ``web_search.searxng.url``, ``web_search.google.api_key``, ``web_search.google.engine_id``).
 
 :meth:`Keys.resolve` reads all of that once and returns :class:`Credentials`, whose ``repr``
 shows where each key came from and never the key.
@@ -36,7 +36,7 @@ __all__ = [
     "Keys",
 ]
 
-SEARCH_PROVIDERS = ("brave", "google")
+SEARCH_PROVIDERS = credentials_file.PROVIDER_ORDER
 
 ANTHROPIC_KEY_MISSING = (
     "No Anthropic API key found. Set ANTHROPIC_API_KEY, put the key on the first line of "
@@ -61,6 +61,9 @@ KEY_SOURCES: dict[str, KeySource] = {
     "brave": KeySource(
         "BRAVE_API_KEY", "brave_api_key", ("web_search", "brave", "api_key"), "Brave API key"
     ),
+    "searxng": KeySource(
+        "SEARXNG_URL", "searxng_url", ("web_search", "searxng", "url"), "SearXNG URL"
+    ),
     "google_api_key": KeySource(
         "GOOGLE_SEARCH_API_KEY",
         "google_api_key",
@@ -82,6 +85,7 @@ class Credentials:
 
     anthropic: str | None = field(default=None, repr=False)
     brave: str | None = field(default=None, repr=False)
+    searxng: str | None = field(default=None, repr=False)  # a URL, not a key
     google_api_key: str | None = field(default=None, repr=False)
     google_cse_id: str | None = field(default=None, repr=False)
     # A credentials file that could not be read: reported when the Anthropic key is missing.
@@ -99,18 +103,15 @@ class Credentials:
     def search_provider(self, preferred: str | None = None) -> str | None:
         """The search provider to offer: ``preferred`` when its keys resolve, else none.
 
-        With no preference, Brave when its key resolves, then Google (DESIGN 7); ``"none"``
-        turns search off.
+        With no preference, the first configured of Brave, SearXNG, Google (DESIGN 7, decided
+        by :func:`webtap.credentials.pick_provider`); ``"none"`` turns search off.
         """
-        if preferred == "none":
-            return None
         ready = {
             "brave": bool(self.brave),
+            "searxng": bool(self.searxng),
             "google": bool(self.google_api_key and self.google_cse_id),
         }
-        if preferred is not None:
-            return preferred if ready.get(preferred) else None
-        return next((name for name in SEARCH_PROVIDERS if ready[name]), None)
+        return credentials_file.pick_provider(ready, preferred)
 
     def secrets(self) -> list[str]:
         """Every key in effect, to scrub from messages."""

@@ -78,8 +78,8 @@ INSTRUCTIONS = {
     "web_fetch": "web_fetch reads a URL as Markdown; a long page comes in pages of lines "
     "(offset/limit; total_lines says how many there are). An HTML page gives its main content; "
     "full_page=true gives the whole page.",
-    "web_search": "The web_search_* tools search the web; each needs an API key, and when one "
-    "is missing the result says so.",
+    "web_search": "The web_search_* tools search the web; each needs its provider set up (an "
+    "API key, or SEARXNG_URL for a SearXNG instance), and when it is not the result says so.",
 }
 
 # A call: (arguments, deadline in seconds) -> (the response without ``_event``, the event).

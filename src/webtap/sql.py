@@ -57,7 +57,9 @@ __all__ = [
     "register",
 ]
 
-DEFAULT_CONCURRENCY = 8
+# Rows in flight at once. The providers are guarded by the shared rate budgets and the model by
+# the account's own rate-limit headers (see _Throttle), so the default need not be timid.
+DEFAULT_CONCURRENCY = 32
 MAX_CONCURRENCY = 64
 MIN_KEY_LENGTH = 4  # shorter strings are not keys, and hiding them would garble messages
 MEMO_QUERIES = 4  # queries whose answers are kept for deduplication (several cursors at once)
@@ -70,13 +72,15 @@ FUNCTIONS = {
     "stps_ask_ai(context, prompt [, model] [, max_tokens])": "the model's answer, or ERROR: ...",
     "stps_set_api_key(key)": "the Anthropic key for this session (NULL clears it)",
     "stps_set_brave_api_key(key)": "the Brave Search key (turns web search on)",
+    "stps_set_searxng_url(url)": "the SearXNG instance's address (turns web search on)",
     "stps_set_google_api_key(key)": "the Google Custom Search key",
     "stps_set_google_cse_id(id)": "the Google search engine id",
     "stps_set_model(model)": "the default model (NULL restores the default)",
     "stps_get_model()": "the default model",
-    "stps_set_search_provider('brave'|'google')": "which search the model gets (NULL: auto)",
-    "stps_get_search_provider()": "the search provider in effect: brave, google or none",
-    "stps_set_concurrency(n)": "model calls at once, 1-64 (default 8)",
+    "stps_set_search_provider('brave'|'searxng'|'google')": "which search the model gets "
+    "(NULL: the first set up, in that order)",
+    "stps_get_search_provider()": "the search provider in effect: brave, searxng, google or none",
+    "stps_set_concurrency(n)": f"model calls at once, 1-64 (default {DEFAULT_CONCURRENCY})",
     "stps_set_cache(path)": "keep answers in a SQLite file (NULL disables the cache)",
     "stps_set_max_tool_calls(n)": "tool calls per question, 0-20 (default 1)",
 }
@@ -86,6 +90,7 @@ FUNCTIONS = {
 KEY_SETTERS = {
     "stps_set_api_key": "anthropic",
     "stps_set_brave_api_key": "brave",
+    "stps_set_searxng_url": "searxng",
     "stps_set_google_api_key": "google_api_key",
     "stps_set_google_cse_id": "google_cse_id",
 }
@@ -263,6 +268,7 @@ class SqlFunctions:
         self._memos: OrderedDict[Any, dict[tuple[Any, ...], Future[str]]] = OrderedDict()
         self._generation = 0
         self._progress = _Progress(self.show_progress)
+        self._throttle = _Throttle(lambda: self.concurrency)
 
     # -- the batch ------------------------------------------------------------------------
 
@@ -294,7 +300,7 @@ class SqlFunctions:
             request = (
                 context,
                 prompt,
-                model or settings.model,
+                model or settings.model or agent.default_model(),
                 settings.max_tokens if max_tokens is None else int(max_tokens),
             )
             with self._lock:
@@ -328,15 +334,16 @@ class SqlFunctions:
                 hit = cache.get(key)
                 if hit is not None:
                     return hit
-            answer = agent.ask(
-                prompt,
-                context,
-                model=model,
-                max_tokens=max_tokens,
-                settings=settings,
-                credentials=credentials,
-                client=client,
-            )
+            with self._throttle:
+                answer = agent.ask(
+                    prompt,
+                    context,
+                    model=model,
+                    max_tokens=max_tokens,
+                    settings=settings,
+                    credentials=credentials,
+                    client=client,
+                )
             if cache is not None:
                 cache.put(key, model, answer.text)
             return answer.text
@@ -379,7 +386,12 @@ class SqlFunctions:
             client = self._clients.get(api_key)
             if client is None:
                 budgets, retries = self.settings.budgets, self.settings.max_retries
-                client = agent.make_client(api_key, budgets=budgets, max_retries=retries)
+                client = agent.make_client(
+                    api_key,
+                    budgets=budgets,
+                    max_retries=retries,
+                    on_response=self._throttle.observe,
+                )
                 self._clients = {api_key: client}  # a new key replaces the old client
             return client
 
@@ -421,11 +433,11 @@ class SqlFunctions:
 
     def set_model(self, model: str | None) -> str:
         model = (model or "").strip()
-        self.settings = replace(self.settings, model=model or agent.DEFAULT_MODEL)
-        return f"Model set to {self.settings.model}"
+        self.settings = replace(self.settings, model=model)
+        return f"Model set to {self.get_model()}"
 
     def get_model(self) -> str:
-        return self.settings.model
+        return self.settings.model or agent.default_model()
 
     def set_search_provider(self, provider: str | None) -> str:
         name = (provider or "").strip().lower()
@@ -434,16 +446,16 @@ class SqlFunctions:
             return f"Search provider set to auto (in effect: {self.get_search_provider()})"
         if name not in SEARCH_PROVIDERS:
             return (
-                f"ERROR: unknown search provider {provider!r}: use 'brave' or 'google' "
-                "(or NULL for automatic)"
+                f"ERROR: unknown search provider {provider!r}: use 'brave', 'searxng' or "
+                "'google' (or NULL for automatic)"
             )
         self.settings = replace(self.settings, search_provider=name)
         if self.get_search_provider() == "none":
-            needs = (
-                "stps_set_brave_api_key"
-                if name == "brave"
-                else ("stps_set_google_api_key and stps_set_google_cse_id")
-            )
+            needs = {
+                "brave": "stps_set_brave_api_key",
+                "searxng": "stps_set_searxng_url",
+                "google": "stps_set_google_api_key and stps_set_google_cse_id",
+            }[name]
             return f"Search provider set to {name} (no keys found yet: set them with {needs})"
         return f"Search provider set to {name}"
 
@@ -653,6 +665,64 @@ class _Pool:
         with self._lock:
             for _ in self._threads:
                 self._queue.put(None)
+
+
+class _Throttle:
+    """Fewer rows in flight when the Anthropic account's limit is near.
+
+    Every response's ``anthropic-ratelimit-requests-remaining`` caps the rows that may start
+    (never below one), and ``retry-after`` on a 429/529 holds new rows back until then; a
+    response with room again lifts the cap back to the concurrency setting.
+    """
+
+    MAX_PAUSE = 60.0
+
+    def __init__(self, concurrency: Callable[[], int]) -> None:
+        self._concurrency = concurrency
+        self._allowed: int | None = None  # None: the concurrency setting
+        self._active = 0
+        self._resume_at = 0.0
+        self._cond = threading.Condition()
+
+    def __enter__(self) -> None:
+        with self._cond:
+            while True:
+                wait = self._resume_at - time.monotonic()
+                allowed = self._allowed or self._concurrency()
+                if wait <= 0 and self._active < allowed:
+                    self._active += 1
+                    return
+                self._cond.wait(timeout=wait if wait > 0 else POLL)
+
+    def __exit__(self, *exc: object) -> None:
+        with self._cond:
+            self._active -= 1
+            self._cond.notify_all()
+
+    def observe(self, response: Any) -> None:
+        """The SDK's HTTP response hook: read the account's rate-limit headers."""
+        headers = response.headers
+        remaining = _header_number(headers.get("anthropic-ratelimit-requests-remaining"))
+        retry_after = _header_number(headers.get("retry-after"))
+        with self._cond:
+            if retry_after is not None and response.status_code in (429, 529):
+                pause = min(retry_after, self.MAX_PAUSE)
+                self._resume_at = max(self._resume_at, time.monotonic() + pause)
+            if remaining is not None:
+                self._allowed = max(1, int(remaining)) if remaining < self._concurrency() else None
+            self._cond.notify_all()
+
+    @property
+    def allowed(self) -> int:
+        return self._allowed or self._concurrency()
+
+
+def _header_number(value: str | None) -> float | None:
+    try:
+        number = float(value) if value is not None else None
+    except ValueError:
+        return None
+    return number if number is not None and 0 <= number < 1e9 else None
 
 
 class _Progress:

@@ -1,4 +1,4 @@
-"""webtap's own three tools: the registry, in-process calls, and the executables' ``main``.
+"""webtap's own tools: the registry, in-process calls, and the executables' ``main``.
 
 ``call(name, request)`` is the one way to run a tool in process (the MCP server and the ask loop
 use it); each executable's ``main`` is that same call between stdin and stdout.
@@ -53,6 +53,12 @@ TOOLS: dict[str, ToolSpec] = {
             "web-search-brave-tool",
             "webtap.search:web_search_brave",
             "Search the web (Brave)",
+        ),
+        ToolSpec(
+            "web_search_searxng",
+            "web-search-searxng-tool",
+            "webtap.search:web_search_searxng",
+            "Search the web (SearXNG)",
         ),
         ToolSpec(
             "web_search_google",

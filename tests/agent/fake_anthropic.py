@@ -59,7 +59,7 @@ def message(*blocks: dict[str, Any], stop_reason: str = "end_turn", model: str =
             "id": f"msg_{next(_ids):08d}",
             "type": "message",
             "role": "assistant",
-            "model": model or "claude-sonnet-4-5-20250929",
+            "model": model or "claude-sonnet-5-5",
             "content": list(blocks),
             "stop_reason": stop_reason,
             "stop_sequence": None,

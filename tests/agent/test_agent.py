@@ -60,7 +60,7 @@ def test_a_question_is_one_request_with_the_spec_message(anthropic_api: FakeAnth
     answer = ask("What is the current price?", "Bitcoin")
 
     assert answer.text == (
-        "[claude-sonnet-4-5-20250929|1000] Context: Bitcoin\n\nQuestion: What is the current price?"
+        "[claude-sonnet-5-5|1000] Context: Bitcoin\n\nQuestion: What is the current price?"
     )
     assert answer.stop_reason == "end_turn"
     assert answer.model_calls == 1
@@ -68,7 +68,7 @@ def test_a_question_is_one_request_with_the_spec_message(anthropic_api: FakeAnth
     (received,) = anthropic_api.requests
     assert received.headers["anthropic-version"]
     body = received.body
-    assert body["model"] == "claude-sonnet-4-5-20250929"
+    assert body["model"] == "claude-sonnet-5-5"
     assert body["max_tokens"] == 1000
     assert body["messages"] == [
         {"role": "user", "content": "Context: Bitcoin\n\nQuestion: What is the current price?"}
@@ -453,7 +453,7 @@ def test_529_after_every_retry_says_overloaded(anthropic_api: FakeAnthropic) -> 
 def test_an_invalid_request_names_the_api_message(anthropic_api: FakeAnthropic) -> None:
     anthropic_api.queue(error(404, "not_found_error", "model: claude-nope"))
 
-    with pytest.raises(APIError, match=r"404.*model: claude-nope"):
+    with pytest.raises(APIError, match=r"model 'claude-nope' \(404 not_found_error\)"):
         ask("q", model="claude-nope")
 
 

@@ -14,7 +14,7 @@ from webtap.host import discover, export_tools, install, target_folder, validate
 
 OPENAI_NAME = re.compile(r"^[a-zA-Z0-9_-]{1,64}$")
 ANTHROPIC_NAME = re.compile(r"^[a-zA-Z0-9_-]{1,64}$")
-WEB_TOOLS = ["web_fetch", "web_search_brave", "web_search_google"]
+WEB_TOOLS = ["web_fetch", "web_search_brave", "web_search_google", "web_search_searxng"]
 
 
 @pytest.fixture

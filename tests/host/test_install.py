@@ -15,8 +15,13 @@ from webtap.host import discover, run_tool
 from webtap.host.install import MARKER, is_launcher
 from webtap.store import EventStore
 
-WEB_TOOLS = ["web_fetch", "web_search_brave", "web_search_google"]
-EXECUTABLES = ["web-fetch-tool", "web-search-brave-tool", "web-search-google-tool"]
+WEB_TOOLS = ["web_fetch", "web_search_brave", "web_search_google", "web_search_searxng"]
+EXECUTABLES = [
+    "web-fetch-tool",
+    "web-search-brave-tool",
+    "web-search-google-tool",
+    "web-search-searxng-tool",
+]
 
 
 def test_install_project_then_discover(folders, capsys) -> None:
@@ -51,7 +56,7 @@ def test_uninstall_removes_exactly_what_install_wrote(folders, capsys) -> None:
     assert main(["install", "--project"]) == 0
     assert main(["uninstall", "--project"]) == 0
     removed = capsys.readouterr().out.split()
-    assert removed[-3:] == [str(folders.project / name) for name in EXECUTABLES]
+    assert removed[-len(EXECUTABLES) :] == [str(folders.project / name) for name in EXECUTABLES]
     assert sorted(p.name for p in folders.project.iterdir()) == ["mine-tool"]
     assert main(["uninstall", "--project"]) == 0
     assert "no webtap launchers" in capsys.readouterr().err

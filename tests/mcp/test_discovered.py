@@ -126,5 +126,6 @@ async def test_only_names_a_discovered_tool_only_with_discovered(run_exe: Any, p
     # With --discovered, the names there are include echo, and the broken tool's reason shows.
     result = run_exe("webtap", "mcp", "--discovered", "--only", "nope", cwd=project, timeout=30)
     assert result.returncode == 2
-    assert "available: echo, web_fetch, web_search_brave, web_search_google\n" in result.stderr
+    available = "echo, web_fetch, web_search_brave, web_search_google, web_search_searxng"
+    assert f"available: {available}\n" in result.stderr
     assert "left out " in result.stderr and "broken-tool" in result.stderr

@@ -170,7 +170,9 @@ def test_the_monthly_quota_is_the_spec_message_and_an_event(
     assert (out["success"], out["error"], out["error_code"]) == (False, QUOTA_MESSAGE, "RATE_LIMIT")
     event = out["_event"]
     assert event["kind"] == "rate_limited"
-    assert event["data"]["alternative_tool"] == "web_search_google"
+    # Nothing set up: SearXNG is suggested first (no key, no quota; Google closes in 2027).
+    expected = "web_search_google" if google_ready else "web_search_searxng"
+    assert event["data"]["alternative_tool"] == expected
     assert event["data"]["alternative_configured"] is google_ready
     assert event["data"]["resets_in_seconds"] == 1419704
     assert "resets in 16 d 10 h" in event["content"]

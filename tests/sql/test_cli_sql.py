@@ -17,7 +17,7 @@ ASK = "SELECT x, stps_ask_ai('c' || x, 'q') AS answer FROM range(2) t(x) ORDER B
 
 
 def answer(context: str) -> str:
-    return f"[claude-sonnet-4-5-20250929|1000] Context: {context}\n\nQuestion: q"
+    return f"[claude-sonnet-5-5|1000] Context: {context}\n\nQuestion: q"
 
 
 def test_csv(run_exe: Any, anthropic_api: FakeAnthropic) -> None:
@@ -46,7 +46,7 @@ def test_a_table_from_stdin(run_exe: Any, anthropic_api: FakeAnthropic) -> None:
 
     assert run.returncode == 0, run.stderr
     assert "model" in run.stdout
-    assert "claude-sonnet-4-5-20250929" in run.stdout
+    assert "claude-sonnet-5-5" in run.stdout
 
 
 def test_options_reach_the_functions(

@@ -14,7 +14,7 @@ from fake_anthropic import API_KEY, FakeAnthropic, Reply, echo, error
 # The spec's default model is one the SDK warns about (end of life 2026-11-30).
 pytestmark = pytest.mark.filterwarnings("ignore:The model .* is deprecated:DeprecationWarning")
 
-DEFAULT = "claude-sonnet-4-5-20250929"
+DEFAULT = "claude-sonnet-5-5"
 
 
 def question(context: str, prompt: str = "q") -> str:
@@ -127,8 +127,8 @@ def test_one_failing_row_does_not_fail_the_others(con: Any, anthropic_api: FakeA
     )
 
     assert answers[0] == f"[good|1000] {question('c')}"
-    assert answers[1].startswith("ERROR: The Anthropic API answered 404")
-    assert "model: no-such-model" in answers[1]
+    assert answers[1].startswith("ERROR: The Anthropic API does not serve the model")
+    assert "'no-such-model' (404 not_found_error)" in answers[1]
 
 
 def test_bad_arguments_are_error_values(con: Any, anthropic_api: FakeAnthropic) -> None:

@@ -22,7 +22,9 @@ def add_parser(subparsers: Any) -> None:
     )
     parser.add_argument("question", nargs="+", help="the question")
     parser.add_argument("--context", "-c", default="", help="context for the question")
-    parser.add_argument("--model", "-m", help="the model (default: claude-sonnet-4-5-20250929)")
+    parser.add_argument(
+        "--model", "-m", help="the model (default: WEBTAP_MODEL, else claude-sonnet-5-5)"
+    )
     parser.add_argument(
         "--max-tokens", type=int, metavar="N", help="the answer's length limit (default 1000)"
     )
@@ -33,9 +35,11 @@ def add_parser(subparsers: Any) -> None:
         help="tool calls the model may make, 0-20 (default 1)",
     )
     parser.add_argument(
+        "--provider",
         "--search-provider",
-        choices=["brave", "google"],
-        help="the search the model gets (default: the first whose keys are set up)",
+        dest="search_provider",
+        choices=["brave", "searxng", "google", "none"],
+        help="the search the model gets (default: the first set up of brave, searxng, google)",
     )
     parser.add_argument(
         "--json", action="store_true", help="print the answer and its steps as JSON"

@@ -11,9 +11,10 @@ from typing import Any
 __all__ = ["add_parser", "run"]
 
 DESCRIPTION = """\
-Serve webtap's tools (web_fetch, web_search_brave, web_search_google) over the Model Context
-Protocol. By default the server speaks MCP on stdin/stdout, as Claude Desktop and Claude Code
-start it; --http HOST:PORT serves the streamable HTTP transport at http://HOST:PORT/mcp instead.
+Serve webtap's tools (web_fetch, web_search_brave, web_search_searxng, web_search_google) over
+the Model Context Protocol. By default the server speaks MCP on stdin/stdout, as Claude Desktop
+and Claude Code start it; --http HOST:PORT serves the streamable HTTP transport at
+http://HOST:PORT/mcp instead.
 Nothing but protocol messages is written to stdout; diagnostics go to stderr.
 """
 
@@ -21,8 +22,8 @@ EPILOG = """\
 environment:
   WEBTAP_MCP_MAX_LINES  default for --max-lines (500)
   WEBTAP_MCP_TIMEOUT    default for --timeout (60)
-  BRAVE_API_KEY, GOOGLE_SEARCH_API_KEY, GOOGLE_SEARCH_ENGINE_ID  the search tools' keys
-  (or ~/.config/ikigai/credentials.json); web_fetch needs none.
+  BRAVE_API_KEY, SEARXNG_URL, GOOGLE_SEARCH_API_KEY, GOOGLE_SEARCH_ENGINE_ID  the search
+  tools' keys and SearXNG's address (or ~/.config/ikigai/credentials.json); web_fetch needs none.
 """
 
 

@@ -7,28 +7,36 @@ from typing import Any
 
 __all__ = ["add_parser", "default_provider", "run"]
 
-TOOL_NAMES = {"brave": "web_search_brave", "google": "web_search_google"}
+TOOL_NAMES = {
+    "brave": "web_search_brave",
+    "searxng": "web_search_searxng",
+    "google": "web_search_google",
+}
 
 
 def add_parser(subparsers: Any) -> None:
     parser = subparsers.add_parser(
         "search",
-        help="search the web with Brave or Google",
+        help="search the web with Brave, SearXNG or Google",
         description=(
-            "Search the web with Brave Search or Google Custom Search and print a numbered "
-            "list of results. Keys come from BRAVE_API_KEY / GOOGLE_SEARCH_API_KEY + "
-            "GOOGLE_SEARCH_ENGINE_ID or ~/.config/ikigai/credentials.json."
+            "Search the web with Brave Search, a SearXNG instance or Google Custom Search and "
+            "print a numbered list of results. Keys come from BRAVE_API_KEY / SEARXNG_URL / "
+            "GOOGLE_SEARCH_API_KEY + GOOGLE_SEARCH_ENGINE_ID or "
+            "~/.config/ikigai/credentials.json. An identical search within an hour is answered "
+            "from the cache (WEBTAP_SEARCH_CACHE_TTL, WEBTAP_CACHE=off)."
         ),
     )
     parser.add_argument("query", nargs="+", help="what to search for")
     parser.add_argument(
         "--provider",
-        choices=sorted(TOOL_NAMES),
-        help="brave or google (default: brave if its key is set up, else google if its "
-        "credentials are, else brave)",
+        choices=list(TOOL_NAMES),
+        help="brave, searxng or google (default: the first set up in that order, else brave)",
     )
     parser.add_argument(
-        "--count", type=int, metavar="N", help="number of results (brave 1-20, google 1-10)"
+        "--count",
+        type=int,
+        metavar="N",
+        help="number of results (brave and searxng 1-20, google 1-10)",
     )
     parser.add_argument(
         "--allow",
@@ -49,15 +57,11 @@ def add_parser(subparsers: Any) -> None:
 
 
 def default_provider() -> str:
-    """Brave when its key resolves, else Google when its credentials do, else Brave (whose
-    missing-key message then tells the person how to set one up)."""
-    from webtap.credentials import brave_key, google_credentials
+    """The first provider set up (DESIGN 7, :func:`webtap.credentials.pick_provider`), else
+    Brave, whose missing-key message then tells the person how to set one up."""
+    from webtap.credentials import configured_providers, pick_provider
 
-    if brave_key() is not None:
-        return "brave"
-    if google_credentials() is not None:
-        return "google"
-    return "brave"
+    return pick_provider(configured_providers()) or "brave"
 
 
 def run(args: argparse.Namespace) -> int:
@@ -67,7 +71,7 @@ def run(args: argparse.Namespace) -> int:
     provider = args.provider or default_provider()
     request: dict[str, Any] = {"query": " ".join(args.query)}
     if args.count is not None:
-        request["count" if provider == "brave" else "num"] = args.count
+        request["num" if provider == "google" else "count"] = args.count
     if args.allow:
         request["allowed_domains"] = args.allow
     if args.block:
@@ -78,6 +82,12 @@ def run(args: argparse.Namespace) -> int:
         print_json(response)
     elif response.get("success"):
         _show_results(response["results"])
+        if response.get("notice"):
+            from rich.markup import escape
+
+            from webtap.cli._output import err_console
+
+            err_console().print(f"[yellow]{escape(response['notice'])}[/yellow]")
     elif event and event.get("kind") == "config_required":
         show_event(event)  # the setup instructions say all the error says, and more
     else:

@@ -35,7 +35,7 @@ def add_parser(subparsers: Any) -> None:
     output.add_argument("--csv", action="store_true", help="print results as CSV")
     output.add_argument("--json", action="store_true", help="print results as JSON")
     parser.add_argument(
-        "--concurrency", type=int, metavar="N", help="model calls at once, 1-64 (default 8)"
+        "--concurrency", type=int, metavar="N", help="model calls at once, 1-64 (default 32)"
     )
     parser.add_argument(
         "--cache", metavar="PATH", help="keep answers in this SQLite file and reuse them"

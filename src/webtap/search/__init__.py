@@ -1,4 +1,4 @@
-"""Web search through Brave Search and Google Custom Search, in one result shape.
+"""Web search through Brave Search, SearXNG and Google Custom Search, in one result shape.
 
 Library use::
 
@@ -8,8 +8,8 @@ Library use::
 ``api_key=None`` (and ``engine_id=None``) means "discover it" (environment, then
 ``~/.config/ikigai/credentials.json``); an explicit value overrides discovery. Failures raise
 :class:`webtap.errors.WebtapError` subclasses whose messages never contain a key.
-``web_search_brave`` and ``web_search_google`` are the tools' handlers (request dict ->
-response dict) that :mod:`webtap.tools` runs after validating the request.
+``web_search_brave``, ``web_search_searxng`` and ``web_search_google`` are the tools' handlers
+(request dict -> response dict) that :mod:`webtap.tools` runs after validating the request.
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ from webtap.search.brave import brave_search
 from webtap.search.google import google_search
 from webtap.search.request import search_deadline
 from webtap.search.results import SearchResult, success_response
+from webtap.search.searxng import searxng_search
 
 __all__ = [
     "PROVIDERS",
@@ -29,11 +30,13 @@ __all__ = [
     "brave_search",
     "google_search",
     "search",
+    "searxng_search",
     "web_search_brave",
     "web_search_google",
+    "web_search_searxng",
 ]
 
-PROVIDERS = ("brave", "google")
+PROVIDERS = ("brave", "searxng", "google")
 
 
 def search(
@@ -48,10 +51,13 @@ def search(
     """Search with either provider; ``page`` counts pages of ``count`` results from 0.
 
     Brave takes up to 20 results and pages 0-9; Google up to 10 results and results up to
-    the 100th. ``credentials`` are the provider function's ``api_key``/``engine_id``/``client``.
+    the 100th; SearXNG up to 20 from one of its pages. ``credentials`` are the provider
+    function's ``api_key``/``engine_id``/``url``/``client``.
     """
     if provider == "brave":
         return brave_search(query, count, page, allowed_domains, blocked_domains, **credentials)
+    if provider == "searxng":
+        return searxng_search(query, count, page, allowed_domains, blocked_domains, **credentials)
     if provider == "google":
         if count > 10:
             raise InvalidInput("Invalid input: Google Custom Search returns at most 10 results")
@@ -66,9 +72,34 @@ def web_search_brave(request: dict[str, Any]) -> dict[str, Any]:
     return _answer(brave_search, request, request.get("count", 10), request.get("offset", 0))
 
 
+def web_search_searxng(request: dict[str, Any]) -> dict[str, Any]:
+    """The ``web_search_searxng`` tool on a validated request."""
+    return _answer(searxng_search, request, request.get("count", 10), request.get("offset", 0))
+
+
 def web_search_google(request: dict[str, Any]) -> dict[str, Any]:
-    """The ``web_search_google`` tool on a validated request."""
-    return _answer(google_search, request, request.get("num", 10), request.get("start", 1))
+    """The ``web_search_google`` tool on a validated request; says which allowed domains the
+    call cap left out (an added ``notice`` field)."""
+    from webtap.search.domains import normalize_domains
+    from webtap.search.google import fan_out_plan, max_calls
+
+    num = request.get("num", 10)
+    response = _answer(google_search, request, num, request.get("start", 1))
+    allowed = normalize_domains(request.get("allowed_domains") or (), "allowed_domains")
+    searched, left_out = fan_out_plan(allowed, num) if len(allowed) > 1 else (allowed, [])
+    if left_out:
+        response["notice"] = (
+            f"Searched {len(searched)} of {len(allowed)} allowed_domains "
+            f"({', '.join(searched)}): one Google call per domain, at most num ({num}) and "
+            f"at most {max_calls()} calls a search (WEBTAP_GOOGLE_MAX_CALLS). Left out: "
+            f"{_listed(left_out)}. Search those in another request, or raise num."
+        )
+    return response
+
+
+def _listed(domains: list[str], shown: int = 20) -> str:
+    more = len(domains) - shown
+    return ", ".join(domains[:shown]) + (f" and {more} more" if more > 0 else "")
 
 
 def _answer(

@@ -15,6 +15,8 @@ import httpx
 from webtap.credentials import require_brave
 from webtap.errors import APIError, AuthInvalid, InvalidInput, RateLimit, WebtapError
 from webtap.net import Deadline
+from webtap.search.budget import Limits, RateBudget
+from webtap.search.cached import cached
 from webtap.search.domains import filter_results, normalize_domains
 from webtap.search.request import (
     ProviderReply,
@@ -61,21 +63,62 @@ def brave_search(
         key, source = found.api_key, found.source
     url = endpoint("BRAVE_SEARCH_URL", BRAVE_SEARCH_URL)
     deadline = deadline or search_deadline()
-    with redacting([key]), owned_client(client) as http:
-        params = {"q": query, "count": count, "offset": offset}
-        headers = {"X-Subscription-Token": key, "Accept": "application/json"}
-        body = call_provider(
-            http,
-            url,
-            params=params,
-            headers=headers,
-            deadline=deadline,
-            what=WHAT,
-            error_for=lambda reply: _error(reply, source) if _failed(reply) else None,
-            pause_for=_retry_pause,
-        )
-        found_results = parse_brave(body)
-    return filter_results(found_results, allowed, blocked)[:count]
+
+    def search() -> list[SearchResult]:
+        with redacting([key]), owned_client(client) as http:
+            params = {"q": query, "count": count, "offset": offset}
+            headers = {"X-Subscription-Token": key, "Accept": "application/json"}
+            body = call_provider(
+                http,
+                url,
+                params=params,
+                headers=headers,
+                deadline=deadline,
+                what=WHAT,
+                error_for=lambda reply: _error(reply, source) if _failed(reply) else None,
+                pause_for=_retry_pause,
+                budget=budget(key),
+                limits_of=limits_of,
+            )
+            found_results = parse_brave(body)
+        return filter_results(found_results, allowed, blocked)[:count]
+
+    asked = {"endpoint": url, "q": query, "count": count, "offset": offset}
+    return cached("brave", {**asked, "allowed": allowed, "blocked": blocked}, search)
+
+
+def budget(key: str) -> RateBudget:
+    """The key's rate budget, shared with every other process and thread that uses it."""
+    from webtap.search.quota import brave_quota_exceeded
+
+    return RateBudget("brave", key, what=WHAT, quota_error=brave_quota_exceeded)
+
+
+def limits_of(reply: ProviderReply) -> Limits:
+    """What Brave's ``X-RateLimit-*`` headers say: ``Limit: 1, 2000`` (per second, per month),
+    ``Remaining`` the same way, ``Reset`` the seconds until each window starts again."""
+    headers = reply.headers
+    per_second = _numbers(headers.get("x-ratelimit-limit", ""))
+    remaining = _numbers(headers.get("x-ratelimit-remaining", ""))
+    resets = _reset_values(headers)
+    wait = None
+    if (remaining[:1] == [0] or reply.status == 429) and resets:
+        wait = resets[0]
+    blocked = resets[1] if len(remaining) > 1 and remaining[1] == 0 and len(resets) > 1 else None
+    return Limits(per_second=per_second[0] if per_second else None, wait=wait, blocked_for=blocked)
+
+
+def _numbers(header: str) -> list[float]:
+    values = []
+    for part in header.split(","):
+        try:
+            value = float(part.strip())
+        except ValueError:
+            return []
+        if not 0 <= value < 1e12:
+            return []
+        values.append(value)
+    return values
 
 
 def parse_brave(body: Any) -> list[SearchResult]:

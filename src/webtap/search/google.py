@@ -16,7 +16,9 @@ import httpx
 
 from webtap.credentials import require_google
 from webtap.errors import APIError, AuthInvalid, RateLimit, WebtapError
-from webtap.net import Deadline
+from webtap.net import Deadline, env_float
+from webtap.search.budget import Limits, RateBudget
+from webtap.search.cached import cached, fingerprint
 from webtap.search.domains import filter_results, normalize_domains
 from webtap.search.request import (
     ProviderReply,
@@ -28,10 +30,21 @@ from webtap.search.request import (
 )
 from webtap.search.results import SearchResult, clean_text
 
-__all__ = ["GOOGLE_SEARCH_URL", "google_search", "parse_google", "shares"]
+__all__ = [
+    "CLOSED_MESSAGE",
+    "GOOGLE_SEARCH_URL",
+    "fan_out_plan",
+    "google_search",
+    "max_calls",
+    "parse_google",
+    "shares",
+]
 
 GOOGLE_SEARCH_URL = "https://www.googleapis.com/customsearch/v1"
 MAX_PARALLEL = 8
+DEFAULT_MAX_CALLS = 5  # provider calls per search over several allowed domains
+# Google ends the Custom Search JSON API for every customer on this day.
+CLOSING_DATE = "2027-01-01"
 WHAT = "Google Custom Search"
 
 
@@ -60,26 +73,68 @@ def google_search(
     url = endpoint("GOOGLE_SEARCH_URL", GOOGLE_SEARCH_URL)
     deadline = deadline or search_deadline()
     base = {"key": api_key, "cx": engine_id, "q": query, "start": start}
-    with redacting([api_key, engine_id]), owned_client(client) as http:
+    key_budget = budget(api_key)
 
-        def page(size: int, site: dict[str, str]) -> list[SearchResult]:
-            params = {**base, "num": size, **site}
-            body = call_provider(
-                http,
-                url,
-                params=params,
-                headers={"Accept": "application/json"},
-                deadline=deadline,
-                what=WHAT,
-                error_for=lambda reply: _error(reply, source) if _failed(reply) else None,
-            )
-            return parse_google(body)
+    def search() -> list[SearchResult]:
+        with redacting([api_key, engine_id]), owned_client(client) as http:
 
-        if len(allowed) > 1:
-            results = _fan_out(page, allowed, num)
-        else:
-            results = page(num, _site_search(allowed, blocked))
-    return filter_results(results, allowed, blocked)[:num]
+            def page(size: int, site: dict[str, str]) -> list[SearchResult]:
+                params = {**base, "num": size, **site}
+                body = call_provider(
+                    http,
+                    url,
+                    params=params,
+                    headers={"Accept": "application/json"},
+                    deadline=deadline,
+                    what=WHAT,
+                    error_for=lambda reply: _error(reply, source) if _failed(reply) else None,
+                    budget=key_budget,
+                    limits_of=limits_of,
+                )
+                return parse_google(body)
+
+            if len(allowed) > 1:
+                searched, _ = fan_out_plan(allowed, num)
+                results = _fan_out(page, searched, num)
+            else:
+                results = page(num, _site_search(allowed, blocked))
+        return filter_results(results, allowed, blocked)[:num]
+
+    asked = {"endpoint": url, "engine": fingerprint(engine_id), "q": query, "num": num}
+    parameters = {**asked, "start": start, "allowed": allowed, "blocked": blocked}
+    return cached("google", parameters, search)
+
+
+def max_calls() -> int:
+    """Provider calls one search may make over several allowed domains (WEBTAP_GOOGLE_MAX_CALLS)."""
+    return max(1, int(env_float("WEBTAP_GOOGLE_MAX_CALLS", DEFAULT_MAX_CALLS)))
+
+
+def fan_out_plan(domains: Sequence[str], num: int) -> tuple[list[str], list[str]]:
+    """The allowed domains that get a call, and those left out: never more calls than
+    ``num`` (a domain whose share of ``num`` would be 0 costs no call) nor than
+    :func:`max_calls`. The first domains listed go first."""
+    calls = min(len(domains), num, max_calls())
+    return list(domains[:calls]), list(domains[calls:])
+
+
+def budget(api_key: str) -> RateBudget:
+    """The key's rate budget; a used-up daily quota stops callers until Pacific midnight."""
+    from webtap.search.quota import google_quota_exceeded
+
+    return RateBudget("google", api_key, what=WHAT, quota_error=lambda _: google_quota_exceeded())
+
+
+def limits_of(reply: ProviderReply) -> Limits:
+    """Google sends no rate headers; a used-up daily quota is known from the error itself."""
+    if reply.status in (403, 429) and _daily_quota(_error_of(reply.body)):
+        from datetime import UTC, datetime
+
+        from webtap.search.quota import next_pacific_midnight
+
+        now = datetime.now(UTC)
+        return Limits(blocked_for=(next_pacific_midnight(now) - now).total_seconds())
+    return Limits()
 
 
 def _site_search(allowed: Sequence[str], blocked: Sequence[str]) -> dict[str, str]:
@@ -175,14 +230,15 @@ def _error(reply: ProviderReply, source: str) -> WebtapError:
     label = f"HTTP {status}" + (
         f" {error['status']}" if isinstance(error.get("status"), str) else ""
     )
-    daily = "dailyLimitExceeded" in reasons or "per day" in message.lower()
+    if _closed(status, message):
+        return APIError(closed_message())
     if "API_KEY_INVALID" in reasons or "keyInvalid" in reasons or status == 401:
         return AuthInvalid(
             f"{WHAT} rejected the API key from {source} ({label}: {message}). Check the key in "
             "the Google Cloud console and update GOOGLE_SEARCH_API_KEY or "
             "web_search.google.api_key."
         )
-    if daily and status in (403, 429):
+    if status in (403, 429) and _daily_quota(error):
         from webtap.search.quota import google_quota_exceeded
 
         return google_quota_exceeded()
@@ -198,6 +254,49 @@ def _error(reply: ProviderReply, source: str) -> WebtapError:
             "GOOGLE_SEARCH_ENGINE_ID or web_search.google.engine_id."
         )
     return APIError(f"{WHAT} API error ({label}): {message}")
+
+
+CLOSED_MESSAGE = (
+    f"Google's Custom Search JSON API has closed (Google ended it for every customer on "
+    f"{CLOSING_DATE}): web_search_google can no longer search. Use web_search_brave "
+    "(BRAVE_API_KEY; 2,000 free searches a month, https://brave.com/search/api/) or "
+    "web_search_searxng (SEARXNG_URL: a SearXNG instance you run; no key, no quota)."
+)
+_CLOSED_WORDS = (
+    "no longer available",
+    "no longer supported",
+    "discontinued",
+    "shut down",
+    "turned down",
+    "has been closed",
+    "is closed",
+)
+
+
+def closed_message() -> str:
+    """The closed API's error, naming the alternatives and which of them is set up here."""
+    from webtap.credentials import configured_providers
+
+    ready = [name for name in ("brave", "searxng") if configured_providers()[name]]
+    if ready:
+        tools = " and ".join(f"web_search_{name}" for name in ready)
+        return f"{CLOSED_MESSAGE} Configured here: {tools}."
+    return CLOSED_MESSAGE
+
+
+def _closed(status: int, message: str) -> bool:
+    """Google says the API is gone (410, or a 403/404 whose words say so)."""
+    if status == 410:
+        return True
+    return status in (403, 404) and any(word in message.lower() for word in _CLOSED_WORDS)
+
+
+def _daily_quota(error: Any) -> bool:
+    """A used-up quota: the reasons Google gives for it, or a per-day limit in its words."""
+    error = error if isinstance(error, dict) else {}
+    reasons = _reasons(error)
+    message = str(error.get("message") or "").lower()
+    return bool(reasons & {"dailyLimitExceeded", "quotaExceeded"}) or "per day" in message
 
 
 def _reasons(error: dict[str, Any]) -> set[str]:

@@ -32,7 +32,7 @@ def brave_quota_exceeded(resets_in: float | None, now: datetime | None = None) -
         period="monthly",
         resets_at=resets_at,
         now=now,
-        alternative=("web_search_google", "Google Custom Search", _google_configured()),
+        alternative=_alternative(("searxng", "google")),
     )
 
 
@@ -46,7 +46,7 @@ def google_quota_exceeded(now: datetime | None = None) -> RateLimit:
         period="daily",
         resets_at=next_pacific_midnight(now),
         now=now,
-        alternative=("web_search_brave", "Brave Search", _brave_configured()),
+        alternative=_alternative(("brave", "searxng")),
     )
 
 
@@ -113,13 +113,14 @@ def _duration(delta: timedelta) -> str:
     return f"{max(minutes, 1)} min"
 
 
-def _brave_configured() -> bool:
-    from webtap.credentials import brave_key
-
-    return brave_key() is not None
+PROVIDER_NAMES = {"brave": "Brave Search", "searxng": "SearXNG", "google": "Google Custom Search"}
 
 
-def _google_configured() -> bool:
-    from webtap.credentials import google_credentials
+def _alternative(candidates: tuple[str, ...]) -> tuple[str, str, bool]:
+    """The first of ``candidates`` that is configured, else the first: (tool, name, ready)."""
+    from webtap.credentials import configured_providers, pick_provider
 
-    return google_credentials() is not None
+    ready = configured_providers()
+    chosen = next((name for name in candidates if pick_provider(ready, name)), None)
+    name = chosen or candidates[0]
+    return f"web_search_{name}", PROVIDER_NAMES[name], chosen is not None

@@ -9,6 +9,7 @@ unfiltered: transport errors go through :func:`webtap.net.translate_errors`, and
 from __future__ import annotations
 
 import os
+import threading
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -28,6 +29,7 @@ from webtap.net import (
 )
 from webtap.protocol import loads_json
 from webtap.redact import quote, redact, redact_value, remember
+from webtap.search.budget import Limits, RateBudget
 
 __all__ = [
     "DEFAULT_CALL_TIMEOUT",
@@ -41,6 +43,7 @@ __all__ = [
     "owned_client",
     "redacting",
     "search_deadline",
+    "shared_client",
 ]
 
 DEFAULT_CALL_TIMEOUT = 10.0  # seconds for one provider call (WEBTAP_SEARCH_TIMEOUT)
@@ -89,12 +92,23 @@ def endpoint(variable: str, default: str) -> str:
 
 @contextmanager
 def owned_client(client: httpx.Client | None) -> Iterator[httpx.Client]:
-    """The caller's client, or one of our own that is closed afterwards."""
-    if client is not None:
-        yield client
-        return
-    with new_client() as own:
-        yield own
+    """The caller's client, or the process's shared one."""
+    yield client if client is not None else shared_client()
+
+
+_shared: httpx.Client | None = None
+_shared_lock = threading.Lock()
+
+
+def shared_client() -> httpx.Client:
+    """One client (and so one SSL context and one connection pool) for every search of the
+    process: the MCP server, the ask loop and SQL rows stop paying for the CA bundle and a new
+    connection on each call. httpx clients are safe to share between threads."""
+    global _shared
+    with _shared_lock:
+        if _shared is None or _shared.is_closed:
+            _shared = new_client()
+        return _shared
 
 
 def new_client() -> httpx.Client:
@@ -158,18 +172,26 @@ def call_provider(
     what: str,
     error_for: Callable[[ProviderReply], WebtapError | None],
     pause_for: Callable[[ProviderReply, WebtapError], float | None] | None = None,
+    budget: RateBudget | None = None,
+    limits_of: Callable[[ProviderReply], Limits] | None = None,
 ) -> Any:
     """One provider call with at most one retry; the decoded JSON body of a success.
 
     ``error_for`` is the provider's reading of a reply: ``None`` for a success, else the error
     to raise. ``pause_for`` says how long to wait before the one retry, or ``None`` for no
     retry (default: a 5xx is retried after :data:`RETRY_PAUSE`). A retry that would not leave
-    half a second of the deadline is not made.
+    half a second of the deadline is not made. With a ``budget``, each request first waits its
+    turn in the key's shared rate budget, and ``limits_of`` tells the budget what each reply
+    said about the provider's limits.
     """
     pause_for = pause_for or server_error_pause
     retried = False
     while True:
+        if budget is not None:
+            budget.acquire(deadline)
         reply = get(client, url, params=params, headers=headers, deadline=deadline, what=what)
+        if budget is not None and limits_of is not None:
+            budget.learn(limits_of(reply))
         error = error_for(reply)
         if error is None:
             if reply.body is None:

@@ -1,0 +1,168 @@
+"""SearXNG: ``GET {url}/search?q=…&format=json&pageno=…`` on an instance the user runs.
+
+No key and no quota: the instance's address comes from ``SEARXNG_URL`` or
+``web_search.searxng.url`` in the credentials file. The address is the user's own choice, so a
+private or loopback one is normal; the SSRF guard protects ``web_fetch`` from URLs a model
+picks, not configured providers (DESIGN 13). ``offset`` is a page index from 0 (``pageno`` is
+1-based). One allowed domain is also asked of the engines as ``site:``; every result is
+filtered as in DESIGN 4.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import httpx
+
+from webtap.credentials import require_searxng
+from webtap.errors import APIError, ConfigError, RateLimit, WebtapError
+from webtap.net import Deadline
+from webtap.search.cached import cached
+from webtap.search.domains import filter_results, normalize_domains
+from webtap.search.request import (
+    ProviderReply,
+    call_provider,
+    owned_client,
+    redacting,
+    search_deadline,
+)
+from webtap.search.results import SearchResult, clean_text
+
+__all__ = ["JSON_DISABLED", "parse_searxng", "searxng_search"]
+
+WHAT = "SearXNG"
+JSON_DISABLED = (
+    "answered 403 Forbidden to format=json: JSON output is disabled on this instance. Enable "
+    "it in the instance's settings.yml by adding json to search.formats "
+    "(search:\n  formats:\n    - html\n    - json), then restart SearXNG."
+)
+
+
+def searxng_search(
+    query: str,
+    count: int = 10,
+    offset: int = 0,
+    allowed_domains: Sequence[str] = (),
+    blocked_domains: Sequence[str] = (),
+    *,
+    url: str | None = None,
+    client: httpx.Client | None = None,
+    deadline: Deadline | None = None,
+) -> list[SearchResult]:
+    """Search a SearXNG instance; ``url=None`` discovers it (environment, then the file).
+
+    Raises :class:`~webtap.errors.WebtapError` subclasses.
+    """
+    allowed = normalize_domains(allowed_domains, "allowed_domains")
+    blocked = normalize_domains(blocked_domains, "blocked_domains")
+    base = search_url(url or require_searxng().url)
+    deadline = deadline or search_deadline()
+    where = f"{WHAT} at {httpx.URL(base).host or base}"
+    terms = f"{query} site:{allowed[0]}" if len(allowed) == 1 else query
+
+    def search() -> list[SearchResult]:
+        secrets = _userinfo(base)
+        with redacting(secrets), owned_client(client) as http:
+            body = call_provider(
+                http,
+                base,
+                params={"q": terms, "format": "json", "pageno": offset + 1},
+                headers={"Accept": "application/json"},
+                deadline=deadline,
+                what=WHAT,
+                error_for=lambda reply: _error(reply, where) if reply.status != 200 else None,
+            )
+            found = parse_searxng(body, where)
+        return filter_results(found, allowed, blocked)[:count]
+
+    asked = {"endpoint": base, "q": terms, "count": count, "offset": offset}
+    return cached("searxng", {**asked, "allowed": allowed, "blocked": blocked}, search)
+
+
+def search_url(url: str) -> str:
+    """The instance's ``/search`` endpoint from its base URL (a URL ending in ``/search`` is
+    taken as it is)."""
+    text = url.strip()
+    try:
+        parsed = httpx.URL(text)
+    except (httpx.InvalidURL, TypeError):
+        parsed = None
+    if parsed is None or parsed.scheme not in ("http", "https") or not parsed.host:
+        raise ConfigError(
+            "The SearXNG address (SEARXNG_URL or web_search.searxng.url) must be an http:// or "
+            "https:// URL such as http://localhost:8080."
+        )
+    path = parsed.path.rstrip("/")
+    if not path.endswith("/search"):
+        path += "/search"
+    return str(parsed.copy_with(path=path, query=None, fragment=None))
+
+
+def parse_searxng(body: Any, where: str = WHAT) -> list[SearchResult]:
+    """SearXNG's ``results[]`` (``title``, ``url``, ``content``) as search results.
+
+    No results while ``unresponsive_engines`` lists engines means every engine failed: that is
+    an error naming them, not an empty answer.
+    """
+    if not isinstance(body, dict) or not isinstance(body.get("results", []), list):
+        raise APIError(f"{where} returned an unexpected response (not a search result).")
+    results = []
+    for item in body.get("results", []):
+        if not isinstance(item, dict):
+            continue
+        link = item.get("url")
+        if not isinstance(link, str) or not link.strip():
+            continue
+        results.append(
+            SearchResult(
+                clean_text(item.get("title")), link.strip(), clean_text(item.get("content"))
+            )
+        )
+    failed = _unresponsive(body.get("unresponsive_engines"))
+    if not results and failed:
+        raise APIError(
+            f"{where}: every engine that was asked failed ({'; '.join(failed)}), so there are "
+            "no results. Try again later, or enable other engines in the instance's settings.yml."
+        )
+    return results
+
+
+def _unresponsive(value: Any) -> list[str]:
+    """``[["google", "timeout"], ["bing", "CAPTCHA"]]`` as ``["google (timeout)", …]``."""
+    named = []
+    for entry in value if isinstance(value, list) else []:
+        if isinstance(entry, list | tuple) and entry:
+            engine = clean_text(str(entry[0]))[:60]
+            reason = clean_text(str(entry[1]))[:80] if len(entry) > 1 and entry[1] else ""
+            named.append(f"{engine} ({reason})" if reason else engine)
+        elif isinstance(entry, str):
+            named.append(clean_text(entry)[:60])
+    return named[:20]
+
+
+def _error(reply: ProviderReply, where: str) -> WebtapError:
+    status = reply.status
+    if status == 403:
+        return APIError(f"{where} {JSON_DISABLED}")
+    if status == 429:
+        return RateLimit(
+            f"{where} is limiting requests (HTTP 429): its limiter refused this search. Wait a "
+            "moment and try again, or turn the limiter off in the instance's settings.yml "
+            "(server.limiter: false) for your own use."
+        )
+    if status == 404:
+        return APIError(
+            f"{where} has no /search endpoint (HTTP 404): check that SEARXNG_URL or "
+            "web_search.searxng.url is the instance's base address, such as http://localhost:8080."
+        )
+    return APIError(f"{where} API error (HTTP {status}): {reply.describe()}")
+
+
+def _userinfo(url: str) -> list[str]:
+    """A password in the instance's URL is a secret like a key: kept out of every message."""
+    try:
+        parsed = httpx.URL(url)
+    except httpx.InvalidURL:
+        return []
+    return [value for value in (parsed.password,) if value]

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 from lxml import etree
 
-from webtap.convert._html import _drop_keep_tail
+from webtap.convert._html import drop
 
 __all__ = ["extract", "extract_root"]
 
@@ -547,3 +547,10 @@ def _drop_announced(top: etree._Element, stats: dict[etree._Element, list]) -> N
                 _drop_keep_tail(after)
         _drop_keep_tail(el)
         return
+
+
+def _drop_keep_tail(el: etree._Element) -> None:
+    """Remove ``el`` with what it holds, keeping its tail (see `webtap.convert._html.drop`)."""
+    parent = el.getparent()
+    if parent is not None:
+        drop(parent, (el,))

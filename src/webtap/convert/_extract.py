@@ -42,6 +42,7 @@ _MAX_FILLS = 4  # how many levels siblings may fill their parent, upwards
 _WIDEN_BELOW = 0.5  # ... while they hold less than this share of the page's prose
 _FILL_ANY = 0.05  # what else a parent may hold, of any kind, to be taken ...
 _FILL_SHARE = 0.25  # ... or of text mostly outside links, beside several chosen siblings
+_WIDEN_SHARE = 1.0  # ... or, widening a reference page, as much as they hold
 
 # Whole words in a class or id that mark boilerplate, in the languages pages are written in.
 # Comment sections are boilerplate however big they are (long discussions outweigh short
@@ -422,8 +423,13 @@ def _fill(
             rest_links += other[_LINK]
     rest += counters[_OWN]  # the parent's own text (it includes its own links)
     # A little more of anything (a manual's local table of contents), or more of prose.
+    # A manual's index table is all links but small beside its entries.
+    # Widening a manual (``alone``), the other entries may be as big as the chosen ones.
+    share = _WIDEN_SHARE if alone else _FILL_SHARE
     if rest <= _FILL_ANY * size or (
-        len(chosen) > 1 and rest <= _FILL_SHARE * size and rest_links * 2 <= rest
+        len(chosen) > 1
+        and rest <= share * size
+        and (rest_links * 2 <= rest or rest_links <= _FILL_ANY * size)
     ):
         return [parent]
     return chosen

@@ -340,14 +340,19 @@ def _best(
     return None, 0.0
 
 
-_ARTICLE_BODY = etree.XPath("//*[@itemprop='articleBody']")
+# One pass over the attribute (fast in libxml2), its values checked in Python.
+_ITEMPROP = etree.XPath("//@itemprop")
 
 
 def _marked(body: etree._Element, page: _Page) -> list[etree._Element] | None:
     """The elements the page itself marks as the article's body (schema.org's
     ``itemprop="articleBody"``), the outermost ones, when they hold some text."""
     stats = page.stats
-    marked = [el for el in _ARTICLE_BODY(body) if el in stats and not stats[el][_KIND]]
+    marked = [
+        el
+        for value in _ITEMPROP(body)
+        if value == "articleBody" and (el := value.getparent()) in stats and not stats[el][_KIND]
+    ]
     if not marked:
         return None
     outer = set(marked)
@@ -471,7 +476,7 @@ def _verdict(names: str) -> int:
     """Whether class or id names name boilerplate, word by word: ``PageBuilder-pageRow``
     holds no "pager", ``elementor-widget-container`` no sidebar word, ``no-sidebar`` says
     there is none, ``comments-open`` is a page state."""
-    quick = _WORD.findall(_CAMEL.sub(" ", names).lower())
+    quick = _WORD.findall(names if names.islower() else _CAMEL.sub(" ", names).lower())
     if _BOILERPLATE_WORDS.isdisjoint(quick) and not _PHRASES.search(" ".join(quick)):
         return _NOT  # most names: no boilerplate word at all
     words = _words(names)

@@ -116,8 +116,11 @@ _SECTIONS = frozenset(("section", "article", "dl", "details"))
 _NEVER_BOILERPLATE = frozenset(("html", "body", "main"))
 # Tags left out of the content however little they hold: pictures and their captions.
 _PICTURE_TAGS = ("img", "picture", "figcaption")
-# An element with one of these words is content even if another word says boilerplate.
-_CONTENT_WORDS = frozenset(("articlebody", "articletext", "postbody", "entrycontent"))
+# An element with one of these words is content even if another word says boilerplate
+# (``social-media-embed`` is a quoted post, not a share bar).
+_CONTENT_WORDS = frozenset(
+    ("articlebody", "articletext", "postbody", "entrycontent", "embed", "embedded")
+)
 
 _WORD = re.compile(r"[^\W_]+")
 _CAMEL = re.compile(r"(?<=[a-zà-ÿ0-9])(?=[A-Z])")

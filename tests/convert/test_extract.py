@@ -364,3 +364,16 @@ def test_share_links_without_a_telling_class_are_left_out() -> None:
     text = main(html).markdown
     assert "Body 3." in text
     assert "WhatsApp" not in text and "Facebook" not in text
+
+
+def test_embedded_social_posts_are_content() -> None:
+    html = page(
+        f"{menu()}<div class=story>{paragraphs('Body', 4)}"
+        '<div class="social-media-embed"><blockquote class="twitter-tweet"><p>Yes this is real '
+        "and the state spent half a million dollars on it.</p></blockquote></div>"
+        f'{paragraphs("After", 2)}<div class="social-share"><p>Share on social networks</p></div>'
+        "</div>"
+    )
+    text = main(html).markdown
+    assert "Yes this is real" in text and "After 1." in text
+    assert "Share on social" not in text

@@ -42,6 +42,7 @@ _MAX_FILLS = 4  # how many levels siblings may fill their parent, upwards
 _WIDEN_BELOW = 0.5  # ... while they hold less than this share of the page's prose
 _FILL_ANY = 0.05  # what else a parent may hold, of any kind, to be taken ...
 _FILL_SHARE = 0.25  # ... or of text mostly outside links, beside several chosen siblings
+_WIDEN_SHARE = 1.0  # ... or, widening a reference page, as much as they hold
 
 # Whole words in a class or id that mark boilerplate, in the languages pages are written in.
 # Comment sections are boilerplate however big they are (long discussions outweigh short
@@ -115,8 +116,11 @@ _SECTIONS = frozenset(("section", "article", "dl", "details"))
 _NEVER_BOILERPLATE = frozenset(("html", "body", "main"))
 # Tags left out of the content however little they hold: pictures and their captions.
 _PICTURE_TAGS = ("img", "picture", "figcaption")
-# An element with one of these words is content even if another word says boilerplate.
-_CONTENT_WORDS = frozenset(("articlebody", "articletext", "postbody", "entrycontent"))
+# An element with one of these words is content even if another word says boilerplate
+# (``social-media-embed`` is a quoted post, not a share bar).
+_CONTENT_WORDS = frozenset(
+    ("articlebody", "articletext", "postbody", "entrycontent", "embed", "embedded")
+)
 
 _WORD = re.compile(r"[^\W_]+")
 _CAMEL = re.compile(r"(?<=[a-zà-ÿ0-9])(?=[A-Z])")
@@ -339,14 +343,19 @@ def _best(
     return None, 0.0
 
 
-_ARTICLE_BODY = etree.XPath("//*[@itemprop='articleBody']")
+# One pass over the attribute (fast in libxml2), its values checked in Python.
+_ITEMPROP = etree.XPath("//@itemprop")
 
 
 def _marked(body: etree._Element, page: _Page) -> list[etree._Element] | None:
     """The elements the page itself marks as the article's body (schema.org's
     ``itemprop="articleBody"``), the outermost ones, when they hold some text."""
     stats = page.stats
-    marked = [el for el in _ARTICLE_BODY(body) if el in stats and not stats[el][_KIND]]
+    marked = [
+        el
+        for value in _ITEMPROP(body)
+        if value == "articleBody" and (el := value.getparent()) in stats and not stats[el][_KIND]
+    ]
     if not marked:
         return None
     outer = set(marked)
@@ -422,8 +431,13 @@ def _fill(
             rest_links += other[_LINK]
     rest += counters[_OWN]  # the parent's own text (it includes its own links)
     # A little more of anything (a manual's local table of contents), or more of prose.
+    # A manual's index table is all links but small beside its entries.
+    # Widening a manual (``alone``), the other entries may be as big as the chosen ones.
+    share = _WIDEN_SHARE if alone else _FILL_SHARE
     if rest <= _FILL_ANY * size or (
-        len(chosen) > 1 and rest <= _FILL_SHARE * size and rest_links * 2 <= rest
+        len(chosen) > 1
+        and rest <= share * size
+        and (rest_links * 2 <= rest or rest_links <= _FILL_ANY * size)
     ):
         return [parent]
     return chosen
@@ -465,7 +479,7 @@ def _verdict(names: str) -> int:
     """Whether class or id names name boilerplate, word by word: ``PageBuilder-pageRow``
     holds no "pager", ``elementor-widget-container`` no sidebar word, ``no-sidebar`` says
     there is none, ``comments-open`` is a page state."""
-    quick = _WORD.findall(_CAMEL.sub(" ", names).lower())
+    quick = _WORD.findall(names if names.islower() else _CAMEL.sub(" ", names).lower())
     if _BOILERPLATE_WORDS.isdisjoint(quick) and not _PHRASES.search(" ".join(quick)):
         return _NOT  # most names: no boilerplate word at all
     words = _words(names)

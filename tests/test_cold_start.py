@@ -29,7 +29,6 @@ FORBIDDEN = (
     "pyarrow",
     "numpy",
     "pydantic",
-    "sqlite3",
     "click",
     "pygments",
 )

@@ -96,6 +96,7 @@ def test_install_never_writes_through_a_planted_link(folders, tmp_path, capsys) 
         "web-fetch-tool",
         "web-search-brave-tool",
         "web-search-google-tool",
+        "web-search-searxng-tool",
     ]
     assert (folders.project / "web-fetch-tool").stat().st_mode & 0o777 == 0o755
 

@@ -107,12 +107,22 @@ NASTY_STRINGS = [
 
 
 class Server:
-    """One local server: the web site (/page) and both providers."""
+    """One local server: the web site (/page) and the three providers."""
 
     def __init__(self, server: HTTPServer) -> None:
         self.server = server
         brave = (PROVIDERS / "brave" / "web_search_physics.json").read_bytes()
         google = (PROVIDERS / "google" / "customsearch_test.json").read_bytes()
+        searxng = json.dumps(
+            {
+                "query": "q",
+                "results": [
+                    {"title": f"Result {n}", "url": f"https://example.com/{n}", "content": "c"}
+                    for n in range(20)
+                ],
+                "unresponsive_engines": [],
+            }
+        ).encode()
         page = b"<html><head><title>t</title></head><body>" + b"<p>line</p>" * 50 + b"</body>"
 
         def answer(request: Request) -> Response:
@@ -120,6 +130,8 @@ class Server:
                 return Response(brave, content_type="application/json")
             if request.path.startswith("/customsearch/v1"):
                 return Response(google, content_type="application/json")
+            if request.path.startswith("/searxng/search"):
+                return Response(searxng, content_type="application/json")
             return Response(page, content_type="text/html; charset=utf-8")
 
         server.expect_request("").respond_with_handler(answer)
@@ -137,6 +149,7 @@ def site(httpserver: HTTPServer, monkeypatch: pytest.MonkeyPatch) -> Server:
     monkeypatch.setenv("WEBTAP_CACHE", "off")
     monkeypatch.setenv("BRAVE_SEARCH_URL", served.url("/res/v1/web/search"))
     monkeypatch.setenv("GOOGLE_SEARCH_URL", served.url("/customsearch/v1"))
+    monkeypatch.setenv("SEARXNG_URL", served.url("/searxng"))
     monkeypatch.setenv("BRAVE_API_KEY", BRAVE_KEY)
     monkeypatch.setenv("GOOGLE_SEARCH_API_KEY", GOOGLE_KEY)
     monkeypatch.setenv("GOOGLE_SEARCH_ENGINE_ID", ENGINE_ID)

@@ -209,6 +209,10 @@ def main() -> int:
         GOOGLE_SEARCH_ENGINE_ID="bench-cx",
         WEBTAP_ALLOW_NETWORKS="127.0.0.1/32",  # the page is local; the guard stays on
         HOME=str(ROOT / "bench"),  # no credentials file is read from the real home
+        # A cold call is what is timed: no page or search cache, no pacing by the rate budget.
+        WEBTAP_CACHE="off",
+        WEBTAP_BRAVE_RATE="1000",
+        WEBTAP_GOOGLE_RATE="1000",
     )
 
     size = len(page()) / 1024

@@ -205,3 +205,10 @@ def test_a_used_up_quota_is_asked_again_after_a_while(kit: Any) -> None:
     assert 99_000 < seen[0] <= 100_000  # the message tells the real reset
     state = json.loads(budget.path.read_text())
     assert state["blocked_until"] - time.time() <= 600
+
+
+def test_the_spacing_scales_with_the_plan() -> None:
+    from webtap.search.budget import _spacing
+
+    assert _spacing(1.0) == pytest.approx(1.15)  # the free plan: margin and gap for jitter
+    assert _spacing(1 / 50) == pytest.approx(0.023)  # 50 a second stays about 50, not 10

@@ -40,11 +40,19 @@ RATE_ENV = {"brave": "WEBTAP_BRAVE_RATE", "google": "WEBTAP_GOOGLE_RATE"}
 # Slots are spaced a little wider than the limit: requests leave on time but arrive with
 # network jitter, and the provider counts arrivals.
 MARGIN = 0.05
-MIN_GAP = 0.1  # seconds added to every spacing, for the same reason
+MIN_GAP = 0.1  # seconds added to a spacing, for the same reason (a tenth of it at most)
+
 MAX_INTERVAL = 60.0  # a "limit" slower than a request a minute is a garbled header
 MAX_AHEAD = 3600.0  # a booked slot further away than this is a garbled file or a clock jump
 MAX_TIME = 1e11
 RECHECK = 600.0  # seconds a used-up quota is believed before one caller asks the provider again
+
+
+def _spacing(interval: float) -> float:
+    """Seconds between two requests under a limit of one per ``interval`` seconds: wider by
+    the margin and the gap, the gap no more than a tenth of the interval (a paid plan's
+    50 requests a second must not be held to 10)."""
+    return interval * (1 + MARGIN) + min(MIN_GAP, interval / 10)
 
 
 class TurnDeadline(Deadline):
@@ -137,7 +145,7 @@ class RateBudget:
                 resets_at = float(state.get("resets_at") or blocked_until)
                 raise self.quota_error(max(resets_at - now, 0.0))
             interval = self._interval(state)
-            spacing = interval * (1 + MARGIN) + MIN_GAP
+            spacing = _spacing(interval)
             slot = max(now, _near(state, "next", now), _near(state, "sent", now) + spacing)
             wait = slot - now
             if wait > _patience(deadline) - 0.5:
@@ -156,7 +164,7 @@ class RateBudget:
                 if state is None:
                     return
                 interval = self._interval(state)
-                ready = _near(state, "sent", now) + interval * (1 + MARGIN) + MIN_GAP
+                ready = _near(state, "sent", now) + _spacing(interval)
                 if ready <= now:
                     state["sent"] = now
                     return

@@ -28,6 +28,7 @@ import resource
 import statistics
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from collections.abc import Callable
@@ -211,6 +212,7 @@ def main() -> int:
         HOME=str(ROOT / "bench"),  # no credentials file is read from the real home
         # A cold call is what is timed: no page or search cache, no pacing by the rate budget.
         WEBTAP_CACHE="off",
+        WEBTAP_CACHE_DIR=tempfile.mkdtemp(prefix="webtap-bench-"),  # the rate budget's files
         WEBTAP_BRAVE_RATE="1000",
         WEBTAP_GOOGLE_RATE="1000",
     )

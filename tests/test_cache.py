@@ -9,8 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from webtap.cache import Cache, cache_dir, enabled, env_ttl
+from webtap.cache import Cache, cache_dir, enabled
 from webtap.errors import ConfigError
+from webtap.settings import env_ttl
 
 
 def test_round_trip_and_miss(tmp_path: Path) -> None:

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from webtap.errors import ConfigError
-from webtap.net import env_size
 from webtap.protocol import MAX_INT_DIGITS, RequestError, loads_json, parse_request, whole_integers
+from webtap.settings import env_int
 from webtap.text import escape_c1, strip_controls
 
 HUGE = "1" * 5000  # past Python's 4,300-digit limit for int(): a plain ValueError before
@@ -67,13 +67,13 @@ def test_a_size_setting_is_a_positive_whole_number_or_a_config_error(monkeypatch
     with pytest.raises(
         ConfigError, match=r"WEBTAP_MAX_BYTES must be a number above 0 .* a whole number of bytes"
     ):
-        env_size("WEBTAP_MAX_BYTES", 1024)
+        env_int("WEBTAP_MAX_BYTES", 1024, "bytes")
 
 
 @pytest.mark.parametrize(("raw", "value"), [("", 1024), (" 2048 ", 2048), ("1_000_000", 10**6)])
 def test_a_size_setting_reads_whole_numbers(monkeypatch, raw: str, value: int) -> None:
     monkeypatch.setenv("WEBTAP_MAX_BYTES", raw)
-    assert env_size("WEBTAP_MAX_BYTES", 1024) == value
+    assert env_int("WEBTAP_MAX_BYTES", 1024, "bytes") == value
 
 
 def test_a_fractional_max_bytes_is_config_error_from_the_tool(run_exe) -> None:
@@ -141,3 +141,28 @@ def test_an_internal_error_never_carries_a_known_key(monkeypatch) -> None:
     monkeypatch.setattr(tools.ToolSpec, "resolve", lambda self: broken)
     out = tools.call("web_fetch", {"url": "http://x/"})
     assert out["error_code"] == "INTERNAL_ERROR" and out["error"].endswith("?key=*** failed")
+
+
+@pytest.mark.parametrize(
+    ("name", "raw"),
+    [
+        ("WEBTAP_PDF_MAX_PAGES", "2.5"),
+        ("WEBTAP_PDF_MAX_EXPANDED", "0.5"),
+        ("WEBTAP_GOOGLE_MAX_CALLS", "0.9"),
+        ("WEBTAP_FETCH_CACHE_MAX_BYTES", "100MB"),
+    ],
+)
+def test_every_count_setting_is_a_whole_number(monkeypatch, name: str, raw: str) -> None:
+    """Counts and sizes share one reader: none truncates a fraction into another number."""
+    from webtap.page_cache import page_cache
+    from webtap.pdf import to_markdown as pdf_to_markdown
+    from webtap.search.google import max_calls
+
+    monkeypatch.setenv(name, raw)
+    with pytest.raises(ConfigError, match=rf"{name} must be a number above 0 .* a whole number"):
+        {
+            "WEBTAP_PDF_MAX_PAGES": lambda: pdf_to_markdown(b"%PDF-1.4\n", None),
+            "WEBTAP_PDF_MAX_EXPANDED": lambda: pdf_to_markdown(b"%PDF-1.4\n", None),
+            "WEBTAP_GOOGLE_MAX_CALLS": max_calls,
+            "WEBTAP_FETCH_CACHE_MAX_BYTES": page_cache,
+        }[name]()

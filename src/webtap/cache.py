@@ -20,15 +20,12 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import json
-import math
 import os
 import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
-
-from webtap.errors import ConfigError
 
 if TYPE_CHECKING:
     import sqlite3
@@ -40,8 +37,6 @@ __all__ = [
     "Entry",
     "cache_dir",
     "enabled",
-    "env_bytes",
-    "env_ttl",
 ]
 
 CACHE_ENV = "WEBTAP_CACHE"
@@ -64,43 +59,6 @@ def cache_dir() -> Path:
     from platformdirs import user_cache_dir
 
     return Path(user_cache_dir("webtap"))
-
-
-def env_ttl(name: str, default: float) -> float:
-    """Seconds an entry stays fresh, from ``name`` in the environment (0 allowed).
-
-    A value that is not a number of seconds ≥ 0 is a :class:`ConfigError` naming the variable,
-    like every other webtap setting: a typo must not silently keep stale answers.
-    """
-    raw = os.environ.get(name, "").strip()
-    if not raw:
-        return default
-    try:
-        value = float(raw)
-    except ValueError:
-        value = math.nan
-    if not value >= 0 or math.isinf(value):
-        raise ConfigError(
-            f"{name} must be a number of seconds, 0 or more (got {raw[:40]!r}); "
-            f"fix it, or unset it to use the default ({default:g})"
-        )
-    return value
-
-
-def env_bytes(name: str, default: int) -> int:
-    """A cache's bound in bytes, from ``name`` in the environment: a whole number above 0.
-
-    Anything else is a :class:`ConfigError` naming the variable (``100MB`` is not read as 100).
-    """
-    raw = os.environ.get(name, "").strip()
-    if not raw:
-        return default
-    if not raw.isdigit() or int(raw) < 1:
-        raise ConfigError(
-            f"{name} must be a whole number of bytes above 0 (got {raw[:40]!r}); "
-            f"fix it, or unset it to use the default ({default})"
-        )
-    return int(raw)
 
 
 @dataclass(frozen=True, slots=True)

@@ -89,7 +89,8 @@ class Page:
 
 def fetch_timeouts() -> Timeouts:
     """Connect timeout and overall deadline, from the environment or the defaults."""
-    from webtap.net import Timeouts, env_float
+    from webtap.net import Timeouts
+    from webtap.settings import env_float
 
     total = env_float(FETCH_TIMEOUT_ENV, DEFAULT_FETCH_TIMEOUT)
     connect = env_float(CONNECT_TIMEOUT_ENV, DEFAULT_CONNECT_TIMEOUT)
@@ -117,10 +118,11 @@ def _checked_mode(mode: str) -> str:
 
 def fetch_limits() -> Limits:
     """Size cap (decoded bytes) and redirect limit, from the environment or the defaults."""
-    from webtap.net import Limits, env_size
+    from webtap.net import Limits
+    from webtap.settings import env_int
 
     default = Limits()
-    return Limits(max_body=env_size(MAX_BYTES_ENV, default.max_body))
+    return Limits(max_body=env_int(MAX_BYTES_ENV, default.max_body, "bytes"))
 
 
 # --- URLs ------------------------------------------------------------------------------------

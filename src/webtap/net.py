@@ -13,7 +13,6 @@ gzip/deflate/br itself in bounded pieces so that the size cap holds on decoded b
 
 from __future__ import annotations
 
-import math
 import os
 import re
 import socket
@@ -30,7 +29,7 @@ from typing import TYPE_CHECKING, Any
 import httpx
 
 from webtap import __version__
-from webtap.errors import ConfigError, NetworkError, ParseError, clip
+from webtap.errors import NetworkError, ParseError, clip
 
 if TYPE_CHECKING:
     import ssl
@@ -52,8 +51,6 @@ __all__ = [
     "Timeouts",
     "capping_hook",
     "decode_capped",
-    "env_float",
-    "env_size",
     "guarded_client",
     "make_client",
     "read_body",
@@ -85,45 +82,6 @@ class Limits:
 
 DEFAULT_TIMEOUTS = Timeouts()
 DEFAULT_LIMITS = Limits()
-
-
-def env_float(name: str, default: float) -> float:
-    """A positive number from the environment, or ``default`` when unset or empty.
-
-    Any other value is a :class:`ConfigError` naming the variable: silently falling back to
-    the default would hide a typo such as ``WEBTAP_FETCH_TIMEOUT=5s`` from the person.
-    """
-    raw = os.environ.get(name, "").strip()
-    if not raw:
-        return default
-    try:
-        value = float(raw)
-    except ValueError:
-        value = math.nan
-    if not value > 0 or math.isinf(value):
-        raise ConfigError(
-            f"{name} must be a number above 0 (got {raw!r}); "
-            f"fix it, or unset it to use the default ({default:g})"
-        )
-    return value
-
-
-def env_size(name: str, default: int) -> int:
-    """A size in bytes from the environment: a whole number above 0, or ``default`` when unset.
-
-    Anything else (``0.5``, ``10MB``, ``0``, ``-1``) is a :class:`ConfigError` naming the
-    variable: read as a float and truncated, ``0.5`` would become a cap of 0 bytes.
-    """
-    raw = os.environ.get(name, "").strip()
-    if not raw:
-        return default
-    digits = raw.replace("_", "")
-    if not (digits.isascii() and digits.isdigit()) or len(digits) > 18 or int(digits) == 0:
-        raise ConfigError(
-            f"{name} must be a number above 0 (got {clip(raw, 40)!r}): a whole number of "
-            f"bytes, such as {default}; fix it, or unset it to use the default"
-        )
-    return int(digits)
 
 
 def make_client(timeouts: Timeouts = DEFAULT_TIMEOUTS, **kwargs: object) -> httpx.Client:

@@ -34,7 +34,8 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit, urlunsplit
 
 from webtap import __version__
-from webtap.cache import Cache, cache_dir, enabled, env_bytes, env_ttl
+from webtap.cache import Cache, cache_dir, enabled
+from webtap.settings import env_int, env_ttl
 
 if TYPE_CHECKING:
     from webtap.guard import Guard
@@ -264,7 +265,7 @@ def page_cache() -> PageCache | None:
     if not enabled():
         return None
     ttl = env_ttl(TTL_ENV, DEFAULT_TTL)
-    max_bytes = env_bytes(MAX_BYTES_ENV, DEFAULT_MAX_BYTES)
+    max_bytes = env_int(MAX_BYTES_ENV, DEFAULT_MAX_BYTES, "bytes")
     folder = cache_dir()
     memo = (str(folder), max_bytes)
     cache = _OPEN.get(memo)

@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any
 
 from webtap.convert._escape import escape_heading_end, escape_line_start, escape_text
 from webtap.errors import ParseError
-from webtap.net import env_float
+from webtap.settings import env_int
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
@@ -106,8 +106,8 @@ class _Block:
 
 def to_markdown(body: bytes, deadline: Deadline | None = None) -> tuple[str, str]:
     """``(title, markdown)`` of a PDF, or :class:`ParseError` naming what is wrong with it."""
-    max_pages = max(1, int(env_float(MAX_PAGES_ENV, DEFAULT_MAX_PAGES)))
-    _check_expansion(body, int(env_float(MAX_EXPANDED_ENV, DEFAULT_MAX_EXPANDED)), deadline)
+    max_pages = env_int(MAX_PAGES_ENV, DEFAULT_MAX_PAGES, "pages")
+    _check_expansion(body, env_int(MAX_EXPANDED_ENV, DEFAULT_MAX_EXPANDED, "bytes"), deadline)
     # PDFium is not thread-safe, and the MCP server and the SQL functions fetch in threads.
     wait = -1 if deadline is None else max(deadline.remaining(), 0)
     if not _PDFIUM.acquire(timeout=wait):

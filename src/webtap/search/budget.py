@@ -30,7 +30,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from webtap.errors import RateLimit, WebtapError
-from webtap.net import Deadline, env_float
+from webtap.net import Deadline
+from webtap.settings import env_float
 
 __all__ = ["DEFAULT_RATES", "MARGIN", "Limits", "RateBudget", "TurnDeadline"]
 

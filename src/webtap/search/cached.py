@@ -15,8 +15,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from webtap.cache import Cache, cache_dir, enabled, env_ttl
+from webtap.cache import Cache, cache_dir, enabled
 from webtap.search.results import SearchResult
+from webtap.settings import env_ttl
 
 __all__ = ["DEFAULT_TTL", "MAX_BYTES", "TTL_ENV", "cached", "fingerprint"]
 

@@ -16,7 +16,7 @@ import httpx
 
 from webtap.credentials import require_google
 from webtap.errors import APIError, AuthInvalid, RateLimit, WebtapError
-from webtap.net import Deadline, env_float
+from webtap.net import Deadline
 from webtap.search.budget import Limits, RateBudget
 from webtap.search.cached import cached, fingerprint
 from webtap.search.domains import filter_results, normalize_domains
@@ -29,6 +29,7 @@ from webtap.search.request import (
     search_deadline,
 )
 from webtap.search.results import SearchResult, clean_text
+from webtap.settings import env_int
 
 __all__ = [
     "CLOSED_MESSAGE",
@@ -107,7 +108,7 @@ def google_search(
 
 def max_calls() -> int:
     """Provider calls one search may make over several allowed domains (WEBTAP_GOOGLE_MAX_CALLS)."""
-    return max(1, int(env_float("WEBTAP_GOOGLE_MAX_CALLS", DEFAULT_MAX_CALLS)))
+    return env_int("WEBTAP_GOOGLE_MAX_CALLS", DEFAULT_MAX_CALLS, "calls")
 
 
 def fan_out_plan(domains: Sequence[str], num: int) -> tuple[list[str], list[str]]:

@@ -23,13 +23,13 @@ from webtap.net import (
     Deadline,
     Timeouts,
     decode_capped,
-    env_float,
     make_client,
     translate_errors,
 )
 from webtap.protocol import loads_json
 from webtap.redact import quote, redact, redact_value, remember
 from webtap.search.budget import Limits, RateBudget
+from webtap.settings import env_float
 
 __all__ = [
     "DEFAULT_CALL_TIMEOUT",

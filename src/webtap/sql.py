@@ -12,7 +12,8 @@ The extension calls the model one row after another. Here ``stps_ask_ai`` is a v
 concurrently on a bounded thread pool (32 by default, ``stps_set_concurrency``). Identical rows
 (context, prompt, model, max_tokens, search provider, tool-call limit) are asked once per
 query, and an optional SQLite cache (``stps_set_cache``) keeps successful answers so that a
-query run again does not pay again. On a terminal, a long query shows rows done, total and rate on stderr.
+query run again does not pay again. On a terminal, a long query shows rows done, total and
+rate on stderr.
 
 Every failure is a value that starts with ``ERROR:``, never a failed query; NULL in, NULL out.
 Without pyarrow the functions still work, one row at a time.

@@ -97,7 +97,10 @@ def test_empty_emphasis_dropped() -> None:
 
 
 def test_nested_and_adjacent_emphasis() -> None:
-    assert md("<p><b>a <b>b</b> c</b></p>") == "**a b c**\n"
+    # Emphasis inside the same emphasis nests with the other delimiter, as in the HTML.
+    assert md("<p><b>a <b>b</b> c</b></p>") == "**a __b__ c**\n"
+    assert md("<p><i><i>a</i></i></p>") == "*_a_*\n"
+    assert md("<p><i>a<i>b</i>c</i></p>") == "*a<em>b</em>c*\n"  # "_" cannot nest in a word
     assert md("<p><b>a</b><b>b</b></p>") == "**ab**\n"
     assert md("<p><b><i>both</i></b></p>") == "***both***\n"
 

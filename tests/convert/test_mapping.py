@@ -162,7 +162,20 @@ def test_nested_list_under_wide_marker() -> None:
 
 def test_list_item_paragraphs_and_code_indented() -> None:
     html = "<ul><li><p>one</p><p>two</p><pre>code\n  more</pre></li><li>next</li></ul>"
-    assert md(html) == "- one\n\n  two\n\n  ```\n  code\n    more\n  ```\n- next\n"
+    assert md(html) == "- one\n\n  two\n\n  ```\n  code\n    more\n  ```\n\n- next\n"
+
+
+def test_loose_and_tight_lists() -> None:
+    # Items holding paragraphs are a loose list (blank lines between them), as CommonMark
+    # writes it; Sphinx's compact ("simple") lists stay tight.
+    assert md("<ul><li><p>a</p></li><li><p>b</p></li></ul>") == "- a\n\n- b\n"
+    assert md('<ul class="simple"><li><p>a</p></li><li><p>b</p></li></ul>') == "- a\n- b\n"
+    # A tight item's blocks follow each other where no blank line is needed.
+    html = "<ul><li>a<blockquote><p>b</p></blockquote><pre>c</pre></li><li>d</li></ul>"
+    assert md(html) == "- a\n  > b\n  ```\n  c\n  ```\n- d\n"
+    assert md("<ul><li><h2>T</h2>text<hr>more</li></ul>") == "- ## T\n  text\n  ***\n  more\n"
+    # A paragraph after a nested list or a quote would continue it: a blank line stays.
+    assert md("<ul><li><blockquote>q</blockquote>after</li></ul>") == "- > q\n\n  after\n"
 
 
 def test_ordered_item_content_column() -> None:

@@ -188,8 +188,11 @@ def test_adjacent_lists_do_not_merge() -> None:
     assert md("<ol><li>a</li></ol><ol><li>b</li></ol>") == "1. a\n\n1) b\n"
 
 
-def test_empty_list_items_skipped() -> None:
-    assert md("<ul><li></li><li> </li><li>x</li></ul>") == "- x\n"
+def test_empty_list_items_kept() -> None:
+    # A browser shows their bullets (and counts them in an <ol>); so does CommonMark.
+    assert md("<ul><li></li><li> </li><li>x</li></ul>") == "-\n-\n- x\n"
+    assert md("<ol><li>a</li><li></li><li>c</li></ol>") == "1. a\n2.\n3. c\n"
+    assert md("<p>a</p><blockquote> </blockquote>") == "a\n\n>\n"
 
 
 def test_text_between_list_items_is_not_an_item() -> None:
@@ -339,7 +342,7 @@ def test_code_block_whitespace() -> None:
     assert md("<pre>\n\na  \n\n\n\nb\n\n</pre>") == "```\n\na  \n\n\n\nb\n\n```\n"
     assert md("<pre>a\r\nb</pre>") == "```\na\nb\n```\n"
     assert md("<pre>a<br>b</pre>") == "```\na\nb\n```\n"
-    assert md("<pre>  </pre>") == ""
+    assert md("<pre>  </pre>") == "```\n```\n"
 
 
 def test_code_block_in_blockquote() -> None:

@@ -115,20 +115,23 @@ class Blocks(Inline):
             return None
         self.flush()
         lines = code_lines(text)
-        if lines:
-            fence = code_fence(text)
-            self.interrupt()
-            self.emit([fence + language(el), *lines, fence])
-            self.last_leaf = (len(self.lines), True)
+        fence = code_fence(text)
+        self.interrupt()
+        self.emit([fence + language(el), *lines, fence])  # an empty block too: it is shown
+        self.last_leaf = (len(self.lines), True)
         return None
 
     def open_quote(self, el: etree._Element) -> End:
         if not self.flat:
             self.flush()
             self.interrupt()
-        return self.open_container("quote", "> ", "> ")
+        return self.open_container("quote", "> ", "> ", bare=len(el) == 0)
 
-    def open_container(self, kind: str, marker: str, indent: str, tight: bool = True) -> End:
+    def open_container(
+        self, kind: str, marker: str, indent: str, tight: bool = True, bare: bool = False
+    ) -> End:
+        """``bare``: the element holds no element, so if it writes nothing it is empty in
+        the HTML itself (and shown), not emptied by what the conversion leaves out."""
         if self.flat:
             self.pieces.append(self.flat_sep)
             return self.separate
@@ -137,11 +140,14 @@ class Blocks(Inline):
         if len(containers) >= _MAX_CONTAINERS:
             return self.flush
         outer = self.indent
-        containers.append(Container(kind, marker, indent, outer, tight))
+        container = Container(kind, marker, indent, outer, tight)
+        containers.append(container)
         self.indent = outer + indent
 
         def end() -> None:
             self.flush()
+            if bare and self.pending < len(containers):
+                self.emit([""])  # an empty item or quote is still one: "-", ">"
             containers.pop()
             self.indent = outer
             if self.pending > len(containers):
@@ -206,7 +212,7 @@ class Blocks(Inline):
             and len(self.lines) == state.item_end > state.lines_at_start
         ):
             self.sep = 1  # items follow each other without a blank line
-        close = self.open_container("li", marker, " " * len(marker), not loose)
+        close = self.open_container("li", marker, " " * len(marker), not loose, len(el) == 0)
         if state is None:
             return close
 

@@ -190,7 +190,7 @@ class Writer:
             value = re.sub(r"[\t\n\r]", "", value)
         scheme = value[:11].lower()
         url: str | None
-        if not value or value == "#" or scheme.startswith(("javascript:", "vbscript:", "data:")):
+        if value == "#" or scheme.startswith(("javascript:", "vbscript:", "data:")):
             url = None
         else:
             if self.base_url and not scheme.startswith(("https://", "http://")):

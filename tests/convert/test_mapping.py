@@ -188,6 +188,10 @@ def test_adjacent_lists_do_not_merge() -> None:
     assert md("<ol><li>a</li></ol><ol><li>b</li></ol>") == "1. a\n\n1) b\n"
 
 
+def test_empty_href_is_still_a_link() -> None:
+    assert md('<p><a href="">link</a> <a href="#">top</a></p>') == "[link]() top\n"
+
+
 def test_empty_list_items_kept() -> None:
     # A browser shows their bullets (and counts them in an <ol>); so does CommonMark.
     assert md("<ul><li></li><li> </li><li>x</li></ul>") == "-\n-\n- x\n"

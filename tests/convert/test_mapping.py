@@ -97,7 +97,10 @@ def test_empty_emphasis_dropped() -> None:
 
 
 def test_nested_and_adjacent_emphasis() -> None:
-    assert md("<p><b>a <b>b</b> c</b></p>") == "**a b c**\n"
+    # Emphasis inside the same emphasis nests with the other delimiter, as in the HTML.
+    assert md("<p><b>a <b>b</b> c</b></p>") == "**a __b__ c**\n"
+    assert md("<p><i><i>a</i></i></p>") == "*_a_*\n"
+    assert md("<p><i>a<i>b</i>c</i></p>") == "*a<em>b</em>c*\n"  # "_" cannot nest in a word
     assert md("<p><b>a</b><b>b</b></p>") == "**ab**\n"
     assert md("<p><b><i>both</i></b></p>") == "***both***\n"
 
@@ -159,7 +162,20 @@ def test_nested_list_under_wide_marker() -> None:
 
 def test_list_item_paragraphs_and_code_indented() -> None:
     html = "<ul><li><p>one</p><p>two</p><pre>code\n  more</pre></li><li>next</li></ul>"
-    assert md(html) == "- one\n\n  two\n\n  ```\n  code\n    more\n  ```\n- next\n"
+    assert md(html) == "- one\n\n  two\n\n  ```\n  code\n    more\n  ```\n\n- next\n"
+
+
+def test_loose_and_tight_lists() -> None:
+    # Items holding paragraphs are a loose list (blank lines between them), as CommonMark
+    # writes it; Sphinx's compact ("simple") lists stay tight.
+    assert md("<ul><li><p>a</p></li><li><p>b</p></li></ul>") == "- a\n\n- b\n"
+    assert md('<ul class="simple"><li><p>a</p></li><li><p>b</p></li></ul>') == "- a\n- b\n"
+    # A tight item's blocks follow each other where no blank line is needed.
+    html = "<ul><li>a<blockquote><p>b</p></blockquote><pre>c</pre></li><li>d</li></ul>"
+    assert md(html) == "- a\n  > b\n  ```\n  c\n  ```\n- d\n"
+    assert md("<ul><li><h2>T</h2>text<hr>more</li></ul>") == "- ## T\n  text\n  ***\n  more\n"
+    # A paragraph after a nested list or a quote would continue it: a blank line stays.
+    assert md("<ul><li><blockquote>q</blockquote>after</li></ul>") == "- > q\n\n  after\n"
 
 
 def test_ordered_item_content_column() -> None:
@@ -172,8 +188,15 @@ def test_adjacent_lists_do_not_merge() -> None:
     assert md("<ol><li>a</li></ol><ol><li>b</li></ol>") == "1. a\n\n1) b\n"
 
 
-def test_empty_list_items_skipped() -> None:
-    assert md("<ul><li></li><li> </li><li>x</li></ul>") == "- x\n"
+def test_empty_href_is_still_a_link() -> None:
+    assert md('<p><a href="">link</a> <a href="#">top</a></p>') == "[link]() top\n"
+
+
+def test_empty_list_items_kept() -> None:
+    # A browser shows their bullets (and counts them in an <ol>); so does CommonMark.
+    assert md("<ul><li></li><li> </li><li>x</li></ul>") == "-\n-\n- x\n"
+    assert md("<ol><li>a</li><li></li><li>c</li></ol>") == "1. a\n2.\n3. c\n"
+    assert md("<p>a</p><blockquote> </blockquote>") == "a\n\n>\n"
 
 
 def test_text_between_list_items_is_not_an_item() -> None:
@@ -323,7 +346,7 @@ def test_code_block_whitespace() -> None:
     assert md("<pre>\n\na  \n\n\n\nb\n\n</pre>") == "```\n\na  \n\n\n\nb\n\n```\n"
     assert md("<pre>a\r\nb</pre>") == "```\na\nb\n```\n"
     assert md("<pre>a<br>b</pre>") == "```\na\nb\n```\n"
-    assert md("<pre>  </pre>") == ""
+    assert md("<pre>  </pre>") == "```\n```\n"
 
 
 def test_code_block_in_blockquote() -> None:

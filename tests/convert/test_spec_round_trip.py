@@ -4,8 +4,10 @@ Each example's HTML (what the spec says its Markdown renders to) is converted by
 the Markdown rendered again by markdown-it-py (CommonMark, GFM tables and strikethrough):
 at least 97% must come back the same. The raw-HTML sections are left out (webtap writes
 HTML as Markdown, never as HTML) and so are link titles (webtap leaves them out on purpose).
-"Same" is the same elements, attributes and text as a reader sees them (`canonical`): code
-blocks byte for byte.
+"Same" is the same elements, attributes and text, element for element (`canonical` with
+``reader=False``: a loose list stays loose, emphasis nested in the same emphasis stays
+nested, an empty item stays): code blocks byte for byte. The share "as read" (a normalisation
+that also treats tight and loose lists, nested emphasis and such as equal) is printed too.
 
 The examples are vendored in ``data/spec-examples.json`` (see ``data/README.md``).
 """
@@ -43,7 +45,7 @@ def canonical(html: str, reader: bool = True) -> str:
     outside ``<pre>``, link destinations percent-decoded, link titles left out.
 
     ``reader``: as a reader sees the page, also: a list item's paragraphs are its text (tight
-    or loose is spacing; webtap writes tight lists), emphasis inside the same emphasis is the
+    or loose is spacing), emphasis inside the same emphasis is the
     same emphasis, elements that show nothing (no text, image or rule) and links to nowhere
     are left out as webtap leaves them out, and a checkbox is GFM's ``[x]``."""
     root = lxml.html.fragment_fromstring(html, create_parent="div")
@@ -133,8 +135,8 @@ def share_same(reader: bool) -> tuple[float, list[str]]:
 
 
 def test_spec_examples_render_back_the_same() -> None:
-    share, failed = share_same(reader=True)
-    strict, _ = share_same(reader=False)
-    print(f"\nspec round trip: {share:.1%} as read ({strict:.1%} element for element)")
+    strict, failed = share_same(reader=False)
+    share, _ = share_same(reader=True)
+    print(f"\nspec round trip: {strict:.1%} element for element ({share:.1%} as read)")
     print("\n".join(failed))
-    assert share >= TARGET, f"{share:.1%} of the spec examples render back the same"
+    assert strict >= TARGET, f"{strict:.1%} of the spec examples render back the same"

@@ -40,6 +40,7 @@ class Container:
     marker: str  # prefix of its first line
     indent: str  # prefix of its other lines
     outer_indent: str  # the enclosing containers' indent
+    tight: bool = True  # a list item whose blocks need no blank line between them
 
 
 @dataclass(slots=True)
@@ -50,6 +51,7 @@ class ListState:
     bullet: str  # "-"/"*" for bullets, "."/")" after a number
     number: int  # the next item's
     lines_at_start: int
+    loose: bool = False  # its items hold paragraphs: blank lines between its blocks
     item_end: int = -1  # len(lines) when its last item ended
 
 
@@ -73,7 +75,9 @@ class Blocks(Inline):
             self.flat -= 1
             text = " ".join(self.flat_text())
             if text:
+                self.interrupt()
                 self.emit([f"{'#' * level} {escape_heading_end(text)}"])
+                self.last_leaf = (len(self.lines), True)
 
         return end
 
@@ -87,8 +91,12 @@ class Blocks(Inline):
             # On an item's first line "- ---" (or "* ***") is itself a thematic break that
             # ends the list; "_" is never a bullet.
             self.emit(["___"])
+        elif self.tight():
+            self.interrupt()
+            self.emit(["***"])  # right under a paragraph "---" would underline a heading
         else:
             self.emit(["---"])
+        self.last_leaf = (len(self.lines), True)
         return None
 
     def open_br(self, el: etree._Element) -> End:
@@ -107,15 +115,23 @@ class Blocks(Inline):
             return None
         self.flush()
         lines = code_lines(text)
-        if lines:
-            fence = code_fence(text)
-            self.emit([fence + language(el), *lines, fence])
+        fence = code_fence(text)
+        self.interrupt()
+        self.emit([fence + language(el), *lines, fence])  # an empty block too: it is shown
+        self.last_leaf = (len(self.lines), True)
         return None
 
     def open_quote(self, el: etree._Element) -> End:
-        return self.open_container("quote", "> ", "> ")
+        if not self.flat:
+            self.flush()
+            self.interrupt()
+        return self.open_container("quote", "> ", "> ", bare=len(el) == 0)
 
-    def open_container(self, kind: str, marker: str, indent: str) -> End:
+    def open_container(
+        self, kind: str, marker: str, indent: str, tight: bool = True, bare: bool = False
+    ) -> End:
+        """``bare``: the element holds no element, so if it writes nothing it is empty in
+        the HTML itself (and shown), not emptied by what the conversion leaves out."""
         if self.flat:
             self.pieces.append(self.flat_sep)
             return self.separate
@@ -124,11 +140,14 @@ class Blocks(Inline):
         if len(containers) >= _MAX_CONTAINERS:
             return self.flush
         outer = self.indent
-        containers.append(Container(kind, marker, indent, outer))
+        container = Container(kind, marker, indent, outer, tight)
+        containers.append(container)
         self.indent = outer + indent
 
         def end() -> None:
             self.flush()
+            if bare and self.pending < len(containers):
+                self.emit([""])  # an empty item or quote is still one: "-", ">"
             containers.pop()
             self.indent = outer
             if self.pending > len(containers):
@@ -156,11 +175,12 @@ class Blocks(Inline):
         if (
             containers
             and containers[-1].kind == "li"
+            and containers[-1].tight
             and self.pending == len(containers)
             and number == 1  # only "1." may interrupt a paragraph (CommonMark)
         ):
             self.sep = 1  # a nested list follows its item's text directly
-        state = ListState(ordered, bullet, number, len(self.lines))
+        state = ListState(ordered, bullet, number, len(self.lines), _loose(el))
         self.lists.append(state)
 
         def end() -> None:
@@ -185,9 +205,14 @@ class Blocks(Inline):
             marker = f"{number}{state.bullet} "
         else:
             marker = state.bullet + " "
-        if state is not None and len(self.lines) == state.item_end > state.lines_at_start:
+        loose = state is not None and state.loose
+        if (
+            not loose
+            and state is not None
+            and len(self.lines) == state.item_end > state.lines_at_start
+        ):
             self.sep = 1  # items follow each other without a blank line
-        close = self.open_container("li", marker, " " * len(marker))
+        close = self.open_container("li", marker, " " * len(marker), not loose, len(el) == 0)
         if state is None:
             return close
 
@@ -214,6 +239,16 @@ class Blocks(Inline):
             self.separate()
 
         return end
+
+
+def _loose(el: etree._Element) -> bool:
+    """Whether a list is loose: an item holds a paragraph (``<li><p>``), as CommonMark
+    writes a list with blank lines between its items. Sphinx marks its compact lists
+    ``simple`` and still puts their items' text in paragraphs."""
+    classes = el.get("class")
+    if classes and "simple" in classes.split():
+        return False
+    return any(child.tag == "p" for item in el if item.tag == "li" for child in item)
 
 
 def code_lines(text: str) -> list[str]:

@@ -21,7 +21,7 @@ __all__ = ["BLOCKS", "BLOCK_TAGS", "Inline"]
 _STRIP = "".join(c for c in map(chr, range(0x3001)) if c.isspace()) + "\x00"
 _MAX_INLINE = 40  # deeper inline wrapping is written as plain text
 _PERMALINK = frozenset(("¶", "#", "§", "🔗"))
-_TAGS = {"**": "strong", "*": "em", "~~": "del"}
+_TAGS = {"**": "strong", "*": "em", "~~": "del", "__": "strong", "_": "em"}
 BLOCKS = (
     "p", "div", "section", "article", "main", "header", "footer", "aside", "address", "center",
     "hgroup", "fieldset", "legend", "form", "figure", "figcaption", "details", "dialog", "body",
@@ -89,8 +89,10 @@ class Inline(Writer):
             wrapped = f"\u201c{core}\u201d"
         elif marker in ("sup", "sub"):
             wrapped = f"<{marker}>{core}</{marker}>"
-        elif (before and not before.isspace() and (_is_punct(core[0]) or _is_word(before))) or (
-            not trail and _is_punct(core[-1]) and _word_may_follow(el)
+        elif (
+            (before and not before.isspace() and (_is_punct(core[0]) or _is_word(before)))
+            or (not trail and _is_punct(core[-1]) and _word_may_follow(el))
+            or (marker[0] == "_" and not trail and _word_may_follow(el))
         ):
             # "Byte<em>`n`</em>", "<b>Note:</b>text": a * run there could not open or close
             # (CommonMark flanking rules); inside a word or between punctuation it could do
@@ -126,10 +128,9 @@ class Inline(Writer):
     # -- emphasis, sup/sub, quotations: the same open/close around a marker -------------------
 
     def open_strong(self, el: etree._Element) -> End:
-        if self.strong:
-            return None
+        # Inside the same emphasis the other delimiter: "*a _b_ c*" nests, "*a *b* c*" not.
+        mark = self.open_inline("__" if self.strong % 2 else "**")
         self.strong += 1
-        mark = self.open_inline("**")
 
         def end() -> None:
             self.strong -= 1
@@ -138,10 +139,9 @@ class Inline(Writer):
         return end
 
     def open_em(self, el: etree._Element) -> End:
-        if self.em:
-            return None
+        # Inside the same emphasis the other delimiter: "*a _b_ c*" nests, "*a *b* c*" not.
+        mark = self.open_inline("_" if self.em % 2 else "*")
         self.em += 1
-        mark = self.open_inline("*")
 
         def end() -> None:
             self.em -= 1

@@ -57,6 +57,9 @@ class Writer:
         self.pending = 0  # containers[pending:] have not written their first line yet
         self.lists: list[ListState] = []
         self.last_list: tuple[int, int, str] | None = None  # (lines, depth, bullet)
+        # (len(lines), closed) after the last leaf block: closed for a heading, code block or
+        # rule, which end themselves; a paragraph would take a following line as its own.
+        self.last_leaf: tuple[int, bool] = (-1, False)
         self.active: list[Mark] = []  # open inline wrappers, outermost first
         self.strong = self.em = self.strike = self.link = 0
         self.flat = 0  # > 0 inside a heading or table cell: blocks become separators
@@ -107,10 +110,13 @@ class Writer:
             self.close_inline()
         text = "".join(pieces)
         pieces.clear()
+        if self.tight() and self.last_leaf == (len(self.lines), True):
+            self.sep = 1  # "- # a\n  b": a tight item's text after its heading
         if BR not in text:
             line = line_of(text)
             if line:
                 self.emit([escape_line_start(line)])
+                self.last_leaf = (len(self.lines), False)
             return
         # Lines end in a hard break; "a<br><br>b" (an empty line between) is a paragraph break.
         paragraphs: list[list[str]] = [[]]
@@ -125,6 +131,24 @@ class Writer:
                 for i in range(len(lines) - 1):
                     lines[i] += "\\"
                 self.emit(lines)
+                self.last_leaf = (len(self.lines), False)
+
+    def tight(self) -> bool:
+        """Whether the next block is written in a tight list's item after its first line:
+        without a blank line before it where it cannot be read as part of the one before."""
+        containers = self.containers
+        return (
+            bool(containers)
+            and containers[-1].kind == "li"
+            and containers[-1].tight
+            and self.pending == len(containers)
+        )
+
+    def interrupt(self) -> None:
+        """Before a block that may interrupt a paragraph (a heading, fence, rule, quote):
+        no blank line in a tight item, after a paragraph or a block that ends itself."""
+        if self.tight() and self.last_leaf[0] == len(self.lines):
+            self.sep = 1
 
     def flat_text(self) -> list[str]:
         """The collected pieces as separate non-empty lines (for headings and cells)."""
@@ -166,7 +190,7 @@ class Writer:
             value = re.sub(r"[\t\n\r]", "", value)
         scheme = value[:11].lower()
         url: str | None
-        if not value or value == "#" or scheme.startswith(("javascript:", "vbscript:", "data:")):
+        if value == "#" or scheme.startswith(("javascript:", "vbscript:", "data:")):
             url = None
         else:
             if self.base_url and not scheme.startswith(("https://", "http://")):

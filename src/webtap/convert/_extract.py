@@ -518,9 +518,13 @@ def _words(names: str) -> list[str]:
 
 def _prune(chosen: list[etree._Element], page: _Page, content_good: int) -> None:
     """Remove boilerplate inside the chosen elements; never one holding most of the content
-    (it is then a wrapper with an unlucky name, an ancestor of the real content)."""
+    (it is then a wrapper with an unlucky name, an ancestor of the real content).
+
+    What goes is collected first and removed in one pass (`webtap.convert._html.drop`): one
+    strip of the tree, however many elements a page loses."""
     inside = set(chosen)
     stats = page.stats
+    doomed: list[etree._Element] = []
     for el in page.boilerplate:
         counters = stats.get(el)
         if counters is not None and (
@@ -532,39 +536,34 @@ def _prune(chosen: list[etree._Element], page: _Page, content_good: int) -> None
             )
         ):
             continue
-        for ancestor in el.iterancestors():
-            if ancestor in inside:
-                _drop_keep_tail(el)
-                break
+        if any(ancestor in inside for ancestor in el.iterancestors()):
+            doomed.append(el)
+    gone = set(doomed)
     for top in chosen:
-        _drop_announced(top, stats)
-        for link in [a for a in top.iter("a") if _SHARE_LINK.search(a.get("href") or "")]:
-            _drop_keep_tail(link)
-        for el in list(top.iter(*_PICTURE_TAGS)):
-            _drop_keep_tail(el)
+        doomed.extend(_announced(top, stats, gone))
+        doomed.extend(a for a in top.iter("a") if _SHARE_LINK.search(a.get("href") or ""))
+        doomed.extend(top.iter(*_PICTURE_TAGS))
+    if doomed:
+        drop(chosen[0].getroottree().getroot(), doomed)
 
 
-def _drop_announced(top: etree._Element, stats: dict[etree._Element, list]) -> None:
-    """Remove the block in the content's second half that announces related links ("Related
-    posts", "Leia também", ...) and, when it is only a label (a heading, a short paragraph),
-    the link-dense blocks after it."""
-    children = list(top.iterchildren("*"))
+def _announced(
+    top: etree._Element, stats: dict[etree._Element, list], gone: set[etree._Element]
+) -> list[etree._Element]:
+    """The block in the content's second half that announces related links ("Related posts",
+    "Leia também", ...) and, when it is only a label (a heading, a short paragraph), the
+    link-dense blocks after it; ``gone``: children already on their way out, not counted."""
+    children = [el for el in top.iterchildren("*") if el not in gone]
     for i, el in enumerate(children):
         if i < len(children) // 2 or not _announces_boilerplate(el):
             continue
+        found = [el]
         counters = stats.get(el)
         if el.tag in _HEADINGS or (counters is not None and counters[_ALL] <= _LABEL):
             for after in children[i + 1 :]:
                 counters = stats.get(after)
                 if counters is not None and counters[_LINK] * 2 < counters[_ALL]:
                     break
-                _drop_keep_tail(after)
-        _drop_keep_tail(el)
-        return
-
-
-def _drop_keep_tail(el: etree._Element) -> None:
-    """Remove ``el`` with what it holds, keeping its tail (see `webtap.convert._html.drop`)."""
-    parent = el.getparent()
-    if parent is not None:
-        drop(parent, (el,))
+                found.append(after)
+        return found
+    return []

@@ -588,10 +588,10 @@ class _Loop:
         try:
             results = self.run_search(query)
         except WebtapError as exc:
-            detail = _scrub(exc.message, self.credentials.secrets())
+            detail = redact(exc.message, self.credentials.secrets())
             return ToolResult(call, SEARCH_UNAVAILABLE, True, detail, exc.event)
         except Exception as exc:  # a provider bug must not end the question
-            detail = _scrub(f"{type(exc).__name__}: {exc}", self.credentials.secrets())
+            detail = redact(f"{type(exc).__name__}: {exc}", self.credentials.secrets())
             return ToolResult(call, SEARCH_UNAVAILABLE, True, detail)
         shown = min(len(results), SEARCH_RESULTS)
         return ToolResult(call, format_search_results(results), False, f"{shown} results")
@@ -754,7 +754,7 @@ def translate_api_errors(
     except anthropic.NotFoundError as exc:
         said = _said(exc)
         if model is None or "model" not in said.lower():
-            raise APIError(_scrub(f"The Anthropic API answered 404: {said}", secrets)) from None
+            raise APIError(redact(f"The Anthropic API answered 404: {said}", secrets)) from None
         raise ModelNotFound(
             f"The Anthropic API does not serve the model {model!r} (404 not_found_error). "
             f"Choose another with --model, WEBTAP_MODEL or stps_set_model(), e.g. "
@@ -767,12 +767,12 @@ def translate_api_errors(
         ) from None
     except anthropic.PermissionDeniedError as exc:
         raise AuthInvalid(
-            _scrub(f"The Anthropic API key may not do this (403): {_said(exc)}", secrets)
+            redact(f"The Anthropic API key may not do this (403): {_said(exc)}", secrets)
         ) from None
     except anthropic.RateLimitError as exc:
         after = _after(retries, out_of_time)
         raise RateLimit(
-            _scrub(
+            redact(
                 f"The Anthropic API is rate limiting this key (429), {after}: "
                 f"{_said(exc)} Wait a minute and try again, or lower the concurrency.",
                 secrets,
@@ -785,7 +785,7 @@ def translate_api_errors(
                 "Try again in a few minutes."
             ) from None
         raise APIError(
-            _scrub(
+            redact(
                 f"The Anthropic API answered {exc.status_code} "
                 f"({exc.type or 'error'}): {_said(exc)}",
                 secrets,
@@ -799,7 +799,7 @@ def translate_api_errors(
         base_url = os.environ.get("ANTHROPIC_BASE_URL", "").strip()
         if base_url and not base_url.lower().startswith(("http://", "https://")):
             raise ConfigError(
-                _scrub(
+                redact(
                     f"ANTHROPIC_BASE_URL must be an http:// or https:// URL (got {base_url!r}); "
                     "fix it, or unset it to use the Anthropic API.",
                     secrets,
@@ -807,11 +807,11 @@ def translate_api_errors(
             ) from None
         advice = f"Check ANTHROPIC_BASE_URL ({base_url})" if base_url else "Check the network"
         raise NetworkError(
-            _scrub(f"Could not reach the Anthropic API ({reason}). {advice}.", secrets)
+            redact(f"Could not reach the Anthropic API ({reason}). {advice}.", secrets)
         ) from None
     except anthropic.AnthropicError as exc:
         raise APIError(
-            _scrub(f"The Anthropic API call failed: {type(exc).__name__}: {exc}", secrets)
+            redact(f"The Anthropic API call failed: {type(exc).__name__}: {exc}", secrets)
         ) from None
 
 
@@ -830,7 +830,3 @@ def _said(exc: Any) -> str:
     body = getattr(exc, "body", None)
     text = json.dumps(body) if isinstance(body, dict | list) else str(body or "no details")
     return quote(text[:QUOTED], 200)
-
-
-def _scrub(text: str, secrets: list[str]) -> str:
-    return redact(text, secrets)

@@ -166,3 +166,17 @@ def test_every_count_setting_is_a_whole_number(monkeypatch, name: str, raw: str)
             "WEBTAP_GOOGLE_MAX_CALLS": max_calls,
             "WEBTAP_FETCH_CACHE_MAX_BYTES": page_cache,
         }[name]()
+
+
+@pytest.mark.parametrize("pad", [" ", "\n", " \t"])
+def test_a_key_cut_at_the_end_of_the_look_is_not_quoted_in_part(pad: str) -> None:
+    """A body padded with whitespace collapses to a short quote: the key its look cut in two
+    must not come out in part (found by reading quote's callers, which cut before it)."""
+    from webtap.redact import LOOK, quote
+
+    key = "sk-ant-api03-SECRETSECRETSECRET"
+    for start in range(LOOK - len(key), LOOK):
+        body = pad * (start // len(pad)) + " " * (start % len(pad)) + key + " tail"
+        quoted = quote(body, 200, [key])
+        assert "sk-ant" not in quoted and "SECRET" not in quoted, (start, quoted)
+    assert quote(" " * 100 + key + " tail", 200, [key]) == "*** tail"

@@ -39,7 +39,7 @@ from webtap.errors import (
 )
 from webtap.keys import Credentials, Keys
 from webtap.protocol import loads_json
-from webtap.redact import quote, redact, remember
+from webtap.redact import LOOK, quote, redact, remember
 
 __all__ = [
     "DEFAULT_BUDGETS",
@@ -76,7 +76,6 @@ MAX_TOOL_CALLS = 20
 SEARCH_UNAVAILABLE = "Search unavailable. Please answer from your knowledge."
 SEARCH_RESULTS = 5  # spec 002: "Top 5 web results"
 DESCRIPTION_WIDTH = 200  # spec 002: "truncate to ~200 chars"
-QUOTED = 4096  # characters of a reply looked at for a quote in a message
 MAX_REPLY_BYTES = 32 * 1024 * 1024  # decoded; a 128k-token answer is a few MB of JSON
 
 # Spec 002, "Tool Definition in Request", to the letter.
@@ -686,7 +685,8 @@ def parse_reply(body: bytes) -> dict[str, Any]:
         reply = loads_json(body)
     except (ValueError, UnicodeDecodeError):
         # Redacted before the cut (webtap.redact): an endpoint may echo the key it was sent.
-        start = quote(body[:QUOTED].decode("utf-8", "replace"), 60)
+        # Bytes enough for quote's look whatever the encoding (UTF-8: 4 bytes a character at most).
+        start = quote(body[: 4 * LOOK].decode("utf-8", "replace"), 60)
         raise APIError(
             f"The Anthropic API returned a malformed response (not JSON, starting {start!r}). "
             "Check ANTHROPIC_BASE_URL, or try again later."
@@ -829,4 +829,4 @@ def _said(exc: Any) -> str:
         return message.strip().rstrip(".") + "."
     body = getattr(exc, "body", None)
     text = json.dumps(body) if isinstance(body, dict | list) else str(body or "no details")
-    return quote(text[:QUOTED], 200)
+    return quote(text, 200)

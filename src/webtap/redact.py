@@ -18,7 +18,7 @@ from collections.abc import Iterable
 from functools import lru_cache
 from typing import Any
 
-__all__ = ["MASK", "MIN_SECRET", "quote", "redact", "redact_value", "remember"]
+__all__ = ["LOOK", "MASK", "MIN_SECRET", "quote", "redact", "redact_value", "remember"]
 
 MASK = "***"
 MIN_SECRET = 8
@@ -51,11 +51,27 @@ def redact(text: str, secrets: Iterable[str | None] = (), *, same_length: bool =
     return text
 
 
+LOOK = 4096
+"""Characters of a body :func:`quote` reads: a body may be megabytes, a quote is a line."""
+
+
 def quote(text: str, width: int, secrets: Iterable[str | None] = ()) -> str:
     """A body quoted in a message: redacted first, whitespace runs made one space, then cut to
-    ``width`` characters (with "..." when cut)."""
+    ``width`` characters (with "..." when cut).
+
+    Only the first :data:`LOOK` characters are read, and that look ends at whitespace: a key
+    cut in two there is no longer recognisable, and collapsing a body padded with whitespace
+    could bring its cut end into the quote."""
+    if len(text) > LOOK:
+        head = text[:LOOK]
+        last = _LAST_TOKEN.search(head)
+        text = head[: last.start()] if last else head
     text = " ".join(redact(text, secrets).split())
     return text if len(text) <= width else text[: max(width - 3, 0)] + "..."
+
+
+# The whitespace before the last (possibly cut) run of non-whitespace.
+_LAST_TOKEN = re.compile(r"\s\S*\Z")
 
 
 def redact_value(value: Any, secrets: Iterable[str | None] = ()) -> Any:

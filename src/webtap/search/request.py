@@ -50,7 +50,6 @@ DEFAULT_CALL_TIMEOUT = 10.0  # seconds for one provider call (WEBTAP_SEARCH_TIME
 DEFAULT_DEADLINE = 30.0  # seconds for the whole tool, retries included (WEBTAP_SEARCH_DEADLINE)
 MAX_BODY = 5 * 1024 * 1024  # a search page is tens of kB; more is not a search response
 RETRY_PAUSE = 0.25  # seconds before the one retry of a 5xx
-QUOTED = 4096  # characters of a body looked at for a quote: far more than any key is long
 
 
 def search_deadline() -> Deadline:
@@ -72,14 +71,14 @@ class ProviderReply:
 
     def not_json(self) -> str:
         kind = self.headers.get("content-type", "").split(";")[0].strip() or "no content type"
-        start = quote(self.text[:QUOTED], 80)  # redacted before the cut: no half key is left
+        start = quote(self.text, 80)  # redacted before the cut: no half key is left
         return f"not JSON ({kind}, starting {start!r})" if start else f"empty ({kind})"
 
     def describe(self) -> str:
         """The body's own words when it has no error field we know."""
         if self.body is None:
             return f"the answer is {self.not_json()}"
-        return quote(self.text[:QUOTED], 200) or "no details"
+        return quote(self.text, 200) or "no details"
 
 
 def endpoint(variable: str, default: str) -> str:

@@ -685,8 +685,9 @@ def parse_reply(body: bytes) -> dict[str, Any]:
         reply = loads_json(body)
     except (ValueError, UnicodeDecodeError):
         # Redacted before the cut (webtap.redact): an endpoint may echo the key it was sent.
-        # Bytes enough for quote's look whatever the encoding (UTF-8: 4 bytes a character at most).
-        start = quote(body[: 4 * LOOK].decode("utf-8", "replace"), 60)
+        # More bytes than quote looks at, whatever the encoding (UTF-8: 4 bytes a character at
+        # most), so that its look, not this slice, is the cut.
+        start = quote(body[: 4 * (LOOK + 1)].decode("utf-8", "replace"), 60)
         raise APIError(
             f"The Anthropic API returned a malformed response (not JSON, starting {start!r}). "
             "Check ANTHROPIC_BASE_URL, or try again later."

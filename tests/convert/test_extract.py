@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from webtap.convert import Document, convert
-from webtap.convert._extract import _is_boilerplate
+from webtap.convert._boilerplate import name_verdict
 
 PROSE = (
     "The committee met on Tuesday to discuss the budget, which had grown by a third since "
@@ -227,7 +227,7 @@ def test_non_english_boilerplate_names(boilerplate: str) -> None:
     ],
 )
 def test_class_words_match_as_whole_words(names: str, boilerplate: bool) -> None:
-    assert bool(_is_boilerplate(names, None)) is boilerplate
+    assert bool(name_verdict(names, None)) is boilerplate
 
 
 def test_whole_word_classes_do_not_drop_content() -> None:

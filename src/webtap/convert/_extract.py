@@ -15,11 +15,20 @@ removed. Nothing scoring, or too little found, gives None: the caller converts t
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
 from lxml import etree
 
+from webtap.convert._boilerplate import (
+    ALWAYS,
+    BY_ID,
+    LABEL,
+    MAYBE,
+    NOT,
+    SHARE_LINK,
+    announces,
+    name_verdict,
+)
 from webtap.convert._html import drop
 
 __all__ = ["extract", "extract_root"]
@@ -30,7 +39,6 @@ _INLINE = frozenset((
     "strike", "br", "img", "source", "picture", "math",
 ))  # fmt: skip
 
-_LABEL = 50  # characters of a label that announces related links ("You may also like")
 _PARAGRAPH = 25  # characters a block needs of its own to count as a paragraph
 _PROSE_SECTION = 500  # prose that keeps a section named like boilerplate (id="for-update-share")
 _OWN_PROSE = 500  # characters of its own that make a block a candidate too (a layout cell)
@@ -44,88 +52,12 @@ _FILL_ANY = 0.05  # what else a parent may hold, of any kind, to be taken ...
 _FILL_SHARE = 0.25  # ... or of text mostly outside links, beside several chosen siblings
 _WIDEN_SHARE = 1.0  # ... or, widening a reference page, as much as they hold
 
-# Whole words in a class or id that mark boilerplate, in the languages pages are written in.
-# Comment sections are boilerplate however big they are (long discussions outweigh short
-# posts); any other boilerplate word on an element holding a large share of the page's text
-# names a layout wrapper around the content (``l-sidebar-fixed l-article-body-segment``).
-_COMMENT_LIST = """
-    comment comments commentlist commentaire commentaires comentario comentarios
-    comentários kommentar kommentare commenti commento reacties disqus respond
-"""
-_COMMENT_WORDS = frozenset(_COMMENT_LIST.split())
-_BOILERPLATE_LIST = """
-    reactions reply replies
-    share shares sharing sharebar sharedaddy social socials addthis sociable shariff
-    compartir compartilhar compartilhe partager partage teilen condividi
-    related relacionados relacionadas relacionado relacionada similar similares correlati
-    verwandte aehnliche ähnliche recommended recommendations recommendation empfehlungen
-    outbrain taboola trending popular mostread mostpopular morestories
-    newsletter newsletters subscribe subscription signup optin mailchimp abonnieren abonner
-    inscreva suscribete suscripcion iscriviti
-    sidebar sidebars seitenleiste aside
-    footer rodape rodapé fusszeile fußzeile piedepagina voettekst stopka
-    breadcrumb breadcrumbs pager pagination paginacao paginacion pagineo
-    ad ads advert adverts advertisement advertising advertisment sponsor sponsored
-    publicidade publicidad werbung anzeige publicite publicité pubblicita pubblicità dfp
-    banner cookie cookies consent gdpr popup modal
-    caption captions credit credits wpcaption gallery slideshow carousel
-    byline author bio tags tagcloud taglist keywords
-    menu navbar navigation nav toolbar skip print
-"""
-_BOILERPLATE_WORDS = frozenset(_BOILERPLATE_LIST.split()) | _COMMENT_WORDS
-# Class names that file a post under a topic (WordPress's ``category-social``, ``tag-ads``).
-_TAXONOMY = frozenset(("category", "tag", "tags", "cat"))
-# Boilerplate named in several words, matched as consecutive words.
-_BOILERPLATE_PHRASES = (
-    ("pie", "de", "pagina"), ("pie", "pagina"), ("pied", "de", "page"), ("pied", "page"),
-    ("piè", "di", "pagina"), ("barra", "lateral"), ("read", "more"), ("also", "read"),
-    ("leia", "tambem"), ("leia", "também"), ("veja", "tambem"), ("veja", "também"),
-    ("mehr", "zum", "thema"), ("lesen", "sie", "auch"), ("post", "meta"), ("entry", "meta"),
-    ("article", "meta"), ("wp", "caption"), ("more", "from"),
-)  # fmt: skip
-_PHRASES = re.compile(
-    r"\b(?:" + "|".join(" ".join(phrase) for phrase in _BOILERPLATE_PHRASES) + r")\b"
-)
-# How blocks of related links, ads and comments announce themselves, in several languages.
-_ANNOUNCEMENTS = (
-    "you may also", "you might also", "you may like", "you might like", "related",
-    "read more", "read also", "also read", "more from", "more in ", "more on ", "recommended",
-    "sponsored", "advertisement", "most read", "most popular", "trending", "popular posts",
-    "share this", "comments", "leave a comment", "leave a reply", "newsletter", "subscribe",
-    "leia também", "leia mais", "veja também", "você pode gostar", "mais lidas",
-    "notícias relacionadas", "publicidade", "lesen sie auch", "mehr zum thema", "das könnte",
-    "weitere artikel", "anzeige", "kommentare", "te puede interesar", "también te puede",
-    "noticias relacionadas", "artículos relacionados", "lo más leído", "publicidad",
-    "à lire aussi", "lire aussi", "sur le même sujet", "vous aimerez aussi", "à voir aussi",
-    "publicité", "leggi anche", "potrebbe interessarti", "articoli correlati", "pubblicità",
-    "lees ook", "gerelateerde",
-)  # fmt: skip
-# A word before a boilerplate word that says the element is not that (``no-sidebar``).
-_NEGATIONS = frozenset(("no", "not", "without", "has", "with", "hide", "show", "hidden"))
-# A word after a boilerplate word that says it is a page state (``comments-open``).
-_STATES = frozenset(("open", "closed", "enabled", "disabled", "allowed", "active"))
 _BOILERPLATE_TAGS = frozenset(("aside", "footer", "figure", "figcaption", "form"))
-# Links that share the page rather than lead anywhere (share bars without a telling class).
-_SHARE_LINK = re.compile(
-    r"^(?:whatsapp|fb-messenger|tg):|sharer|share\.php|/share\?|intent/tweet|pin/create|"
-    r"sharearticle|shareArticle|^mailto:\?|addtoany\.com|addthis\.com",
-    re.IGNORECASE,
-)
 _HEADINGS = frozenset(("h1", "h2", "h3", "h4", "h5", "h6"))
 _SECTIONS = frozenset(("section", "article", "dl", "details"))
 _NEVER_BOILERPLATE = frozenset(("html", "body", "main"))
 # Tags left out of the content however little they hold: pictures and their captions.
 _PICTURE_TAGS = ("img", "picture", "figcaption")
-# An element with one of these words is content even if another word says boilerplate
-# (``social-media-embed`` is a quoted post, not a share bar).
-_CONTENT_WORDS = frozenset(
-    ("articlebody", "articletext", "postbody", "entrycontent", "embed", "embedded")
-)
-
-_WORD = re.compile(r"[^\W_]+")
-_CAMEL = re.compile(r"(?<=[a-zà-ÿ0-9])(?=[A-Z])")
-
-
 # Tags the converter reads only inside their parent (a cell, a row, an item): a chosen one is
 # converted as a plain block.
 _RETAGGED = frozenset(("td", "th", "tr", "thead", "li", "dt", "summary", "caption"))
@@ -241,20 +173,20 @@ def _walk(body: etree._Element) -> _Page:
             cls = el.get("class")
             ident = el.get("id")
             if cls is None and ident is None:
-                kind = _NOT
+                kind = NOT
             else:
                 kind = kinds.get((cls, ident))
                 if kind is None:
-                    kind = kinds[cls, ident] = _is_boilerplate(cls, ident)
+                    kind = kinds[cls, ident] = name_verdict(cls, ident)
             if tag in boilerplate_tags:
-                kind = kind or _MAYBE
+                kind = kind or MAYBE
             elif tag == "article":
                 # An article inside an article is a related post or a comment (HTML5).
-                kind = kind or (_MAYBE if articles else _NOT)
+                kind = kind or (MAYBE if articles else NOT)
                 articles += 1
             elif tag in _NEVER_BOILERPLATE:
-                kind = _NOT
-            if kind == _ALWAYS:
+                kind = NOT
+            if kind == ALWAYS:
                 inside += 1
             text = el.text
             if text:
@@ -288,7 +220,7 @@ def _walk(body: etree._Element) -> _Page:
                         if len(blocks) > 1:
                             blocks[-2][_SCORE] += score / 2
             kind = frame[_KIND]
-            if kind == _ALWAYS:
+            if kind == ALWAYS:
                 inside -= 1
                 always.append(el)
                 frame[_GOOD] = 0
@@ -326,7 +258,7 @@ def _boilerplate(
     for el in maybe:
         counters = stats.get(el)
         if counters is not None and counters[_GOOD] >= _WRAPPER_SHARE * good:
-            counters[_KIND] = _NOT
+            counters[_KIND] = NOT
         else:
             found.append(el)
     return found
@@ -392,7 +324,7 @@ def _with_siblings(
         if counters is None or counters[_KIND]:
             continue
         density = counters[_LINK] / counters[_ALL]
-        if _announces_boilerplate(el):
+        if announces(el):
             continue
         alike = el.tag == best.tag and el.get("class") == cls and counters[_GOOD] > 0
         if alike_only:
@@ -443,77 +375,9 @@ def _fill(
     return chosen
 
 
-def _announces_boilerplate(el: etree._Element) -> bool:
-    """Whether a block starts with a short label saying it is not the article ("You may
-    also like", "Leia também", "Sponsored", ...); a paragraph that merely starts with
-    "Related" is not a label."""
-    for text in el.itertext():
-        label = " ".join(text.split()).lower()
-        if label:
-            return len(label) <= _LABEL and label.startswith(_ANNOUNCEMENTS)
-    return False
-
-
 # Class/id verdicts, shared by every page (sites repeat their class names); cleared when big.
 _KINDS: dict[tuple[str | None, str | None], int] = {}
 _KINDS_MAX = 50_000
-
-
-_NOT, _MAYBE, _ALWAYS, _BY_ID = 0, 1, 2, 3  # verdicts on an element's class and id
-
-
-def _is_boilerplate(cls: str | None, ident: str | None) -> int:
-    """`_MAYBE` when the class names boilerplate (kept if it turns out to wrap the content),
-    `_ALWAYS` for comment sections, `_BY_ID` when only the id does: manuals derive ids from
-    headings (``id="sql-for-update-share"``), so such a section is kept if it is prose."""
-    verdict = _verdict(cls) if cls else _NOT
-    if verdict == _ALWAYS or not ident:
-        return verdict
-    by_id = _verdict(ident)
-    if by_id == _ALWAYS:
-        return _ALWAYS
-    return verdict or (by_id and _BY_ID)
-
-
-def _verdict(names: str) -> int:
-    """Whether class or id names name boilerplate, word by word: ``PageBuilder-pageRow``
-    holds no "pager", ``elementor-widget-container`` no sidebar word, ``no-sidebar`` says
-    there is none, ``comments-open`` is a page state."""
-    quick = _WORD.findall(names if names.islower() else _CAMEL.sub(" ", names).lower())
-    if _BOILERPLATE_WORDS.isdisjoint(quick) and not _PHRASES.search(" ".join(quick)):
-        return _NOT  # most names: no boilerplate word at all
-    words = _words(names)
-    if any(w in _CONTENT_WORDS for w in words):
-        return _NOT
-    verdict = _NOT
-    previous = ""
-    for i, word in enumerate(words):
-        if (
-            word in _BOILERPLATE_WORDS
-            and previous not in _NEGATIONS
-            and (i + 1 == len(words) or words[i + 1] not in _STATES)
-        ):
-            if word in _COMMENT_WORDS:
-                return _ALWAYS
-            verdict = _MAYBE
-        previous = word
-    if verdict or (len(words) > 1 and _PHRASES.search(" ".join(words))):
-        return _MAYBE
-    return _NOT
-
-
-def _words(names: str) -> list[str]:
-    """Lower-case words of class/id names, split at ``-``, ``_``, spaces and camelCase;
-    each name also counts joined (``articleBody`` gives article, body and articlebody)."""
-    words: list[str] = []
-    for name in names.split():
-        parts = _WORD.findall(_CAMEL.sub(" ", name))
-        if len(parts) > 1 and parts[0].lower() in _TAXONOMY:
-            continue
-        words.extend(p.lower() for p in parts)
-        if len(parts) > 1:
-            words.append("".join(parts).lower())
-    return words
 
 
 def _prune(chosen: list[etree._Element], page: _Page, content_good: int) -> None:
@@ -530,7 +394,7 @@ def _prune(chosen: list[etree._Element], page: _Page, content_good: int) -> None
         if counters is not None and (
             counters[_GOOD] * 2 > content_good
             or (
-                counters[_KIND] == _BY_ID
+                counters[_KIND] == BY_ID
                 and counters[_GOOD] >= _PROSE_SECTION
                 and counters[_GOOD] >= 0.8 * counters[_ALL]
             )
@@ -541,7 +405,7 @@ def _prune(chosen: list[etree._Element], page: _Page, content_good: int) -> None
     gone = set(doomed)
     for top in chosen:
         doomed.extend(_announced(top, stats, gone))
-        doomed.extend(a for a in top.iter("a") if _SHARE_LINK.search(a.get("href") or ""))
+        doomed.extend(a for a in top.iter("a") if SHARE_LINK.search(a.get("href") or ""))
         doomed.extend(top.iter(*_PICTURE_TAGS))
     if doomed:
         drop(chosen[0].getroottree().getroot(), doomed)
@@ -555,11 +419,11 @@ def _announced(
     link-dense blocks after it; ``gone``: children already on their way out, not counted."""
     children = [el for el in top.iterchildren("*") if el not in gone]
     for i, el in enumerate(children):
-        if i < len(children) // 2 or not _announces_boilerplate(el):
+        if i < len(children) // 2 or not announces(el):
             continue
         found = [el]
         counters = stats.get(el)
-        if el.tag in _HEADINGS or (counters is not None and counters[_ALL] <= _LABEL):
+        if el.tag in _HEADINGS or (counters is not None and counters[_ALL] <= LABEL):
             for after in children[i + 1 :]:
                 counters = stats.get(after)
                 if counters is not None and counters[_LINK] * 2 < counters[_ALL]:

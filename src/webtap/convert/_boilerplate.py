@@ -1,0 +1,160 @@
+"""What a block's names and first words say about it: boilerplate, not the article.
+
+Class and id names are read as whole words (split at ``-``, ``_``, spaces and camelCase) against
+boilerplate words in the languages pages are written in; a block's opening label ("You may also
+like", "Leia também") announces related links. ``webtap.convert._extract`` weighs these verdicts
+against how much prose an element holds.
+"""
+
+from __future__ import annotations
+
+import re
+
+from lxml import etree
+
+__all__ = ["ALWAYS", "BY_ID", "LABEL", "MAYBE", "NOT", "SHARE_LINK", "announces", "name_verdict"]
+
+LABEL = 50  # characters of a label that announces related links ("You may also like")
+# Whole words in a class or id that mark boilerplate, in the languages pages are written in.
+# Comment sections are boilerplate however big they are (long discussions outweigh short
+# posts); any other boilerplate word on an element holding a large share of the page's text
+# names a layout wrapper around the content (``l-sidebar-fixed l-article-body-segment``).
+_COMMENT_LIST = """
+    comment comments commentlist commentaire commentaires comentario comentarios
+    comentários kommentar kommentare commenti commento reacties disqus respond
+"""
+_COMMENT_WORDS = frozenset(_COMMENT_LIST.split())
+_BOILERPLATE_LIST = """
+    reactions reply replies
+    share shares sharing sharebar sharedaddy social socials addthis sociable shariff
+    compartir compartilhar compartilhe partager partage teilen condividi
+    related relacionados relacionadas relacionado relacionada similar similares correlati
+    verwandte aehnliche ähnliche recommended recommendations recommendation empfehlungen
+    outbrain taboola trending popular mostread mostpopular morestories
+    newsletter newsletters subscribe subscription signup optin mailchimp abonnieren abonner
+    inscreva suscribete suscripcion iscriviti
+    sidebar sidebars seitenleiste aside
+    footer rodape rodapé fusszeile fußzeile piedepagina voettekst stopka
+    breadcrumb breadcrumbs pager pagination paginacao paginacion pagineo
+    ad ads advert adverts advertisement advertising advertisment sponsor sponsored
+    publicidade publicidad werbung anzeige publicite publicité pubblicita pubblicità dfp
+    banner cookie cookies consent gdpr popup modal
+    caption captions credit credits wpcaption gallery slideshow carousel
+    byline author bio tags tagcloud taglist keywords
+    menu navbar navigation nav toolbar skip print
+"""
+_BOILERPLATE_WORDS = frozenset(_BOILERPLATE_LIST.split()) | _COMMENT_WORDS
+# Class names that file a post under a topic (WordPress's ``category-social``, ``tag-ads``).
+_TAXONOMY = frozenset(("category", "tag", "tags", "cat"))
+# Boilerplate named in several words, matched as consecutive words.
+_BOILERPLATE_PHRASES = (
+    ("pie", "de", "pagina"), ("pie", "pagina"), ("pied", "de", "page"), ("pied", "page"),
+    ("piè", "di", "pagina"), ("barra", "lateral"), ("read", "more"), ("also", "read"),
+    ("leia", "tambem"), ("leia", "também"), ("veja", "tambem"), ("veja", "também"),
+    ("mehr", "zum", "thema"), ("lesen", "sie", "auch"), ("post", "meta"), ("entry", "meta"),
+    ("article", "meta"), ("wp", "caption"), ("more", "from"),
+)  # fmt: skip
+_PHRASES = re.compile(
+    r"\b(?:" + "|".join(" ".join(phrase) for phrase in _BOILERPLATE_PHRASES) + r")\b"
+)
+# How blocks of related links, ads and comments announce themselves, in several languages.
+_ANNOUNCEMENTS = (
+    "you may also", "you might also", "you may like", "you might like", "related",
+    "read more", "read also", "also read", "more from", "more in ", "more on ", "recommended",
+    "sponsored", "advertisement", "most read", "most popular", "trending", "popular posts",
+    "share this", "comments", "leave a comment", "leave a reply", "newsletter", "subscribe",
+    "leia também", "leia mais", "veja também", "você pode gostar", "mais lidas",
+    "notícias relacionadas", "publicidade", "lesen sie auch", "mehr zum thema", "das könnte",
+    "weitere artikel", "anzeige", "kommentare", "te puede interesar", "también te puede",
+    "noticias relacionadas", "artículos relacionados", "lo más leído", "publicidad",
+    "à lire aussi", "lire aussi", "sur le même sujet", "vous aimerez aussi", "à voir aussi",
+    "publicité", "leggi anche", "potrebbe interessarti", "articoli correlati", "pubblicità",
+    "lees ook", "gerelateerde",
+)  # fmt: skip
+# A word before a boilerplate word that says the element is not that (``no-sidebar``).
+_NEGATIONS = frozenset(("no", "not", "without", "has", "with", "hide", "show", "hidden"))
+# A word after a boilerplate word that says it is a page state (``comments-open``).
+_STATES = frozenset(("open", "closed", "enabled", "disabled", "allowed", "active"))
+# An element with one of these words is content even if another word says boilerplate
+# (``social-media-embed`` is a quoted post, not a share bar).
+_CONTENT_WORDS = frozenset(
+    ("articlebody", "articletext", "postbody", "entrycontent", "embed", "embedded")
+)
+
+_WORD = re.compile(r"[^\W_]+")
+_CAMEL = re.compile(r"(?<=[a-zà-ÿ0-9])(?=[A-Z])")
+
+
+# Links that share the page rather than lead anywhere (share bars without a telling class).
+SHARE_LINK = re.compile(
+    r"^(?:whatsapp|fb-messenger|tg):|sharer|share\.php|/share\?|intent/tweet|pin/create|"
+    r"sharearticle|shareArticle|^mailto:\?|addtoany\.com|addthis\.com",
+    re.IGNORECASE,
+)
+
+NOT, MAYBE, ALWAYS, BY_ID = 0, 1, 2, 3  # verdicts on an element's class and id
+
+
+def name_verdict(cls: str | None, ident: str | None) -> int:
+    """`MAYBE` when the class names boilerplate (kept if it turns out to wrap the content),
+    `ALWAYS` for comment sections, `BY_ID` when only the id does: manuals derive ids from
+    headings (``id="sql-for-update-share"``), so such a section is kept if it is prose."""
+    verdict = _verdict(cls) if cls else NOT
+    if verdict == ALWAYS or not ident:
+        return verdict
+    by_id = _verdict(ident)
+    if by_id == ALWAYS:
+        return ALWAYS
+    return verdict or (by_id and BY_ID)
+
+
+def _verdict(names: str) -> int:
+    """Whether class or id names name boilerplate, word by word: ``PageBuilder-pageRow``
+    holds no "pager", ``elementor-widget-container`` no sidebar word, ``no-sidebar`` says
+    there is none, ``comments-open`` is a page state."""
+    quick = _WORD.findall(names if names.islower() else _CAMEL.sub(" ", names).lower())
+    if _BOILERPLATE_WORDS.isdisjoint(quick) and not _PHRASES.search(" ".join(quick)):
+        return NOT  # most names: no boilerplate word at all
+    words = _words(names)
+    if any(w in _CONTENT_WORDS for w in words):
+        return NOT
+    verdict = NOT
+    previous = ""
+    for i, word in enumerate(words):
+        if (
+            word in _BOILERPLATE_WORDS
+            and previous not in _NEGATIONS
+            and (i + 1 == len(words) or words[i + 1] not in _STATES)
+        ):
+            if word in _COMMENT_WORDS:
+                return ALWAYS
+            verdict = MAYBE
+        previous = word
+    if verdict or (len(words) > 1 and _PHRASES.search(" ".join(words))):
+        return MAYBE
+    return NOT
+
+
+def _words(names: str) -> list[str]:
+    """Lower-case words of class/id names, split at ``-``, ``_``, spaces and camelCase;
+    each name also counts joined (``articleBody`` gives article, body and articlebody)."""
+    words: list[str] = []
+    for name in names.split():
+        parts = _WORD.findall(_CAMEL.sub(" ", name))
+        if len(parts) > 1 and parts[0].lower() in _TAXONOMY:
+            continue
+        words.extend(p.lower() for p in parts)
+        if len(parts) > 1:
+            words.append("".join(parts).lower())
+    return words
+
+
+def announces(el: etree._Element) -> bool:
+    """Whether a block starts with a short label saying it is not the article ("You may
+    also like", "Leia também", "Sponsored", ...); a paragraph that merely starts with
+    "Related" is not a label."""
+    for text in el.itertext():
+        label = " ".join(text.split()).lower()
+        if label:
+            return len(label) <= LABEL and label.startswith(_ANNOUNCEMENTS)
+    return False

@@ -350,26 +350,56 @@ def test_a_chosen_provider_without_keys_means_no_search(
     assert [t["name"] for t in anthropic_api.bodies[0]["tools"]] == ["web_fetch"]
 
 
+class Reporter:
+    """A ProgressReporter that records what it is told."""
+
+    def __init__(self) -> None:
+        self.calls: list[tuple[int, int] | str] = []
+        self.lock = threading.Lock()
+
+    def update(self, done: int, total: int) -> None:
+        with self.lock:
+            self.calls.append((done, total))
+
+    def end(self) -> None:
+        with self.lock:
+            self.calls.append("end")
+
+
 def test_progress_counts_rows_of_a_query(anthropic_api: FakeAnthropic) -> None:
     import duckdb
 
     import webtap.sql
 
+    reporter = Reporter()
     connection = duckdb.connect()
-    functions = webtap.sql.register(connection, progress=True)
+    functions = webtap.sql.register(connection, progress=reporter)
     try:
         # 3000 rows in two chunks, 4 distinct questions, 10 NULL rows that need no answer.
         connection.execute(
             "SELECT stps_ask_ai(CASE WHEN x < 10 THEN NULL ELSE 'c' || (x % 4) END, 'q') "
             "FROM range(3000) t(x)"
         ).fetchall()
-        (task,) = functions._progress._progress.tasks
+        connection.execute("SELECT stps_ask_ai('c' || x, 'q') FROM range(2) t(x)").fetchall()
     finally:
         functions.close()
         connection.close()
-    assert (task.completed, task.total) == (2990, 2990)
-    assert not functions._progress._progress.live.is_started  # cleared when done
-    assert len(anthropic_api.requests) == 4
+    first = reporter.calls[: reporter.calls.index((0, 2))]
+    counts = [call for call in first if call != "end"]
+    assert counts[0] == (0, 2038)  # the first chunk's rows, NULL rows left out
+    assert (0, 2038) not in counts[1:] and (2038, 2990) in counts  # one query, two chunks
+    assert [done for done, _ in counts] == sorted(done for done, _ in counts)
+    assert first[-2:] == [(2990, 2990), "end"]  # every row counted, then the display ends
+    second = reporter.calls[len(first) :]
+    assert second[0] == (0, 2) and second[-2:] == [(2, 2), "end"]  # the next query starts anew
+    assert len(anthropic_api.requests) == 6
+
+
+def test_progress_true_is_refused_with_what_to_pass() -> None:
+    import webtap.sql
+
+    with pytest.raises(TypeError, match="ProgressReporter"):
+        webtap.sql.SqlFunctions(progress=True)
 
 
 def test_a_cache_file_that_is_not_sqlite_is_an_error_value(con: Any, tmp_path: Path) -> None:

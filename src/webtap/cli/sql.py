@@ -8,7 +8,7 @@ import sys
 import threading
 from typing import Any
 
-__all__ = ["add_parser", "run"]
+__all__ = ["RowProgress", "add_parser", "run"]
 
 PROMPT, MORE = "webtap> ", "   ...> "
 CANCEL_WAIT = 5.0  # seconds a cancelled statement gets to wind down
@@ -74,7 +74,7 @@ def run(args: argparse.Namespace) -> int:
         functions = SqlFunctions(
             concurrency=DEFAULT_CONCURRENCY if args.concurrency is None else args.concurrency,
             cache=args.cache,
-            progress=False if args.no_progress else None,
+            progress=None if args.no_progress or not sys.stderr.isatty() else RowProgress(),
         )
     except (ValueError, WebtapError) as exc:
         connection.close()
@@ -228,6 +228,63 @@ class Session:
             for row in rows:
                 table.add_row(*(_escape("NULL" if v is None else str(v)) for v in row))
             Console(highlight=False).print(table)
+
+
+class RowProgress:
+    """``stps_ask_ai``'s rows done / total and their rate, drawn on stderr with rich; a
+    :class:`webtap.sql.ProgressReporter`. A one-row query shows nothing."""
+
+    def __init__(self, console: Any = None) -> None:
+        self._console = console
+        self._lock = threading.Lock()
+        self._progress: Any = None
+        self._task: Any = None
+
+    def update(self, done: int, total: int) -> None:
+        with self._lock:
+            progress = self._progress = self._progress or _make_progress(self._console)
+            if self._task is None or done == 0:  # done == 0: a new query
+                if self._task is not None:
+                    progress.remove_task(self._task)
+                self._task = progress.add_task("stps_ask_ai", total=total)
+            progress.update(self._task, completed=done, total=total)
+            if total > 1 and not progress.live.is_started:
+                progress.start()
+
+    def end(self) -> None:
+        with self._lock:
+            if self._progress is not None and self._progress.live.is_started:
+                self._progress.stop()
+
+
+def _make_progress(console: Any) -> Any:
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        ProgressColumn,
+        TextColumn,
+        TimeElapsedColumn,
+    )
+    from rich.text import Text
+
+    from webtap.cli._output import err_console
+
+    class RateColumn(ProgressColumn):
+        def render(self, task: Any) -> Text:
+            speed = task.finished_speed or task.speed
+            return Text(f"{speed:.1f} rows/s" if speed else "", style="progress.data.speed")
+
+    return Progress(
+        TextColumn("[bold]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("rows"),
+        RateColumn(),
+        TimeElapsedColumn(),
+        console=console or err_console(),
+        transient=True,
+    )
 
 
 def _plain(row: tuple[Any, ...]) -> list[Any]:

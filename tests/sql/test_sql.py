@@ -11,6 +11,8 @@ from typing import Any
 import pytest
 from fake_anthropic import API_KEY, FakeAnthropic, Reply, echo, error
 
+from webtap.sql import DEFAULT_CONCURRENCY
+
 # The spec's default model is one the SDK warns about (end of life 2026-11-30).
 pytestmark = pytest.mark.filterwarnings("ignore:The model .* is deprecated:DeprecationWarning")
 
@@ -294,10 +296,9 @@ def test_concurrency_limits(con: Any) -> None:
     assert con.one("SELECT stps_set_concurrency(65)").startswith("ERROR: concurrency must be")
 
 
-def test_cancel_stops_a_running_query(con: Any, anthropic_api: FakeAnthropic) -> None:
+def test_cancel_stops_a_running_query(con: Any, anthropic_api: FakeAnthropic, held: Any) -> None:
     import duckdb
 
-    anthropic_api.responder = Gauge(0.5)
     outcome: dict[str, Any] = {}
 
     def run() -> None:
@@ -308,13 +309,13 @@ def test_cancel_stops_a_running_query(con: Any, anthropic_api: FakeAnthropic) ->
 
     worker = threading.Thread(target=run)
     worker.start()
-    time.sleep(0.3)
+    assert held.arrived.wait(60), "no row reached the API"
     con.functions.cancel()
-    worker.join(10)
+    worker.join(60)  # a guard against a hang: the calls in flight are never answered
 
     assert not worker.is_alive()
     assert "cancelled" in outcome["error"]
-    assert len(anthropic_api.requests) < 200
+    assert len(anthropic_api.requests) <= DEFAULT_CONCURRENCY  # no row started after it
     # The connection is usable again.
     assert con.one("SELECT stps_set_concurrency(8)") == "Concurrency set to 8"
 

@@ -12,6 +12,7 @@ __all__ = ["RowProgress", "add_parser", "run"]
 
 PROMPT, MORE = "webtap> ", "   ...> "
 CANCEL_WAIT = 5.0  # seconds a cancelled statement gets to wind down
+CANCEL_WAIT_ENV = "WEBTAP_SQL_CANCEL_WAIT"  # tests raise it: only a real cancel ends the command
 
 
 def add_parser(subparsers: Any) -> None:
@@ -64,6 +65,7 @@ def run(args: argparse.Namespace) -> int:
     import duckdb
 
     from webtap.errors import WebtapError
+    from webtap.settings import env_float
     from webtap.sql import DEFAULT_CONCURRENCY, SqlFunctions
 
     try:
@@ -71,6 +73,7 @@ def run(args: argparse.Namespace) -> int:
     except duckdb.Error as exc:
         return fail(f"cannot open the database {args.db}: {exc}")
     try:
+        cancel_wait = env_float(CANCEL_WAIT_ENV, CANCEL_WAIT)
         functions = SqlFunctions(
             concurrency=DEFAULT_CONCURRENCY if args.concurrency is None else args.concurrency,
             cache=args.cache,
@@ -80,6 +83,7 @@ def run(args: argparse.Namespace) -> int:
         connection.close()
         return fail(str(exc), 2)
     session = Session(connection, functions.register(connection), args)
+    session.cancel_wait = cancel_wait
     if args.model:
         functions.set_model(args.model)
     try:
@@ -101,6 +105,7 @@ class Session:
         # Keys given to stps_set_*_key in this session's SQL: never printed back.
         self.keys: set[str] = set()
         self.sets_keys = False  # some SQL named a key function: its errors quote no statement
+        self.cancel_wait = CANCEL_WAIT
 
     def redact(self, text: str) -> str:
         from webtap.sql import drop_statement_echo, redact_keys
@@ -202,7 +207,7 @@ class Session:
             # Drop the rows still waiting, cut off the calls in flight, stop DuckDB.
             self.functions.cancel()
             self.connection.interrupt()
-            done.wait(CANCEL_WAIT)
+            done.wait(self.cancel_wait)
             raise
         if "error" in outcome:
             raise outcome["error"]

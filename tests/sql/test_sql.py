@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
 import sys
 import threading
-import time
 from pathlib import Path
 from typing import Any
 
@@ -260,10 +260,11 @@ def test_the_cache_keeps_successful_answers(
 
 
 class Gauge:
-    """A responder that takes its time and records how many calls were in flight at once."""
+    """A responder that records how many calls were in flight at once. Each call waits until
+    ``together`` calls are in flight, so the peak is reached by construction, not by timing."""
 
-    def __init__(self, seconds: float) -> None:
-        self.seconds = seconds
+    def __init__(self, together: int) -> None:
+        self.barrier = threading.Barrier(together)
         self.current = self.peak = 0
         self.lock = threading.Lock()
 
@@ -271,7 +272,8 @@ class Gauge:
         with self.lock:
             self.current += 1
             self.peak = max(self.peak, self.current)
-        time.sleep(self.seconds)
+        with contextlib.suppress(threading.BrokenBarrierError):  # fewer came: the peak says so
+            self.barrier.wait(timeout=30)
         with self.lock:
             self.current -= 1
         return echo(body)
@@ -279,7 +281,7 @@ class Gauge:
 
 @pytest.mark.parametrize("concurrency", [1, 3])
 def test_concurrency_is_bounded(con: Any, anthropic_api: FakeAnthropic, concurrency: int) -> None:
-    gauge = Gauge(0.1)
+    gauge = Gauge(concurrency)
     anthropic_api.responder = gauge
 
     assert con.one(f"SELECT stps_set_concurrency({concurrency})") == (
@@ -394,6 +396,54 @@ def test_progress_counts_rows_of_a_query(anthropic_api: FakeAnthropic) -> None:
     second = reporter.calls[len(first) :]
     assert second[0] == (0, 2) and second[-2:] == [(2, 2), "end"]  # the next query starts anew
     assert len(anthropic_api.requests) == 6
+
+
+def test_progress_ends_when_the_query_is_cancelled(anthropic_api: FakeAnthropic, held: Any) -> None:
+    import duckdb
+
+    import webtap.sql
+
+    reporter = Reporter()
+    connection = duckdb.connect()
+    functions = webtap.sql.register(connection, progress=reporter)
+
+    def run() -> None:
+        with contextlib.suppress(duckdb.Error):  # cancelled
+            connection.execute("SELECT stps_ask_ai('c' || x, 'q') FROM range(5) t(x)")
+
+    worker = threading.Thread(target=run)
+    try:
+        worker.start()
+        assert held.arrived.wait(60)
+        functions.cancel()
+        worker.join(60)  # a guard against a hang: the calls in flight are never answered
+    finally:
+        functions.close()
+        connection.close()
+    assert reporter.calls == [(0, 5), "end"]  # nothing answered, the display cleared
+
+
+def test_the_rich_bar_starts_for_two_rows_and_clears_at_the_end() -> None:
+    import io
+
+    from rich.console import Console
+
+    from webtap.cli.sql import RowProgress
+
+    screen = io.StringIO()
+    bar = RowProgress(Console(file=screen, force_terminal=True, width=100))
+    bar.update(0, 1)
+    assert screen.getvalue() == ""  # one row: nothing to show
+    bar.end()
+    bar.update(0, 3)  # the next query
+    bar.update(2, 3)
+    shown = screen.getvalue()
+    bar.end()
+
+    assert "stps_ask_ai" in shown and "0/3" in shown
+    (task,) = bar._progress.tasks  # the one-row query's task was replaced
+    assert (task.completed, task.total) == (2, 3)
+    assert not bar._progress.live.is_started
 
 
 def test_progress_true_is_refused_with_what_to_pass() -> None:

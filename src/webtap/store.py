@@ -4,7 +4,8 @@ One ``messages`` table (``id, session_id, kind, content, data, created_at``; ``d
 in ``webtap.db`` under the user's data folder, or the file ``WEBTAP_DB`` names. Many tool runs
 may record at once, from threads and processes: the database is in WAL mode, waits on a busy
 lock, and retries a write that still finds it busy. Schema changes are ordered, named
-migrations recorded in ``_migrations`` and applied when the store is opened.
+migrations recorded in ``_migrations`` and applied when the store is opened
+(:func:`open_database`, which the SQL answer cache uses too, with its own list).
 """
 
 from __future__ import annotations
@@ -24,7 +25,16 @@ from webtap.errors import ConfigError, clip
 from webtap.files import create_private
 from webtap.protocol import loads_json
 
-__all__ = ["MIGRATIONS", "EventStore", "default_path", "record_event", "usable_file"]
+__all__ = [
+    "MIGRATIONS",
+    "EventStore",
+    "Migrations",
+    "default_path",
+    "migrate",
+    "open_database",
+    "record_event",
+    "usable_file",
+]
 
 BUSY_TIMEOUT = 10.0  # seconds SQLite itself waits for a lock
 RETRIES = 8  # then webtap retries a write that still finds the database busy
@@ -51,8 +61,10 @@ def _m002_messages_session_index(db: sqlite3.Connection) -> None:
     db.execute("CREATE INDEX messages_session ON messages (session_id, id)")
 
 
+Migrations = list[tuple[str, Callable[[sqlite3.Connection], None]]]
+
 # Ordered; a name, once released, never changes meaning. Append only.
-MIGRATIONS: list[tuple[str, Callable[[sqlite3.Connection], None]]] = [
+MIGRATIONS: Migrations = [
     ("m001_messages", _m001_messages),
     ("m002_messages_session_index", _m002_messages_session_index),
 ]
@@ -94,50 +106,63 @@ def _reason(exc: Exception) -> str:
     return text
 
 
+def open_database(
+    path: Path, migrations: Migrations, *, what: str, remedy: str
+) -> sqlite3.Connection:
+    """A SQLite file opened for webtap: created private, WAL, its ``migrations`` applied.
+
+    Shared by the events store and the SQL answer cache (each file has its own list): one
+    migration mechanism. Any failure is one :class:`ConfigError` naming the file (see
+    :func:`usable_file`).
+    """
+    with usable_file(path, what, remedy):
+        path.parent.mkdir(parents=True, exist_ok=True)
+        create_private(path)  # never through a link planted at the file's path
+        # Autocommit mode: transactions are explicit (BEGIN IMMEDIATE), so that a writer
+        # takes the lock up front and busy waits happen where the busy timeout handles them.
+        db = sqlite3.connect(
+            path, timeout=BUSY_TIMEOUT, isolation_level=None, check_same_thread=False
+        )
+        try:
+            _retry(lambda: db.execute("PRAGMA journal_mode=WAL"))
+            db.execute("PRAGMA synchronous=NORMAL")
+            _retry(lambda: migrate(db, migrations))
+        except BaseException:
+            db.close()
+            raise
+    return db
+
+
+def migrate(db: sqlite3.Connection, migrations: Migrations) -> None:
+    """Apply the ``migrations`` not yet recorded in the file's ``_migrations`` table, in order,
+    in one transaction (a concurrent opener waits, then finds them applied)."""
+    db.execute("CREATE TABLE IF NOT EXISTS _migrations (name TEXT PRIMARY KEY, applied_at TEXT)")
+    applied = {row[0] for row in db.execute("SELECT name FROM _migrations")}
+    if all(name in applied for name, _ in migrations):
+        return
+    db.execute("BEGIN IMMEDIATE")
+    try:
+        applied = {row[0] for row in db.execute("SELECT name FROM _migrations")}
+        for name, migration in migrations:
+            if name not in applied:
+                migration(db)
+                db.execute(
+                    "INSERT INTO _migrations (name, applied_at) VALUES (?, ?)", (name, _now())
+                )
+        db.execute("COMMIT")
+    except BaseException:
+        db.execute("ROLLBACK")
+        raise
+
+
 class EventStore:
     """The messages table. Open, use, close (or ``with EventStore() as store``)."""
 
     def __init__(self, path: str | Path | None = None) -> None:
         self.path = Path(path) if path is not None else default_path()
         remedy = "Set WEBTAP_DB to the path of a file webtap may create and write."
-        with usable_file(self.path, "the events store", remedy):
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            create_private(self.path)  # never through a link planted at the store's path
-            # Autocommit mode: transactions are explicit (BEGIN IMMEDIATE), so that a writer
-            # takes the lock up front and busy waits happen where the busy timeout handles them.
-            self.db = sqlite3.connect(
-                self.path, timeout=BUSY_TIMEOUT, isolation_level=None, check_same_thread=False
-            )
-            try:
-                self.db.row_factory = sqlite3.Row
-                _retry(lambda: self.db.execute("PRAGMA journal_mode=WAL"))
-                self.db.execute("PRAGMA synchronous=NORMAL")
-                _retry(self._migrate)
-            except BaseException:
-                self.db.close()
-                raise
-
-    def _migrate(self) -> None:
-        db = self.db
-        db.execute(
-            "CREATE TABLE IF NOT EXISTS _migrations (name TEXT PRIMARY KEY, applied_at TEXT)"
-        )
-        applied = {row[0] for row in db.execute("SELECT name FROM _migrations")}
-        if all(name in applied for name, _ in MIGRATIONS):
-            return
-        db.execute("BEGIN IMMEDIATE")
-        try:
-            applied = {row[0] for row in db.execute("SELECT name FROM _migrations")}
-            for name, migration in MIGRATIONS:
-                if name not in applied:
-                    migration(db)
-                    db.execute(
-                        "INSERT INTO _migrations (name, applied_at) VALUES (?, ?)", (name, _now())
-                    )
-            db.execute("COMMIT")
-        except BaseException:
-            db.execute("ROLLBACK")
-            raise
+        self.db = open_database(self.path, MIGRATIONS, what="the events store", remedy=remedy)
+        self.db.row_factory = sqlite3.Row
 
     def add(self, event: dict[str, Any], session_id: str | None = None) -> int:
         """Store one ``_event``; returns its row id."""

@@ -3,10 +3,12 @@ shared, in tests/conftest.py)."""
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from fake_anthropic import FakeAnthropic, Reply, echo
 
 
 @pytest.fixture
@@ -38,3 +40,27 @@ class Connection:
 
     def column(self, sql: str) -> list[Any]:
         return [row[0] for row in self.connection.execute(sql).fetchall()]
+
+
+class Held:
+    """A responder that holds every model call until the test releases it, and says when the
+    first one arrives: a test waits for that instead of sleeping, and knows that no call can
+    finish on its own (so a query that stops, stopped without waiting for them)."""
+
+    def __init__(self) -> None:
+        self.arrived = threading.Event()
+        self.release = threading.Event()
+
+    def __call__(self, body: dict[str, Any]) -> Reply:
+        self.arrived.set()
+        self.release.wait()
+        return echo(body)
+
+
+@pytest.fixture
+def held(anthropic_api: FakeAnthropic) -> Iterator[Held]:
+    """The fake API holding every call (released when the test ends)."""
+    responder = Held()
+    anthropic_api.responder = responder
+    yield responder
+    responder.release.set()

@@ -12,6 +12,8 @@ from typing import Any
 
 from fake_anthropic import FakeAnthropic
 
+from webtap.sql import DEFAULT_CONCURRENCY
+
 BIN = Path(sys.executable).parent
 ASK = "SELECT x, stps_ask_ai('c' || x, 'q') AS answer FROM range(2) t(x) ORDER BY x"
 
@@ -72,8 +74,10 @@ def test_a_sql_error_is_one_line_and_exit_1(run_exe: Any) -> None:
     assert "Traceback" not in run.stderr
 
 
-def test_ctrl_c_stops_a_long_query_quickly(anthropic_api: FakeAnthropic) -> None:
-    anthropic_api.delay = 1.0  # 200 rows, 8 at a time: 25 s if nothing stopped it
+def test_ctrl_c_stops_a_long_query_at_once(anthropic_api: FakeAnthropic, held: Any) -> None:
+    """Every model call is held by the fake API until the test ends, and the grace period
+    after Ctrl-C outlasts the test: the command can only end if Ctrl-C stops the query
+    without waiting for the calls in flight."""
     process = subprocess.Popen(
         [
             str(BIN / "webtap"),
@@ -82,64 +86,105 @@ def test_ctrl_c_stops_a_long_query_quickly(anthropic_api: FakeAnthropic) -> None
         ],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
-        env=dict(os.environ),
+        env={**os.environ, "WEBTAP_SQL_CANCEL_WAIT": "3600"},
     )
-    deadline = time.monotonic() + 30
-    while not anthropic_api.requests and time.monotonic() < deadline:
-        time.sleep(0.05)  # wait until the rows are being asked
-    process.send_signal(signal.SIGINT)
-    interrupted = time.monotonic()
-    out, err = process.communicate(timeout=20)
+    try:
+        assert held.arrived.wait(60), "no row reached the API"
+        process.send_signal(signal.SIGINT)
+        out, err = process.communicate(timeout=60)  # a guard against a hang, not a speed goal
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.communicate()
 
     assert process.returncode == 130
     assert out == b""
     assert b"interrupted" in err
     assert b"Traceback" not in err
-    assert time.monotonic() - interrupted < 10  # far less than the rest of the query
-    assert len(anthropic_api.requests) < 40
+    assert not held.release.is_set()  # it stopped while every call was still in flight
+    assert len(anthropic_api.requests) <= DEFAULT_CONCURRENCY  # no row started after Ctrl-C
+
+
+class Terminal:
+    """``webtap sql`` in a pseudo-terminal: stdin, stdout and stderr are all a terminal."""
+
+    def __init__(self, *args: str) -> None:
+        import pty
+
+        self.pid, self.fd = pty.fork()
+        if self.pid == 0:  # the child
+            try:
+                os.execve(str(BIN / "webtap"), ["webtap", "sql", *args], dict(os.environ))
+            finally:
+                os._exit(127)  # never run the rest of pytest in the child
+        self.seen = b""
+
+    def read_until(self, marker: bytes, timeout: float = 30) -> bool:
+        """Read until ``marker`` shows (a guard ends the wait should it never come)."""
+        import select
+
+        deadline = time.monotonic() + timeout
+        while marker not in self.seen and time.monotonic() < deadline:
+            ready, _, _ = select.select([self.fd], [], [], 0.1)
+            if ready:
+                try:
+                    self.seen += os.read(self.fd, 65536)
+                except OSError:
+                    break
+        return marker in self.seen
+
+    def write(self, data: bytes) -> None:
+        os.write(self.fd, data)
+
+    def wait(self) -> int:
+        """The exit code, once everything the command wrote is read."""
+        self.read_until(b"\0never")  # reads to the end: EOF raises OSError on a pty
+        _, status = os.waitpid(self.pid, 0)
+        os.close(self.fd)
+        return os.waitstatus_to_exitcode(status)
+
+    @property
+    def text(self) -> str:
+        return self.seen.decode(errors="replace")
 
 
 def test_the_interactive_prompt(anthropic_api: FakeAnthropic) -> None:
-    import pty
-    import select
+    terminal = Terminal("--no-progress")
+    terminal.read_until(b"webtap> ")
+    terminal.write(b"SELECT stps_ask_ai('c0',\n")
+    terminal.read_until(b"...> ")
+    terminal.write(b"'q') AS answer;\n")
+    terminal.read_until(b"Question: q")
+    terminal.write(b"SELECT nonsense;\n")
+    terminal.read_until(b"Binder Error")
+    terminal.write(b".quit\n")
 
-    pid, terminal = pty.fork()
-    if pid == 0:  # the child: webtap sql with a terminal on stdin
-        try:
-            os.execve(str(BIN / "webtap"), ["webtap", "sql", "--no-progress"], dict(os.environ))
-        finally:
-            os._exit(127)  # never run the rest of pytest in the child
-    seen = b""
-
-    def read_until(marker: bytes, timeout: float = 20) -> None:
-        nonlocal seen
-        deadline = time.monotonic() + timeout
-        while marker not in seen and time.monotonic() < deadline:
-            ready, _, _ = select.select([terminal], [], [], 0.1)
-            if ready:
-                try:
-                    seen += os.read(terminal, 65536)
-                except OSError:
-                    return
-
-    try:
-        read_until(b"webtap> ")
-        os.write(terminal, b"SELECT stps_ask_ai('c0',\n")
-        read_until(b"...> ")
-        os.write(terminal, b"'q') AS answer;\n")
-        read_until(b"Question: q")
-        os.write(terminal, b"SELECT nonsense;\n")
-        read_until(b"Binder Error")
-        os.write(terminal, b".quit\n")
-        _, status = os.waitpid(pid, 0)
-    finally:
-        os.close(terminal)
-
-    assert os.waitstatus_to_exitcode(status) == 0
-    text = seen.decode(errors="replace")
-    assert "Context: c0" in text  # the answer, in a table
-    assert "Binder Error" in text  # an error does not end the session
+    assert terminal.wait() == 0
+    assert "Context: c0" in terminal.text  # the answer, in a table
+    assert "Binder Error" in terminal.text  # an error does not end the session
     assert len(anthropic_api.requests) == 1
+
+
+def test_progress_shows_on_a_terminal(anthropic_api: FakeAnthropic, held: Any) -> None:
+    terminal = Terminal("--csv", "SELECT count(stps_ask_ai('c' || x, 'q')) AS n FROM range(5) t(x)")
+
+    shown = terminal.read_until(b"0/5")  # rows done / total, while every call is held
+    held.release.set()
+    code = terminal.wait()
+
+    assert shown, terminal.text
+    assert code == 0
+    assert "stps_ask_ai" in terminal.text and "rows" in terminal.text
+    assert terminal.text.replace("\r", "").endswith("n\n5\n")
+
+
+def test_no_progress_hides_it(anthropic_api: FakeAnthropic) -> None:
+    terminal = Terminal(
+        "--csv", "--no-progress", "SELECT count(stps_ask_ai('c' || x, 'q')) AS n FROM range(5) t(x)"
+    )
+
+    assert terminal.wait() == 0
+    assert terminal.text.replace("\r", "") == "n\n5\n"
 
 
 def test_an_unusable_cache_is_one_line_and_exit_2(run_exe: Any, tmp_path: Path) -> None:

@@ -49,11 +49,11 @@ def test_the_column_header_hides_a_dollar_quoted_key(run_exe: Any) -> None:
 
 def test_an_error_value_from_a_function_is_redacted(run_exe: Any, monkeypatch) -> None:
     from webtap.redact import remember
-    from webtap.sql import _never_raise
+    from webtap.sql.errors import never_raise
 
     remember([KEY])
 
     def leaky() -> str:
         raise RuntimeError(f"upstream said: bad key {KEY.replace('-', '%2D')}")
 
-    assert _never_raise(leaky)() == "ERROR: RuntimeError: upstream said: bad key ***"
+    assert never_raise(leaky)() == "ERROR: RuntimeError: upstream said: bad key ***"

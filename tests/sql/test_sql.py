@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import contextlib
 import sys
 import threading
-import time
 from pathlib import Path
 from typing import Any
 
 import pytest
 from fake_anthropic import API_KEY, FakeAnthropic, Reply, echo, error
+
+from webtap.sql import DEFAULT_CONCURRENCY
 
 # The spec's default model is one the SDK warns about (end of life 2026-11-30).
 pytestmark = pytest.mark.filterwarnings("ignore:The model .* is deprecated:DeprecationWarning")
@@ -258,10 +260,11 @@ def test_the_cache_keeps_successful_answers(
 
 
 class Gauge:
-    """A responder that takes its time and records how many calls were in flight at once."""
+    """A responder that records how many calls were in flight at once. Each call waits until
+    ``together`` calls are in flight, so the peak is reached by construction, not by timing."""
 
-    def __init__(self, seconds: float) -> None:
-        self.seconds = seconds
+    def __init__(self, together: int) -> None:
+        self.barrier = threading.Barrier(together)
         self.current = self.peak = 0
         self.lock = threading.Lock()
 
@@ -269,7 +272,8 @@ class Gauge:
         with self.lock:
             self.current += 1
             self.peak = max(self.peak, self.current)
-        time.sleep(self.seconds)
+        with contextlib.suppress(threading.BrokenBarrierError):  # fewer came: the peak says so
+            self.barrier.wait(timeout=30)
         with self.lock:
             self.current -= 1
         return echo(body)
@@ -277,7 +281,7 @@ class Gauge:
 
 @pytest.mark.parametrize("concurrency", [1, 3])
 def test_concurrency_is_bounded(con: Any, anthropic_api: FakeAnthropic, concurrency: int) -> None:
-    gauge = Gauge(0.1)
+    gauge = Gauge(concurrency)
     anthropic_api.responder = gauge
 
     assert con.one(f"SELECT stps_set_concurrency({concurrency})") == (
@@ -294,10 +298,9 @@ def test_concurrency_limits(con: Any) -> None:
     assert con.one("SELECT stps_set_concurrency(65)").startswith("ERROR: concurrency must be")
 
 
-def test_cancel_stops_a_running_query(con: Any, anthropic_api: FakeAnthropic) -> None:
+def test_cancel_stops_a_running_query(con: Any, anthropic_api: FakeAnthropic, held: Any) -> None:
     import duckdb
 
-    anthropic_api.responder = Gauge(0.5)
     outcome: dict[str, Any] = {}
 
     def run() -> None:
@@ -308,13 +311,13 @@ def test_cancel_stops_a_running_query(con: Any, anthropic_api: FakeAnthropic) ->
 
     worker = threading.Thread(target=run)
     worker.start()
-    time.sleep(0.3)
+    assert held.arrived.wait(60), "no row reached the API"
     con.functions.cancel()
-    worker.join(10)
+    worker.join(60)  # a guard against a hang: the calls in flight are never answered
 
     assert not worker.is_alive()
     assert "cancelled" in outcome["error"]
-    assert len(anthropic_api.requests) < 200
+    assert len(anthropic_api.requests) <= DEFAULT_CONCURRENCY  # no row started after it
     # The connection is usable again.
     assert con.one("SELECT stps_set_concurrency(8)") == "Concurrency set to 8"
 
@@ -350,26 +353,104 @@ def test_a_chosen_provider_without_keys_means_no_search(
     assert [t["name"] for t in anthropic_api.bodies[0]["tools"]] == ["web_fetch"]
 
 
+class Reporter:
+    """A ProgressReporter that records what it is told."""
+
+    def __init__(self) -> None:
+        self.calls: list[tuple[int, int] | str] = []
+        self.lock = threading.Lock()
+
+    def update(self, done: int, total: int) -> None:
+        with self.lock:
+            self.calls.append((done, total))
+
+    def end(self) -> None:
+        with self.lock:
+            self.calls.append("end")
+
+
 def test_progress_counts_rows_of_a_query(anthropic_api: FakeAnthropic) -> None:
     import duckdb
 
     import webtap.sql
 
+    reporter = Reporter()
     connection = duckdb.connect()
-    functions = webtap.sql.register(connection, progress=True)
+    functions = webtap.sql.register(connection, progress=reporter)
     try:
         # 3000 rows in two chunks, 4 distinct questions, 10 NULL rows that need no answer.
         connection.execute(
             "SELECT stps_ask_ai(CASE WHEN x < 10 THEN NULL ELSE 'c' || (x % 4) END, 'q') "
             "FROM range(3000) t(x)"
         ).fetchall()
-        (task,) = functions._progress._progress.tasks
+        connection.execute("SELECT stps_ask_ai('c' || x, 'q') FROM range(2) t(x)").fetchall()
     finally:
         functions.close()
         connection.close()
-    assert (task.completed, task.total) == (2990, 2990)
-    assert not functions._progress._progress.live.is_started  # cleared when done
-    assert len(anthropic_api.requests) == 4
+    first = reporter.calls[: reporter.calls.index((0, 2))]
+    counts = [call for call in first if call != "end"]
+    assert counts[0] == (0, 2038)  # the first chunk's rows, NULL rows left out
+    assert (0, 2038) not in counts[1:] and (2038, 2990) in counts  # one query, two chunks
+    assert [done for done, _ in counts] == sorted(done for done, _ in counts)
+    assert first[-2:] == [(2990, 2990), "end"]  # every row counted, then the display ends
+    second = reporter.calls[len(first) :]
+    assert second[0] == (0, 2) and second[-2:] == [(2, 2), "end"]  # the next query starts anew
+    assert len(anthropic_api.requests) == 6
+
+
+def test_progress_ends_when_the_query_is_cancelled(anthropic_api: FakeAnthropic, held: Any) -> None:
+    import duckdb
+
+    import webtap.sql
+
+    reporter = Reporter()
+    connection = duckdb.connect()
+    functions = webtap.sql.register(connection, progress=reporter)
+
+    def run() -> None:
+        with contextlib.suppress(duckdb.Error):  # cancelled
+            connection.execute("SELECT stps_ask_ai('c' || x, 'q') FROM range(5) t(x)")
+
+    worker = threading.Thread(target=run)
+    try:
+        worker.start()
+        assert held.arrived.wait(60)
+        functions.cancel()
+        worker.join(60)  # a guard against a hang: the calls in flight are never answered
+    finally:
+        functions.close()
+        connection.close()
+    assert reporter.calls == [(0, 5), "end"]  # nothing answered, the display cleared
+
+
+def test_the_rich_bar_starts_for_two_rows_and_clears_at_the_end() -> None:
+    import io
+
+    from rich.console import Console
+
+    from webtap.cli.sql import RowProgress
+
+    screen = io.StringIO()
+    bar = RowProgress(Console(file=screen, force_terminal=True, width=100))
+    bar.update(0, 1)
+    assert screen.getvalue() == ""  # one row: nothing to show
+    bar.end()
+    bar.update(0, 3)  # the next query
+    bar.update(2, 3)
+    shown = screen.getvalue()
+    bar.end()
+
+    assert "stps_ask_ai" in shown and "0/3" in shown
+    (task,) = bar._progress.tasks  # the one-row query's task was replaced
+    assert (task.completed, task.total) == (2, 3)
+    assert not bar._progress.live.is_started
+
+
+def test_progress_true_is_refused_with_what_to_pass() -> None:
+    import webtap.sql
+
+    with pytest.raises(TypeError, match="ProgressReporter"):
+        webtap.sql.SqlFunctions(progress=True)
 
 
 def test_a_cache_file_that_is_not_sqlite_is_an_error_value(con: Any, tmp_path: Path) -> None:

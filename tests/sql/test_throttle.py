@@ -12,6 +12,7 @@ import pytest
 from fake_anthropic import FakeAnthropic, Reply, echo
 
 from webtap import sql
+from webtap.sql.throttle import Throttle
 
 
 @dataclass
@@ -25,7 +26,7 @@ def test_the_default_concurrency_is_raised() -> None:
 
 
 def test_remaining_requests_cap_the_rows_in_flight_and_recover() -> None:
-    throttle = sql._Throttle(lambda: 32)
+    throttle = Throttle(lambda: 32)
     throttle.observe(FakeResponse(headers={"anthropic-ratelimit-requests-remaining": "3"}))
     assert throttle.allowed == 3
     throttle.observe(FakeResponse(headers={"anthropic-ratelimit-requests-remaining": "0"}))
@@ -36,7 +37,7 @@ def test_remaining_requests_cap_the_rows_in_flight_and_recover() -> None:
 
 @pytest.mark.parametrize("value", ["soon", "-3", "1e400", ""])
 def test_garbled_headers_change_nothing(value: str) -> None:
-    throttle = sql._Throttle(lambda: 8)
+    throttle = Throttle(lambda: 8)
     throttle.observe(
         FakeResponse(429, {"anthropic-ratelimit-requests-remaining": value, "retry-after": value})
     )
@@ -45,7 +46,7 @@ def test_garbled_headers_change_nothing(value: str) -> None:
 
 
 def test_retry_after_holds_new_rows_back() -> None:
-    throttle = sql._Throttle(lambda: 8)
+    throttle = Throttle(lambda: 8)
     throttle.observe(FakeResponse(429, {"retry-after": "30"}))
     entered = threading.Event()
 

@@ -8,10 +8,11 @@ import sys
 import threading
 from typing import Any
 
-__all__ = ["add_parser", "run"]
+__all__ = ["RowProgress", "add_parser", "run"]
 
 PROMPT, MORE = "webtap> ", "   ...> "
 CANCEL_WAIT = 5.0  # seconds a cancelled statement gets to wind down
+CANCEL_WAIT_ENV = "WEBTAP_SQL_CANCEL_WAIT"  # tests raise it: only a real cancel ends the command
 
 
 def add_parser(subparsers: Any) -> None:
@@ -64,6 +65,7 @@ def run(args: argparse.Namespace) -> int:
     import duckdb
 
     from webtap.errors import WebtapError
+    from webtap.settings import env_float
     from webtap.sql import DEFAULT_CONCURRENCY, SqlFunctions
 
     try:
@@ -71,15 +73,17 @@ def run(args: argparse.Namespace) -> int:
     except duckdb.Error as exc:
         return fail(f"cannot open the database {args.db}: {exc}")
     try:
+        cancel_wait = env_float(CANCEL_WAIT_ENV, CANCEL_WAIT)
         functions = SqlFunctions(
             concurrency=DEFAULT_CONCURRENCY if args.concurrency is None else args.concurrency,
             cache=args.cache,
-            progress=False if args.no_progress else None,
+            progress=None if args.no_progress or not sys.stderr.isatty() else RowProgress(),
         )
     except (ValueError, WebtapError) as exc:
         connection.close()
         return fail(str(exc), 2)
     session = Session(connection, functions.register(connection), args)
+    session.cancel_wait = cancel_wait
     if args.model:
         functions.set_model(args.model)
     try:
@@ -101,6 +105,7 @@ class Session:
         # Keys given to stps_set_*_key in this session's SQL: never printed back.
         self.keys: set[str] = set()
         self.sets_keys = False  # some SQL named a key function: its errors quote no statement
+        self.cancel_wait = CANCEL_WAIT
 
     def redact(self, text: str) -> str:
         from webtap.sql import drop_statement_echo, redact_keys
@@ -202,7 +207,7 @@ class Session:
             # Drop the rows still waiting, cut off the calls in flight, stop DuckDB.
             self.functions.cancel()
             self.connection.interrupt()
-            done.wait(CANCEL_WAIT)
+            done.wait(self.cancel_wait)
             raise
         if "error" in outcome:
             raise outcome["error"]
@@ -228,6 +233,63 @@ class Session:
             for row in rows:
                 table.add_row(*(_escape("NULL" if v is None else str(v)) for v in row))
             Console(highlight=False).print(table)
+
+
+class RowProgress:
+    """``stps_ask_ai``'s rows done / total and their rate, drawn on stderr with rich; a
+    :class:`webtap.sql.ProgressReporter`. A one-row query shows nothing."""
+
+    def __init__(self, console: Any = None) -> None:
+        self._console = console
+        self._lock = threading.Lock()
+        self._progress: Any = None
+        self._task: Any = None
+
+    def update(self, done: int, total: int) -> None:
+        with self._lock:
+            progress = self._progress = self._progress or _make_progress(self._console)
+            if self._task is None or done == 0:  # done == 0: a new query
+                if self._task is not None:
+                    progress.remove_task(self._task)
+                self._task = progress.add_task("stps_ask_ai", total=total)
+            progress.update(self._task, completed=done, total=total)
+            if total > 1 and not progress.live.is_started:
+                progress.start()
+
+    def end(self) -> None:
+        with self._lock:
+            if self._progress is not None and self._progress.live.is_started:
+                self._progress.stop()
+
+
+def _make_progress(console: Any) -> Any:
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        ProgressColumn,
+        TextColumn,
+        TimeElapsedColumn,
+    )
+    from rich.text import Text
+
+    from webtap.cli._output import err_console
+
+    class RateColumn(ProgressColumn):
+        def render(self, task: Any) -> Text:
+            speed = task.finished_speed or task.speed
+            return Text(f"{speed:.1f} rows/s" if speed else "", style="progress.data.speed")
+
+    return Progress(
+        TextColumn("[bold]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("rows"),
+        RateColumn(),
+        TimeElapsedColumn(),
+        console=console or err_console(),
+        transient=True,
+    )
 
 
 def _plain(row: tuple[Any, ...]) -> list[Any]:

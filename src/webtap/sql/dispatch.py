@@ -1,0 +1,157 @@
+"""A chunk of rows in, their answers out: each distinct question asked once, concurrently.
+
+The :class:`Dispatcher` owns what lives across chunks of a query: the worker pool, the
+questions already asked per query (so that duplicates share one call), the throttle, the
+progress count, and the generation that a cancel bumps.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, wait
+from typing import Any
+
+from webtap import agent
+from webtap.redact import redact
+from webtap.sql.cache import AnswerCache, Question
+from webtap.sql.errors import Interrupted, error_value
+from webtap.sql.pool import Pool
+from webtap.sql.progress import ProgressReporter, QueryProgress
+from webtap.sql.throttle import POLL, Throttle
+
+__all__ = ["MEMO_QUERIES", "Dispatcher"]
+
+MEMO_QUERIES = 4  # queries whose answers are kept for deduplication (several cursors at once)
+
+
+class Dispatcher:
+    """Answers questions on a bounded pool; ``concurrency`` is read when a pool is made."""
+
+    def __init__(
+        self, concurrency: Callable[[], int], progress: ProgressReporter | None = None
+    ) -> None:
+        self._concurrency = concurrency
+        self._lock = threading.Lock()
+        self._pool: Pool | None = None
+        self._memos: OrderedDict[Any, dict[Question, Future[str]]] = OrderedDict()
+        self._generation = 0
+        self.progress = QueryProgress(progress)
+        self.throttle = Throttle(concurrency)
+
+    def answer(
+        self,
+        questions: Sequence[Question | None],
+        scope: Any,
+        ask: Callable[[Question], str],
+    ) -> list[str | None]:
+        """``ask`` each question on the pool (None stays None), identical ones once per ``scope``.
+
+        Raises :class:`Interrupted` when cancelled; ``ask`` itself never raises.
+        """
+        generation = self._generation
+        memo = self._memo(scope)
+        futures: list[Future[str] | None] = []
+        for question in questions:
+            if question is None:
+                futures.append(None)
+                continue
+            with self._lock:
+                future = memo.get(question)
+                if future is None or future.cancelled():
+                    future = self._workers().submit(ask, question)
+                    memo[question] = future
+            futures.append(future)
+        self._wait(futures, scope, generation)
+        return [None if future is None else future.result() for future in futures]
+
+    def _wait(self, futures: list[Future[str] | None], scope: Any, generation: int) -> None:
+        rows = [future for future in futures if future is not None]
+        if not rows:
+            return
+        query = self.progress.add(scope, len(rows))
+        for future in rows:
+            future.add_done_callback(lambda _, query=query: self.progress.advance(query))
+        pending = set(rows)
+        try:
+            while pending:
+                if self._generation != generation:
+                    raise Interrupted("stps_ask_ai: the query was cancelled")
+                _, pending = wait(pending, timeout=POLL, return_when=FIRST_COMPLETED)
+        except KeyboardInterrupt:
+            self.cancel()
+            raise Interrupted("stps_ask_ai: interrupted (Ctrl-C)") from None
+        finally:
+            self.progress.check(query)
+
+    def _workers(self) -> Pool:
+        if self._pool is None:
+            self._pool = Pool(self._concurrency())
+        return self._pool
+
+    def _memo(self, scope: Any) -> dict[Question, Future[str]]:
+        with self._lock:
+            if scope is None:
+                return {}  # no query identity: dedupe within the chunk only
+            memo = self._memos.get(scope)
+            if memo is None:
+                memo = self._memos[scope] = {}
+                while len(self._memos) > MEMO_QUERIES:
+                    self._memos.popitem(last=False)
+            return memo
+
+    def resize(self) -> None:
+        """The concurrency changed: rows in flight finish, new rows use a new pool."""
+        with self._lock:
+            pool, self._pool = self._pool, None
+        if pool is not None:
+            pool.shutdown(cancel=False)
+
+    def cancel(self) -> None:
+        """Stop the rows in flight: waiting rows are dropped, and the calls already running
+        are abandoned to finish on their daemon threads (they never hold the process open)."""
+        with self._lock:
+            self._generation += 1
+            pool, self._pool = self._pool, None
+            self._memos.clear()
+        if pool is not None:
+            pool.shutdown()
+        self.progress.stop()
+
+
+def ask_model(
+    question: Question,
+    *,
+    settings: agent.AskSettings,
+    credentials: Any,
+    client: Any,
+    cache: AnswerCache | None,
+    throttle: Throttle,
+) -> str:
+    """One question's answer text, from ``cache`` or the model; a failure is an ``ERROR:``
+    value. The answer is redacted before it is kept or returned, so a cache file never holds
+    a key."""
+    secrets = credentials.secrets()
+    key = question.cache_key()
+    try:
+        if cache is not None:
+            hit = cache.get(key)
+            if hit is not None:
+                return hit
+        with throttle:  # a cache hit is not held back
+            answer = agent.ask(
+                question.prompt,
+                question.context,
+                model=question.model,
+                max_tokens=question.max_tokens,
+                settings=settings,
+                credentials=credentials,
+                client=client,
+            )
+        text = redact(answer.text, secrets)
+        if cache is not None:
+            cache.put(key, question.model, text)
+        return text
+    except Exception as exc:  # a failure, or a bug, becomes a value, not a failed query
+        return error_value(exc, secrets)

@@ -1,0 +1,344 @@
+"""The ``stps_*`` SQL functions and the state behind them: keys, model, settings, cache.
+
+:class:`SqlFunctions` holds the state and creates the functions on DuckDB connections; the
+rows of ``stps_ask_ai`` are answered by its :class:`~webtap.sql.dispatch.Dispatcher`.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import threading
+from collections.abc import Callable, Sequence
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+from webtap import agent
+from webtap.errors import WebtapError
+from webtap.keys import KEY_SOURCES, SEARCH_PROVIDERS, Keys
+from webtap.redact import remember
+from webtap.sql.cache import AnswerCache, Question
+from webtap.sql.dispatch import Dispatcher, ask_model
+from webtap.sql.errors import error_value, never_raise
+from webtap.sql.progress import ProgressReporter
+from webtap.sql.statement import KEY_SETTERS
+
+__all__ = [
+    "ASK_FUNCTION",
+    "DEFAULT_CONCURRENCY",
+    "FUNCTIONS",
+    "MAX_CONCURRENCY",
+    "Row",
+    "SqlFunctions",
+    "register",
+]
+
+# Rows in flight at once. The providers are guarded by the shared rate budgets and the model by
+# the account's own rate-limit headers (see Throttle), so the default need not be timid.
+DEFAULT_CONCURRENCY = 32
+MAX_CONCURRENCY = 64
+
+Row = tuple[str | None, str | None, str | None, int | None]
+
+# name -> (what it does, for docs and --help)
+FUNCTIONS = {
+    "stps_ask_ai(context, prompt [, model] [, max_tokens])": "the model's answer, or ERROR: ...",
+    "stps_set_api_key(key)": "the Anthropic key for this session (NULL clears it)",
+    "stps_set_brave_api_key(key)": "the Brave Search key (turns web search on)",
+    "stps_set_searxng_url(url)": "the SearXNG instance's address (turns web search on)",
+    "stps_set_google_api_key(key)": "the Google Custom Search key",
+    "stps_set_google_cse_id(id)": "the Google search engine id",
+    "stps_set_model(model)": "the default model (NULL restores the default)",
+    "stps_get_model()": "the default model",
+    "stps_set_search_provider('brave'|'searxng'|'google')": "which search the model gets "
+    "(NULL: the first set up, in that order)",
+    "stps_get_search_provider()": "the search provider in effect: brave, searxng, google or none",
+    "stps_set_concurrency(n)": f"model calls at once, 1-64 (default {DEFAULT_CONCURRENCY})",
+    "stps_set_cache(path)": "keep answers in a SQLite file (NULL disables the cache)",
+    "stps_set_max_tool_calls(n)": "tool calls per question, 0-20 (default 1)",
+}
+
+
+class SqlFunctions:
+    """The state behind the SQL functions of one or more connections: keys, model, pool, cache.
+
+    ``ask_many`` is the batch entry point (rows in, answers out) that ``stps_ask_ai`` calls
+    with each chunk; Python code may call it directly. ``progress`` is told how a query's rows
+    advance (``webtap sql`` passes a rich bar; None or False: no one is told).
+    """
+
+    def __init__(
+        self,
+        keys: Keys | None = None,
+        *,
+        settings: agent.AskSettings = agent.DEFAULT_SETTINGS,
+        concurrency: int = DEFAULT_CONCURRENCY,
+        cache: str | Path | None = None,
+        progress: ProgressReporter | bool | None = None,
+    ) -> None:
+        if progress is True:
+            raise TypeError(
+                "progress=True is no longer supported: pass a ProgressReporter "
+                "(update(done, total) and end()), or None"
+            )
+        self.keys = keys or Keys()
+        self.settings = settings
+        self.concurrency = _check_concurrency(concurrency)
+        self.cache = AnswerCache(cache) if cache else None
+        self._client_lock = threading.Lock()
+        self._clients: dict[str, Any] = {}
+        self._rows = Dispatcher(lambda: self.concurrency, progress or None)
+
+    # -- the batch ------------------------------------------------------------------------
+
+    def ask_many(self, rows: Sequence[Row], scope: Any = None) -> list[str | None]:
+        """Answer each ``(context, prompt, model, max_tokens)``; NULL context or prompt → None.
+
+        Rows with the same ``scope`` (one per query) share answers to identical questions.
+        Raises :class:`~webtap.sql.Interrupted` when cancelled; never raises for a row's
+        failure.
+        """
+        credentials = self.keys.resolve()
+        try:
+            credentials.require_anthropic()
+        except WebtapError as exc:
+            missing = error_value(exc, credentials.secrets())
+            return [None if c is None or p is None else missing for c, p, _, _ in rows]
+        # Resolved once for the chunk; "none" keeps a chosen provider without keys from
+        # falling back to the other one.
+        provider = credentials.search_provider(self.settings.search_provider) or "none"
+        settings = replace(self.settings, search_provider=provider)
+        model = settings.model or agent.default_model()
+        questions = [
+            None
+            if context is None or prompt is None
+            else Question(
+                context,
+                prompt,
+                row_model or model,
+                settings.max_tokens if max_tokens is None else int(max_tokens),
+                provider,
+                settings.max_tool_calls,
+            )
+            for context, prompt, row_model, max_tokens in rows
+        ]
+        ask = functools.partial(
+            ask_model,
+            settings=settings,
+            credentials=credentials,
+            client=self._client(credentials.anthropic),  # made here once, not by every thread
+            cache=self.cache,
+            throttle=self._rows.throttle,
+        )
+        return self._rows.answer(questions, scope, ask)
+
+    def _client(self, api_key: str) -> Any:
+        with self._client_lock:  # making the first client imports the SDK
+            client = self._clients.get(api_key)
+            if client is None:
+                budgets, retries = self.settings.budgets, self.settings.max_retries
+                client = agent.make_client(
+                    api_key,
+                    budgets=budgets,
+                    max_retries=retries,
+                    on_response=self._rows.throttle.observe,
+                )
+                self._clients = {api_key: client}  # a new key replaces the old client
+            return client
+
+    def cancel(self) -> None:
+        """Stop the rows in flight: waiting rows are dropped, and the calls already running
+        are abandoned to finish on their daemon threads (they never hold the process open)."""
+        self._rows.cancel()
+
+    def close(self) -> None:
+        self.cancel()
+        if self.cache is not None:
+            self.cache.close()
+            self.cache = None
+
+    # -- settings, as the SQL functions set them -----------------------------------------
+
+    def set_key(self, name: str, value: str | None) -> str:
+        remember([value])  # no later message or quote shows it, in any encoding
+        self.keys.set(name, value)
+        label = KEY_SOURCES[name].label
+        return f"{label} set" if value and value.strip() else f"{label} cleared"
+
+    def set_model(self, model: str | None) -> str:
+        model = (model or "").strip()
+        self.settings = replace(self.settings, model=model)
+        return f"Model set to {self.get_model()}"
+
+    def get_model(self) -> str:
+        return self.settings.model or agent.default_model()
+
+    def set_search_provider(self, provider: str | None) -> str:
+        name = (provider or "").strip().lower()
+        if name in ("", "auto"):
+            self.settings = replace(self.settings, search_provider=None)
+            return f"Search provider set to auto (in effect: {self.get_search_provider()})"
+        if name not in SEARCH_PROVIDERS:
+            return error_value(
+                f"unknown search provider {provider!r}: use 'brave', 'searxng' or "
+                "'google' (or NULL for automatic)"
+            )
+        self.settings = replace(self.settings, search_provider=name)
+        if self.get_search_provider() == "none":
+            needs = {
+                "brave": "stps_set_brave_api_key",
+                "searxng": "stps_set_searxng_url",
+                "google": "stps_set_google_api_key and stps_set_google_cse_id",
+            }[name]
+            return f"Search provider set to {name} (no keys found yet: set them with {needs})"
+        return f"Search provider set to {name}"
+
+    def get_search_provider(self) -> str:
+        provider = self.keys.resolve().search_provider(self.settings.search_provider)
+        return provider or "none"
+
+    def set_concurrency(self, value: int | None) -> str:
+        try:
+            concurrency = _check_concurrency(DEFAULT_CONCURRENCY if value is None else value)
+        except ValueError as exc:
+            return error_value(str(exc))
+        self.concurrency = concurrency
+        self._rows.resize()  # its rows finish; new rows use a new pool
+        return f"Concurrency set to {concurrency}"
+
+    def set_max_tool_calls(self, value: int | None) -> str:
+        calls = agent.DEFAULT_MAX_TOOL_CALLS if value is None else value
+        if not 0 <= calls <= agent.MAX_TOOL_CALLS:
+            return error_value(
+                f"max tool calls must be between 0 and {agent.MAX_TOOL_CALLS} (got {calls})"
+            )
+        self.settings = replace(self.settings, max_tool_calls=calls)
+        return f"Max tool calls set to {calls}"
+
+    def set_cache(self, path: str | None) -> str:
+        old, self.cache = self.cache, None
+        if old is not None:
+            old.close()
+        if path is None or not path.strip():
+            return "Cache disabled"
+        try:
+            self.cache = AnswerCache(path.strip())
+        except WebtapError as exc:
+            return error_value(exc)
+        return f"Cache enabled: {self.cache.path} ({len(self.cache)} answers)"
+
+    # -- DuckDB ---------------------------------------------------------------------------
+
+    def register(self, connection: Any) -> SqlFunctions:
+        """Create the ``stps_*`` functions on ``connection`` (again, if they exist)."""
+        from duckdb.func import SPECIAL
+
+        def scalar(name: str, function: Callable[..., Any], parameters: list[str], returns: str):
+            _drop(connection, name)
+            connection.create_function(
+                name,
+                never_raise(function),
+                parameters,
+                returns,
+                null_handling=SPECIAL,
+                side_effects=True,
+            )
+
+        for name, key in KEY_SETTERS.items():
+            scalar(name, functools.partial(self.set_key, key), ["VARCHAR"], "VARCHAR")
+        scalar("stps_set_model", self.set_model, ["VARCHAR"], "VARCHAR")
+        scalar("stps_get_model", self.get_model, [], "VARCHAR")
+        scalar("stps_set_search_provider", self.set_search_provider, ["VARCHAR"], "VARCHAR")
+        scalar("stps_get_search_provider", self.get_search_provider, [], "VARCHAR")
+        scalar("stps_set_concurrency", self.set_concurrency, ["BIGINT"], "VARCHAR")
+        scalar("stps_set_max_tool_calls", self.set_max_tool_calls, ["BIGINT"], "VARCHAR")
+        scalar("stps_set_cache", self.set_cache, ["VARCHAR"], "VARCHAR")
+        self._register_ask(connection)
+        return self
+
+    def _register_ask(self, connection: Any) -> None:
+        from duckdb.func import ARROW, SPECIAL
+
+        parameters = ["VARCHAR", "VARCHAR", "VARCHAR", "BIGINT", "UBIGINT"]
+        _drop(connection, ASK_FUNCTION)
+        try:
+            import pyarrow  # noqa: F401
+
+            connection.create_function(
+                ASK_FUNCTION,
+                self._arrow_chunk,
+                parameters,
+                "VARCHAR",
+                type=ARROW,
+                null_handling=SPECIAL,
+                side_effects=True,
+            )
+        except ImportError:
+            connection.create_function(
+                ASK_FUNCTION,
+                self._one_row,
+                parameters,
+                "VARCHAR",
+                null_handling=SPECIAL,
+                side_effects=True,
+            )
+        # DuckDB has no overloads for Python functions; a macro gives the optional arguments,
+        # and txid_current() tells one query from the next for deduplication.
+        call = f"{ASK_FUNCTION}(context::VARCHAR, prompt::VARCHAR, {{}}, {{}}, txid_current())"
+        connection.execute(
+            "CREATE OR REPLACE TEMP MACRO stps_ask_ai"
+            f"(context, prompt) AS {call.format('NULL', 'NULL')}, "
+            f"(context, prompt, model) AS {call.format('model::VARCHAR', 'NULL')}, "
+            f"(context, prompt, model, max_tokens) AS "
+            f"{call.format('model::VARCHAR', 'max_tokens::BIGINT')}"
+        )
+
+    def _arrow_chunk(self, contexts: Any, prompts: Any, models: Any, limits: Any, scopes: Any):
+        import pyarrow as pa
+
+        scope_values = scopes.to_pylist()
+        rows = list(
+            zip(
+                contexts.to_pylist(),
+                prompts.to_pylist(),
+                models.to_pylist(),
+                limits.to_pylist(),
+                strict=True,
+            )
+        )
+        answers = self.ask_many(rows, scope_values[0] if scope_values else None)
+        return pa.array(answers, type=pa.string())
+
+    def _one_row(self, context: Any, prompt: Any, model: Any, limit: Any, scope: Any) -> Any:
+        return self.ask_many([(context, prompt, model, limit)], scope)[0]
+
+
+ASK_FUNCTION = "webtap_ask_ai_batch"
+
+
+def register(
+    connection: Any, functions: SqlFunctions | None = None, **options: Any
+) -> SqlFunctions:
+    """Create the ``stps_*`` SQL functions on a DuckDB connection; returns their state.
+
+    ``options`` go to :class:`SqlFunctions` (``keys``, ``settings``, ``concurrency``,
+    ``cache``, ``progress``). Pass the same ``functions`` to several connections to share it.
+    """
+    return (functions or SqlFunctions(**options)).register(connection)
+
+
+def _check_concurrency(value: int) -> int:
+    if not 1 <= int(value) <= MAX_CONCURRENCY:
+        raise ValueError(f"concurrency must be between 1 and {MAX_CONCURRENCY} (got {value})")
+    return int(value)
+
+
+def _drop(connection: Any, name: str) -> None:
+    with contextlib.suppress(Exception):  # not registered yet
+        connection.remove_function(name)
+
+
+def _drop(connection: Any, name: str) -> None:
+    with contextlib.suppress(Exception):  # not registered yet
+        connection.remove_function(name)

@@ -53,7 +53,7 @@ from webtap.agent.settings import (
     Budgets,
     default_model,
 )
-from webtap.agent.steps import Answer, Step, ToolCall, ToolResult
+from webtap.agent.steps import Answer, Step, ToolCall, ToolReply
 
 __all__ = [
     "DEFAULT_BUDGETS",
@@ -77,7 +77,7 @@ __all__ = [
     "Refused",
     "Step",
     "ToolCall",
-    "ToolResult",
+    "ToolReply",
     "ask",
     "default_model",
     "format_search_results",

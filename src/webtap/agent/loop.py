@@ -20,10 +20,12 @@ from webtap.agent.prompt import (
 from webtap.agent.reply import parse_reply
 from webtap.agent.retry import Budget, send, spent
 from webtap.agent.settings import DEFAULT_SETTINGS, AskSettings, check_settings, default_model
-from webtap.agent.steps import Answer, Step, ToolCall, ToolResult
-from webtap.errors import APIError, WebtapError
+from webtap.agent.steps import Answer, Step, ToolCall, ToolReply
+from webtap.errors import APIError, InvalidInput
 from webtap.keys import Credentials, Keys
 from webtap.redact import redact, remember
+from webtap.tools import ToolResult, attempt
+from webtap.tools import call as call_tool
 
 __all__ = ["ask"]
 
@@ -88,7 +90,7 @@ class _Loop:
         self.session_id = session_id
         self.provider = credentials.search_provider(settings.search_provider)
         self.deadline = time.monotonic() + settings.budgets.total
-        self.results: list[ToolResult] = []
+        self.results: list[ToolReply] = []
         self.usage = {"input_tokens": 0, "output_tokens": 0}
         self.model_calls = 0
 
@@ -195,46 +197,49 @@ class _Loop:
         if call.name not in ("web_search", "web_fetch") or (
             call.name == "web_search" and not self.provider
         ):
-            result = ToolResult(call, f"Unknown tool '{call.name}'.", True, "unknown tool")
-            return result.block()
+            return ToolReply(call, f"Unknown tool '{call.name}'.", True, "unknown tool").block()
         if len(self.results) >= self.settings.max_tool_calls:
             # The model asked for several tools at once; the ones past the limit are refused.
-            result = ToolResult(
+            reply = ToolReply(
                 call,
                 "Tool call limit reached. Please answer with what you have.",
                 True,
                 "over the tool call limit",
             )
-            return result.block()
+            return reply.block()
         if self.on_step:
             self.on_step(call)
-        result = self.search(call) if call.name == "web_search" else self.fetch(call)
-        self.results.append(result)
-        if result.event:
-            self.store(result.event)
+        # Both tools the same way: a webtap.tools.ToolResult, then the reply made of it.
+        if call.name == "web_search":
+            reply = self.search_reply(call, self.search(call))
+        else:
+            reply = self.fetch_reply(call, self.fetch(call))
+        self.results.append(reply)
+        if reply.event and self.settings.store_events:
+            from webtap.host.events import keep_event
+
+            keep_event(reply.event, self.session_id)
         if self.on_step:
-            self.on_step(result)
-        return result.block()
+            self.on_step(reply)
+        return reply.block()
 
     def search(self, call: ToolCall) -> ToolResult:
         query = call.input.get("query")
         if not isinstance(query, str) or not query.strip():
-            return ToolResult(
-                call,
-                "Missing required parameter 'query': give the search query as a string.",
-                True,
-                "missing query",
-            )
-        try:
-            results = self.run_search(query)
-        except WebtapError as exc:
-            detail = redact(exc.message, self.credentials.secrets())
-            return ToolResult(call, SEARCH_UNAVAILABLE, True, detail, exc.event)
-        except Exception as exc:  # a provider bug must not end the question
-            detail = redact(f"{type(exc).__name__}: {exc}", self.credentials.secrets())
-            return ToolResult(call, SEARCH_UNAVAILABLE, True, detail)
-        shown = min(len(results), SEARCH_RESULTS)
-        return ToolResult(call, format_search_results(results), False, f"{shown} results")
+            problem = "Missing required parameter 'query': give the search query as a string."
+            return ToolResult(call.name, failure=InvalidInput(problem))
+        return attempt(call.name, lambda: {"results": self.run_search(query)})
+
+    def search_reply(self, call: ToolCall, outcome: ToolResult) -> ToolReply:
+        if outcome.failure is None:
+            results = outcome.result["results"]
+            shown = min(len(results), SEARCH_RESULTS)
+            return ToolReply(call, format_search_results(results), False, f"{shown} results")
+        detail = redact(outcome.failure.message, self.credentials.secrets())
+        if isinstance(outcome.failure, InvalidInput):  # the model's mistake: it must see it
+            return ToolReply(call, outcome.failure.message, True, detail, outcome.event)
+        # Spec 002: any other failed search is this one text; the person sees why.
+        return ToolReply(call, SEARCH_UNAVAILABLE, True, detail, outcome.event)
 
     def run_search(self, query: str) -> list[Any]:
         from webtap.search import brave_search, google_search, searxng_search
@@ -271,26 +276,15 @@ class _Loop:
         )
 
     def fetch(self, call: ToolCall) -> ToolResult:
-        from webtap import tools
-
         request = dict(call.input)
         request.setdefault("limit", self.settings.fetch_limit)
-        response = tools.call("web_fetch", request)
-        event = response.pop("_event", None)
-        if not response.get("success"):
-            error = f"{response.get('error', 'unknown error')} ({response.get('error_code')})"
-            return ToolResult(call, f"Fetch failed: {error}", True, error, event)
-        page = {key: value for key, value in response.items() if key != "success"}
+        return call_tool("web_fetch", request)
+
+    def fetch_reply(self, call: ToolCall, outcome: ToolResult) -> ToolReply:
+        if outcome.failure is not None:
+            error = f"{outcome.failure.message} ({outcome.failure.code})"
+            return ToolReply(call, f"Fetch failed: {error}", True, error, outcome.event)
+        page = {key: value for key, value in outcome.result.items() if key != "success"}
         lines = str(page.get("content", "")).count("\n") + 1
         detail = f"{page.get('title') or page.get('url')} ({lines} lines)"
-        return ToolResult(call, json.dumps(page, ensure_ascii=False), False, detail, event)
-
-    def store(self, event: dict[str, Any]) -> None:
-        if not self.settings.store_events:
-            return
-        try:
-            from webtap.store import record_event
-
-            record_event(event, session_id=self.session_id)
-        except Exception:  # the answer matters more than the record of a warning
-            pass
+        return ToolReply(call, json.dumps(page, ensure_ascii=False), False, detail, outcome.event)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-__all__ = ["Answer", "Step", "ToolCall", "ToolResult"]
+__all__ = ["Answer", "Step", "ToolCall", "ToolReply"]
 
 
 @dataclass(frozen=True)
@@ -18,8 +18,10 @@ class ToolCall:
 
 
 @dataclass(frozen=True)
-class ToolResult:
-    """What a tool call gave: ``content`` for the model, ``detail`` for the person."""
+class ToolReply:
+    """What the loop answers the model for one tool call (its ``tool_result`` block), and a line
+    for the person: ``content`` for the model, ``detail`` and ``event`` for the person. The run
+    of the tool itself is a :class:`webtap.tools.ToolResult`."""
 
     call: ToolCall
     content: str
@@ -39,7 +41,7 @@ class ToolResult:
         return block
 
 
-Step = ToolCall | ToolResult
+Step = ToolCall | ToolReply
 
 
 @dataclass(frozen=True)
@@ -49,7 +51,7 @@ class Answer:
     text: str
     stop_reason: str
     model: str
-    tool_results: tuple[ToolResult, ...] = ()
+    tool_results: tuple[ToolReply, ...] = ()  # the replies, in the order made
     model_calls: int = 1
     usage: dict[str, int] = field(default_factory=dict)
 

@@ -17,7 +17,7 @@ QUICK = AskSettings(max_retries=2, store_events=False)
 
 
 def test_the_sdk_client_never_retries_by_itself() -> None:
-    client = agent.make_client(API_KEY, max_retries=5)
+    client = agent.anthropic_client(API_KEY, max_retries=5)
     try:
         assert client.max_retries == 0
     finally:

@@ -8,12 +8,12 @@ from typing import Any
 from webtap.agent.settings import DEFAULT_BUDGETS, DEFAULT_MAX_RETRIES, Budgets
 from webtap.errors import APIError
 
-__all__ = ["MAX_REPLY_BYTES", "make_client", "one_attempt_per_call"]
+__all__ = ["MAX_REPLY_BYTES", "anthropic_client", "one_attempt_per_call"]
 
 MAX_REPLY_BYTES = 32 * 1024 * 1024  # decoded; a 128k-token answer is a few MB of JSON
 
 
-def make_client(
+def anthropic_client(
     api_key: str,
     *,
     budgets: Budgets = DEFAULT_BUDGETS,

@@ -9,7 +9,7 @@ from dataclasses import replace
 from typing import Any
 
 from webtap.agent.api_errors import Refused
-from webtap.agent.client import make_client, one_attempt_per_call
+from webtap.agent.client import anthropic_client, one_attempt_per_call
 from webtap.agent.prompt import (
     SEARCH_RESULTS,
     SEARCH_TOOL,
@@ -48,7 +48,7 @@ def ask(
 
     ``credentials`` default to :meth:`Keys.resolve` (environment, ``~/.stps``, credentials
     file). ``client`` is an ``anthropic.Anthropic`` (made from the key when omitted).
-    ``on_step`` sees each :class:`ToolCall` before it runs and its :class:`ToolResult` after.
+    ``on_step`` sees each :class:`ToolCall` before it runs and its :class:`ToolReply` after.
     """
     settings = replace(
         settings,
@@ -61,7 +61,9 @@ def ask(
     api_key = credentials.require_anthropic()
     owned = client is None
     if owned:
-        client = make_client(api_key, budgets=settings.budgets, max_retries=settings.max_retries)
+        client = anthropic_client(
+            api_key, budgets=settings.budgets, max_retries=settings.max_retries
+        )
     loop = _Loop(settings, credentials, client, search_client, on_step, session_id)
     try:
         return loop.run(user_message(question, context))

@@ -16,13 +16,23 @@ from webtap.errors import InternalError, WebtapError
 from webtap.protocol import (
     RequestError,
     load_schema,
+    loads_json,
     parse_request,
     schema_text,
     validate_request,
     whole_integers,
 )
 
-__all__ = ["TOOLS", "WEB_ANNOTATIONS", "ToolResult", "ToolSpec", "attempt", "call", "main"]
+__all__ = [
+    "TOOLS",
+    "WEB_ANNOTATIONS",
+    "ToolResult",
+    "ToolSpec",
+    "attempt",
+    "call",
+    "main",
+    "split_event",
+]
 
 
 # A NamedTuple, not a dataclass: this module is on every executable's start-up path.
@@ -160,10 +170,30 @@ def attempt(name: str, work: Callable[[], dict[str, Any]], where: str = "") -> T
         # A bug's text may quote a URL or a body: no key known to this process leaves with it.
         message = redact(f"Internal error in {where or name}: {type(exc).__name__}: {exc}")
         return ToolResult(name, failure=InternalError(message))
+    result, event = split_event(response)
+    return ToolResult(name, result, event=event)
+
+
+def split_event(response: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any] | None]:
+    """``(response without _event, the event or None)``; ``response`` is not modified."""
     if "_event" not in response:
-        return ToolResult(name, response)
-    response = dict(response)
-    return ToolResult(name, response, event=response.pop("_event"))
+        return response, None
+    clean = {key: value for key, value in response.items() if key != "_event"}
+    event = response["_event"]
+    if event is None:
+        return clean, None
+    if not isinstance(event, dict):
+        # Still for the person, never the model: keep what it said.
+        event = {"kind": "event", "content": str(event), "data": {}}
+    elif "data" not in event and isinstance(event.get("data_json"), str):
+        # Spec 000 spells the event's data as a JSON string, ``data_json``; webtap stores and
+        # shows ``data`` as an object (DESIGN 1), so a tool written to either reading works.
+        event = {key: value for key, value in event.items() if key != "data_json"}
+        try:
+            event["data"] = loads_json(response["_event"]["data_json"])
+        except ValueError:
+            event["data"] = response["_event"]["data_json"]
+    return clean, event
 
 
 def call(name: str, request: dict[str, Any], **options: Any) -> ToolResult:

@@ -18,7 +18,7 @@ from webtap.host.discovery import Tool
 from webtap.host.outcome import RUN, json_output
 from webtap.host.process import Completed, run_process
 from webtap.protocol import loads_json, whole_integers
-from webtap.tools import ToolResult
+from webtap.tools import ToolResult, split_event
 
 __all__ = [
     "DEFAULT_OUTPUT_LIMIT",
@@ -29,28 +29,6 @@ __all__ = [
 ]
 
 DEFAULT_OUTPUT_LIMIT = 16 * 1024 * 1024  # bytes of a tool's stdout
-
-
-def split_event(response: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any] | None]:
-    """``(response without _event, the event or None)``; ``response`` is not modified."""
-    if "_event" not in response:
-        return response, None
-    clean = {key: value for key, value in response.items() if key != "_event"}
-    event = response["_event"]
-    if event is None:
-        return clean, None
-    if not isinstance(event, dict):
-        # Still for the person, never the model: keep what it said.
-        event = {"kind": "event", "content": str(event), "data": {}}
-    elif "data" not in event and isinstance(event.get("data_json"), str):
-        # Spec 000 spells the event's data as a JSON string, ``data_json``; webtap stores and
-        # shows ``data`` as an object (DESIGN 1), so a tool written to either reading works.
-        event = {key: value for key, value in event.items() if key != "data_json"}
-        try:
-            event["data"] = loads_json(response["_event"]["data_json"])
-        except ValueError:
-            event["data"] = response["_event"]["data_json"]
-    return clean, event
 
 
 def check_arguments(tool: Tool, arguments: Any) -> str | None:

@@ -139,8 +139,8 @@ class ToolResult:
         if self.failure is None:
             response = dict(self.result)
         else:
-            response = {"success": False, "error": self.failure.message}
-            response["error_code"] = self.failure.code
+            response = self.failure.to_response()  # the tree's one envelope
+            response.pop("_event", None)  # the run's own event, below, is the one that counts
         if event and self.event is not None:
             response["_event"] = self.event
         return response

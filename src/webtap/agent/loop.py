@@ -230,6 +230,7 @@ class _Loop:
         if not isinstance(query, str) or not query.strip():
             problem = "Missing required parameter 'query': give the search query as a string."
             return ToolResult(call.name, failure=InvalidInput(problem))
+        # In process the answer keeps its SearchResult objects: the spec's text is made of them.
         return attempt(call.name, lambda: {"results": self.run_search(query)})
 
     def search_reply(self, call: ToolCall, outcome: ToolResult) -> ToolReply:
@@ -239,7 +240,7 @@ class _Loop:
             return ToolReply(call, format_search_results(results), False, f"{shown} results")
         detail = redact(outcome.failure.message, self.credentials.secrets())
         if isinstance(outcome.failure, InvalidInput):  # the model's mistake: it must see it
-            return ToolReply(call, outcome.failure.message, True, detail, outcome.event)
+            return ToolReply(call, detail, True, detail, outcome.event)
         # Spec 002: any other failed search is this one text; the person sees why.
         return ToolReply(call, SEARCH_UNAVAILABLE, True, detail, outcome.event)
 

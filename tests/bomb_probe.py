@@ -66,9 +66,9 @@ def main(case: str) -> None:
     tools.call("web_fetch", {"url": "http://127.0.0.1:1/"})  # imports the fetch path
     before = peak_mb()
     if case == "search":
-        error = tools.call("web_search_brave", {"query": "bomb"}).get("error")
+        error = tools.call("web_search_brave", {"query": "bomb"}).error
     elif case == "fetch":
-        error = tools.call("web_fetch", {"url": f"{url}/page"}).get("error")
+        error = tools.call("web_fetch", {"url": f"{url}/page"}).error
     else:
         settings = agent.AskSettings(max_retries=2, store_events=False, max_tool_calls=0)
         try:

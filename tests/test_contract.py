@@ -178,7 +178,7 @@ def test_the_failed_search_tool_result_is_the_specs() -> None:
     assert content is not None
     assert content.group(1) == agent.SEARCH_UNAVAILABLE
     call = agent.ToolCall("toolu_01ABC123", "web_search", {"query": "x"})
-    assert agent.ToolResult(call, agent.SEARCH_UNAVAILABLE, True).block() == {
+    assert agent.ToolReply(call, agent.SEARCH_UNAVAILABLE, True).block() == {
         "type": "tool_result",
         "tool_use_id": "toolu_01ABC123",
         "content": "Search unavailable. Please answer from your knowledge.",

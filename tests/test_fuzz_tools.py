@@ -265,7 +265,7 @@ def test_fuzzed_requests_in_process(site: Server, name: str) -> None:
             assert "\n" not in str(exc), (name, number)
             counts["refused on stdin"] += 1
             continue
-        response = call(name, request)
+        response = call(name, request).response()
         response.pop("_event", None)
         counts[check(name, number, response)] += 1
     print(f"\nfuzz {name} in process: {IN_PROCESS} cases, {dict(sorted(counts.items()))}")

@@ -123,7 +123,7 @@ def test_a_huge_integer_handed_over_in_process_is_invalid_input() -> None:
         huge = 10**5000
     finally:
         sys.set_int_max_str_digits(limit)
-    out = call("web_search_brave", {"query": "a", "count": huge})
+    out = call("web_search_brave", {"query": "a", "count": huge}).response()
     assert out["error_code"] == "INVALID_INPUT"
     assert out["error"] == f"Invalid input: an integer has more than {MAX_INT_DIGITS} digits"
 
@@ -139,7 +139,7 @@ def test_an_internal_error_never_carries_a_known_key(monkeypatch) -> None:
         raise RuntimeError(f"GET https://x/?key={key.replace('-', '%2D')} failed")
 
     monkeypatch.setattr(tools.ToolSpec, "resolve", lambda self: broken)
-    out = tools.call("web_fetch", {"url": "http://x/"})
+    out = tools.call("web_fetch", {"url": "http://x/"}).response()
     assert out["error_code"] == "INTERNAL_ERROR" and out["error"].endswith("?key=*** failed")
 
 

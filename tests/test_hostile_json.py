@@ -51,7 +51,7 @@ def test_an_executable_refuses_nan_on_stdin_with_one_line(run_exe) -> None:
 
 @pytest.mark.parametrize("number", [2**80, -0, 2**63 + 1, 10**400])
 def test_huge_integers_are_range_errors(number: int) -> None:
-    out = call("web_search_brave", {"query": "ab", "count": number})
+    out = call("web_search_brave", {"query": "ab", "count": number}).response()
     assert out["error_code"] == "INVALID_INPUT" and "field 'count' must be" in out["error"]
 
 
@@ -97,7 +97,7 @@ def test_plain_json_round_trips(value: Any) -> None:
 def test_a_search_tool_always_answers_with_an_envelope(request: dict[str, Any]) -> None:
     # No key is configured (conftest), so nothing here reaches a network.
     for name in ("web_search_brave", "web_search_google"):
-        out = call(name, request)
+        out = call(name, request).response()
         assert isinstance(out, dict) and isinstance(out.get("success"), bool)
         assert out.get("error_code") != "INTERNAL_ERROR", out
         json.dumps(out, allow_nan=False).encode()

@@ -11,10 +11,17 @@
     ├── AuthInvalid         AUTH_INVALID     credentials rejected by the provider
     ├── RateLimit           RATE_LIMIT       quota or rate limit reached
     ├── APIError            API_ERROR        the provider answered with an error or nonsense
-    └── ConfigError         CONFIG_ERROR     a local configuration file is unusable
+    ├── ConfigError         CONFIG_ERROR     a local configuration file is unusable
+    ├── InternalError       INTERNAL_ERROR   a bug in webtap or a tool runner (redacted text)
+    └── ToolRunError                         a tool's process gave no usable answer (the host)
+        ├── ToolFailed      TOOL_FAILED      could not start, crashed, or exited non-zero
+        ├── ToolTimeout     TIMEOUT          past its deadline (killed, or given up on)
+        ├── OutputTooLarge  OUTPUT_TOO_LARGE printed more than the host reads
+        └── InvalidOutput   INVALID_OUTPUT   printed nothing, or not one JSON object
 
-Each subclass carries its protocol ``code``. Only the edges (the tool envelope, the CLI, SQL,
-MCP) turn an error into an envelope, an exit code or an ``ERROR:`` value.
+Each subclass carries its protocol ``code`` (the strings are the contract: spec 000/001 and the
+host's envelope). Only the edges (the tool envelope, the CLI, SQL, MCP, the host's output) turn
+an error into an envelope, an exit code or an ``ERROR:`` value.
 """
 
 from __future__ import annotations
@@ -27,11 +34,17 @@ __all__ = [
     "AuthMissing",
     "ConfigError",
     "HTTPError",
+    "InternalError",
     "InvalidInput",
+    "InvalidOutput",
     "InvalidURL",
     "NetworkError",
+    "OutputTooLarge",
     "ParseError",
     "RateLimit",
+    "ToolFailed",
+    "ToolRunError",
+    "ToolTimeout",
     "URLNotAllowed",
     "WebtapError",
 ]
@@ -102,6 +115,32 @@ class APIError(WebtapError):
 
 class ConfigError(WebtapError):
     code = "CONFIG_ERROR"
+
+
+class InternalError(WebtapError):
+    code = "INTERNAL_ERROR"
+
+
+class ToolRunError(WebtapError):
+    """A tool's process gave no answer the host can use; the model hears that the call failed."""
+
+    code = "TOOL_FAILED"
+
+
+class ToolFailed(ToolRunError):
+    code = "TOOL_FAILED"
+
+
+class ToolTimeout(ToolRunError):
+    code = "TIMEOUT"
+
+
+class OutputTooLarge(ToolRunError):
+    code = "OUTPUT_TOO_LARGE"
+
+
+class InvalidOutput(ToolRunError):
+    code = "INVALID_OUTPUT"
 
 
 def clip(text: str, width: int = 200) -> str:

@@ -37,8 +37,8 @@ from mcp.server.lowlevel import Server
 from mcp.shared.exceptions import MCPError
 
 from webtap import __version__
-from webtap.errors import ConfigError
-from webtap.tools import TOOLS
+from webtap.errors import ConfigError, InternalError, InvalidInput, ToolTimeout
+from webtap.tools import TOOLS, WEB_ANNOTATIONS, ToolResult
 
 __all__ = [
     "DEFAULT_MAX_LINES",
@@ -82,8 +82,8 @@ INSTRUCTIONS = {
     "API key, or SEARXNG_URL for a SearXNG instance), and when it is not the result says so.",
 }
 
-# A call: (arguments, deadline in seconds) -> (the response without ``_event``, the event).
-Runner = Callable[[dict[str, Any], float], tuple[dict[str, Any], dict[str, Any] | None]]
+# A call: (arguments, deadline in seconds) -> its result (the ``_event`` apart, in ``event``).
+Runner = Callable[[dict[str, Any], float], ToolResult]
 
 
 @dataclass(frozen=True)
@@ -120,15 +120,6 @@ class ServedTool:
         )
 
 
-# webtap's tools only read the web: nothing is changed, and calling again changes nothing.
-WEB_ANNOTATIONS = dict(
-    read_only_hint=True,
-    destructive_hint=False,
-    idempotent_hint=True,
-    open_world_hint=True,
-)
-
-
 def own_tools() -> list[ServedTool]:
     """webtap's own tools, with the spec's schemas, run in process."""
     served = []
@@ -145,27 +136,26 @@ def own_tools() -> list[ServedTool]:
                 input_schema=parameters,
                 run=_own_runner(spec.name),
                 title=spec.title,
-                annotations=types.ToolAnnotations(title=spec.title, **WEB_ANNOTATIONS),
+                annotations=types.ToolAnnotations.model_validate(
+                    {"title": spec.title, **WEB_ANNOTATIONS}
+                ),
             )
         )
     return served
 
 
 def _own_runner(name: str) -> Runner:
-    def run(
-        arguments: dict[str, Any], timeout: float
-    ) -> tuple[dict[str, Any], dict[str, Any] | None]:
-        from webtap.host import split_event
+    def run(arguments: dict[str, Any], timeout: float) -> ToolResult:
         from webtap.tools import call
 
         if name != PAGED_TOOL:
-            return split_event(call(name, arguments))
+            return call(name, arguments)
         arguments = dict(arguments)
         full_page = arguments.pop(FULL_PAGE, False)
         if not isinstance(full_page, bool):
             message = f"Invalid input: field '{FULL_PAGE}' must be true or false"
-            return {"success": False, "error": message, "error_code": "INVALID_INPUT"}, None
-        return split_event(call(name, arguments, full_page=full_page))
+            return ToolResult(name, failure=InvalidInput(message))
+        return call(name, arguments, full_page=full_page)
 
     return run
 
@@ -210,24 +200,10 @@ def _annotations(name: str, declared: Any) -> types.ToolAnnotations | None:
 
 
 def _host_runner(tool: Any) -> Runner:
-    def run(
-        arguments: dict[str, Any], timeout: float
-    ) -> tuple[dict[str, Any], dict[str, Any] | None]:
+    def run(arguments: dict[str, Any], timeout: float) -> ToolResult:
         from webtap.host import run_tool
 
-        result = run_tool(tool, arguments, timeout=timeout)
-        reply = result.for_model()
-        if reply.get("tool_success"):
-            response = reply.get("result")
-            if not isinstance(response, dict):
-                response = {"result": response}
-        else:
-            response = {
-                "success": False,
-                "error": str(reply.get("error") or f"{tool.name} failed"),
-                "error_code": reply.get("error_code") or "TOOL_ERROR",
-            }
-        return response, result.event
+        return run_tool(tool, arguments, timeout=timeout)
 
     return run
 
@@ -288,10 +264,10 @@ def build_server(tools: list[ServedTool], settings: ServerSettings | None = None
             arguments["limit"] = settings.max_lines
         timeout = tool.timeout or settings.timeout
         async with gate:
-            response, event = await _run_with_deadline(tool, arguments, timeout)
-        if event:
-            await _deliver_event(ctx, tool.name, event, log_levels)
-        return _result(tool.name, arguments, response)
+            result = await _run_with_deadline(tool, arguments, timeout)
+        if result.event:
+            await _deliver_event(ctx, tool.name, result.event, log_levels)
+        return _result(tool.name, arguments, result)
 
     async def set_logging_level(
         ctx: ServerRequestContext, params: types.SetLevelRequestParams
@@ -328,7 +304,7 @@ def _instructions(names: Iterable[str]) -> str:
 
 async def _run_with_deadline(
     tool: ServedTool, arguments: dict[str, Any], timeout: float
-) -> tuple[dict[str, Any], dict[str, Any] | None]:
+) -> ToolResult:
     try:
         with anyio.fail_after(timeout + tool.grace):
             return await _in_thread(tool.run, arguments, timeout)
@@ -338,11 +314,13 @@ async def _run_with_deadline(
             "Try again later, or ask for less; the limit is set with webtap mcp --timeout or "
             "WEBTAP_MCP_TIMEOUT."
         )
-        return {"success": False, "error": message, "error_code": "TIMEOUT"}, None
+        return ToolResult(tool.name, failure=ToolTimeout(message))
     except Exception as exc:  # a bug in a runner must not end the session
+        from webtap.redact import redact
+
         logger.exception("%s failed", tool.name)
-        message = f"Internal error in {tool.name}: {type(exc).__name__}: {exc}"
-        return {"success": False, "error": message, "error_code": "INTERNAL_ERROR"}, None
+        message = redact(f"Internal error in {tool.name}: {type(exc).__name__}: {exc}")
+        return ToolResult(tool.name, failure=InternalError(message))
 
 
 async def _in_thread(function: Callable[..., Any], *args: Any) -> Any:
@@ -392,12 +370,10 @@ async def _deliver_event(
                 )
         except Exception:
             logger.warning("could not send the %s event to the client", tool_name, exc_info=True)
-    try:
-        from webtap.store import record_event
+    from webtap.host.events import keep_event
 
-        await anyio.to_thread.run_sync(record_event, event, session_id or f"mcp-{os.getpid()}")
-    except Exception as exc:
-        logger.warning("could not store the %s event: %s", tool_name, exc)
+    # Off the event loop: SQLite may wait for another writer's lock.
+    await anyio.to_thread.run_sync(keep_event, event, session_id or f"mcp-{os.getpid()}")
 
 
 LOG_LEVELS = ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"]
@@ -415,7 +391,9 @@ def _connection_id(ctx: ServerRequestContext) -> str | None:
     return headers.get("mcp-session-id") if headers is not None else None
 
 
-def _result(name: str, arguments: dict[str, Any], response: dict[str, Any]) -> types.CallToolResult:
+def _result(name: str, arguments: dict[str, Any], result: ToolResult) -> types.CallToolResult:
+    # A discovered tool that ran may still answer success: false; the client hears both alike.
+    response = result.response(event=False)
     if response.get("success") is False:
         message = str(response.get("error") or f"{name} failed")
         return types.CallToolResult(

@@ -27,6 +27,7 @@ __all__ = [
     "RequestError",
     "describe_schema_error",
     "explain_errors",
+    "format_path",
     "json_type",
     "load_schema",
     "loads_json",
@@ -283,15 +284,21 @@ def _error_order(error: Any) -> tuple[int, str]:
     return (first, "/".join(str(p) for p in error.absolute_path))
 
 
-def _field_path(parts: Any) -> str:
-    """``["blocked_domains", 0]`` -> ``blocked_domains[0]``, as the domain checks name fields."""
-    path = ""
+_IDENTIFIER = re.compile(r"^[A-Za-z_$][A-Za-z0-9_$-]*$")
+
+
+def format_path(parts: Any) -> str:
+    """A JSON path as people write it, the one formatter for a tool's fields and a tool's
+    schema: ``["blocked_domains", 0]`` -> ``blocked_domains[0]``, ``["a b"]`` -> ``["a b"]``."""
+    text = ""
     for part in parts:
         if isinstance(part, int):
-            path += f"[{part}]"
+            text += f"[{part}]"
+        elif _IDENTIFIER.match(str(part)):
+            text += f".{part}" if text else str(part)
         else:
-            path += f".{part}" if path else str(part)
-    return path
+            text += f"[{json.dumps(str(part))}]"
+    return text
 
 
 def describe_schema_error(error: Any, schema: dict[str, Any]) -> str:
@@ -305,7 +312,7 @@ def describe_schema_error(error: Any, schema: dict[str, Any]) -> str:
         allowed = ", ".join(properties)
         names = ", ".join(f"'{e}'" for e in extra)
         return f"unknown field {names} (allowed fields: {allowed})"
-    field = _field_path(error.absolute_path) or "request"
+    field = format_path(error.absolute_path) or "request"
     try:
         value = json.dumps(error.instance, ensure_ascii=False)
     except ValueError:  # an in-process caller's integer past Python's 4,300-digit str() limit

@@ -8,26 +8,35 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable
-from dataclasses import dataclass
 from importlib import import_module
-from typing import Any
+from typing import Any, NamedTuple
 
 from webtap import __version__
-from webtap.errors import WebtapError
+from webtap.errors import InternalError, WebtapError
 from webtap.protocol import (
     RequestError,
     load_schema,
+    loads_json,
     parse_request,
     schema_text,
     validate_request,
     whole_integers,
 )
 
-__all__ = ["TOOLS", "ToolSpec", "call", "main"]
+__all__ = [
+    "TOOLS",
+    "WEB_ANNOTATIONS",
+    "ToolResult",
+    "ToolSpec",
+    "attempt",
+    "call",
+    "main",
+    "split_event",
+]
 
 
-@dataclass(frozen=True)
-class ToolSpec:
+# A NamedTuple, not a dataclass: this module is on every executable's start-up path.
+class ToolSpec(NamedTuple):
     """One of webtap's tools: its API name, executable name and library handler."""
 
     name: str
@@ -39,7 +48,7 @@ class ToolSpec:
     def schema(self) -> dict[str, Any]:
         return load_schema(self.name)
 
-    def resolve(self) -> Callable[[dict[str, Any]], dict[str, Any]]:
+    def resolve(self) -> Callable[..., dict[str, Any]]:
         module, _, function = self.handler.partition(":")
         return getattr(import_module(module), function)
 
@@ -69,30 +78,138 @@ TOOLS: dict[str, ToolSpec] = {
     )
 }
 
+# How every front end describes webtap's tools (MCP's tool annotations, as ``tools export
+# --format mcp`` writes them and ``webtap mcp`` lists them): they only read the web, nothing is
+# changed, and calling again changes nothing.
+WEB_ANNOTATIONS: dict[str, bool] = {
+    "readOnlyHint": True,
+    "destructiveHint": False,
+    "idempotentHint": True,
+    "openWorldHint": True,
+}
 
-def call(name: str, request: dict[str, Any], **options: Any) -> dict[str, Any]:
-    """Run tool ``name`` on ``request`` in process; always returns the protocol's response.
 
-    ``options`` go to the handler beside the request, for what the spec's schema has no field
-    for (``web_fetch``'s ``full_page``). The response may carry an ``_event`` for the person;
-    callers that talk to a model strip it.
+class ToolResult:
+    """One run of one tool, webtap's own (:func:`call`) or a discovered one (the host's runner).
+
+    ``result``: the response object the tool answered, without its ``_event``, when it ran
+    (empty when it did not).
+    ``failure``: why there is no answer, as a class of :mod:`webtap.errors`, when it did not.
+    ``event``: the tool's ``_event``, for the person and never for a model, either way.
+    ``stderr`` and ``duration``: a discovered tool's process, for the person.
+
+    The edges turn it into what they speak: :meth:`response` (the tool protocol, as the
+    executables print it), :meth:`for_model` (the host's envelope).
     """
-    spec = TOOLS[name]
+
+    __slots__ = ("duration", "event", "failure", "name", "result", "stderr")
+
+    def __init__(
+        self,
+        name: str,
+        result: dict[str, Any] | None = None,
+        failure: WebtapError | None = None,
+        event: dict[str, Any] | None = None,
+        stderr: str = "",
+        duration: float = 0.0,
+    ) -> None:
+        self.name = name
+        self.result = {} if result is None else result
+        self.failure = failure
+        self.event = event
+        self.stderr = stderr
+        self.duration = duration
+
+    @property
+    def success(self) -> bool:
+        """The tool ran and answered (the host's ``tool_success``)."""
+        return self.failure is None
+
+    @property
+    def error(self) -> str | None:
+        return None if self.failure is None else self.failure.message
+
+    @property
+    def error_code(self) -> str | None:
+        return None if self.failure is None else self.failure.code
+
+    def response(self, *, event: bool = True) -> dict[str, Any]:
+        """The tool protocol's response: the answer, or the error envelope; with the
+        ``_event`` unless ``event=False`` (for whatever a model reads)."""
+        if self.failure is None:
+            response = dict(self.result)
+        else:
+            response = self.failure.to_response()  # the tree's one envelope
+            response.pop("_event", None)  # the run's own event, below, is the one that counts
+        if event and self.event is not None:
+            response["_event"] = self.event
+        return response
+
+    def for_model(self) -> dict[str, Any]:
+        """The host's envelope, what a model may see: never the ``_event``."""
+        if self.failure is None:
+            return {"tool_success": True, "result": self.result}
+        return {"tool_success": False, "error": self.error, "error_code": self.error_code}
+
+    def __repr__(self) -> str:
+        outcome = f"failure={self.failure!r}" if self.failure else f"result={self.result!r}"
+        return f"ToolResult({self.name!r}, {outcome})"
+
+
+def attempt(name: str, work: Callable[[], dict[str, Any]], where: str = "") -> ToolResult:
+    """``work()``'s response as tool ``name``'s result; a :class:`WebtapError` it raises as the
+    failure (its event kept); any other exception as an :class:`InternalError` in ``where``
+    (the executable; default ``name``)."""
     try:
-        validate_request(name, request)
-        request = whole_integers(spec.schema["parameters"], request)
-        return spec.resolve()(request, **options)
+        response = work()
     except WebtapError as exc:
-        return exc.to_response()
+        return ToolResult(name, failure=exc, event=exc.event)
     except Exception as exc:
         from webtap.redact import redact
 
         # A bug's text may quote a URL or a body: no key known to this process leaves with it.
-        return {
-            "success": False,
-            "error": redact(f"Internal error in {spec.executable}: {type(exc).__name__}: {exc}"),
-            "error_code": "INTERNAL_ERROR",
-        }
+        message = redact(f"Internal error in {where or name}: {type(exc).__name__}: {exc}")
+        return ToolResult(name, failure=InternalError(message))
+    result, event = split_event(response)
+    return ToolResult(name, result, event=event)
+
+
+def split_event(response: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any] | None]:
+    """``(response without _event, the event or None)``; ``response`` is not modified."""
+    if "_event" not in response:
+        return response, None
+    clean = {key: value for key, value in response.items() if key != "_event"}
+    event = response["_event"]
+    if event is None:
+        return clean, None
+    if not isinstance(event, dict):
+        # Still for the person, never the model: keep what it said.
+        event = {"kind": "event", "content": str(event), "data": {}}
+    elif "data" not in event and isinstance(event.get("data_json"), str):
+        # Spec 000 spells the event's data as a JSON string, ``data_json``; webtap stores and
+        # shows ``data`` as an object (DESIGN 1), so a tool written to either reading works.
+        event = {key: value for key, value in event.items() if key != "data_json"}
+        try:
+            event["data"] = loads_json(response["_event"]["data_json"])
+        except ValueError:
+            event["data"] = response["_event"]["data_json"]
+    return clean, event
+
+
+def call(name: str, request: dict[str, Any], **options: Any) -> ToolResult:
+    """Run tool ``name`` on ``request`` in process; never raises for what the tool does.
+
+    ``options`` go to the handler beside the request, for what the spec's schema has no field
+    for (``web_fetch``'s ``full_page``).
+    """
+    spec = TOOLS[name]
+
+    def work() -> dict[str, Any]:
+        validate_request(name, request)
+        checked = whole_integers(spec.schema["parameters"], request)
+        return spec.resolve()(checked, **options)
+
+    return attempt(name, work, spec.executable)
 
 
 USAGE = """\
@@ -141,7 +258,7 @@ def main(name: str, argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         return 130
     try:
-        response = call(name, request)
+        response = call(name, request).response()
     except KeyboardInterrupt:
         return 130
     out = json.dumps(response, ensure_ascii=False) + "\n"

@@ -20,7 +20,7 @@ from webtap.agent import (
     Budgets,
     Refused,
     ToolCall,
-    ToolResult,
+    ToolReply,
     ask,
 )
 from webtap.errors import (
@@ -171,7 +171,7 @@ def test_search_round_trip(anthropic_api: FakeAnthropic, brave: Any) -> None:
     assert tool_names(second) == ["web_search", "web_fetch"]
     assert BRAVE_KEY not in json.dumps(anthropic_api.bodies)
     # The person saw the call and its result, in that order.
-    assert [type(step) for step in steps] == [ToolCall, ToolResult]
+    assert [type(step) for step in steps] == [ToolCall, ToolReply]
     assert steps[0].input == {"query": "brave search"}
     assert steps[1].detail == "5 results" and not steps[1].is_error
     assert anthropic_api.violations == []

@@ -10,13 +10,14 @@ from fake_anthropic import API_KEY, FakeAnthropic, error, message, text
 
 from webtap import agent
 from webtap.agent import AskSettings, Budgets, ask
+from webtap.agent.retry import retry_wait
 from webtap.errors import APIError, RateLimit
 
 QUICK = AskSettings(max_retries=2, store_events=False)
 
 
 def test_the_sdk_client_never_retries_by_itself() -> None:
-    client = agent.make_client(API_KEY, max_retries=5)
+    client = agent.anthropic_client(API_KEY, max_retries=5)
     try:
         assert client.max_retries == 0
     finally:
@@ -74,15 +75,15 @@ def test_a_400_is_not_retried(anthropic_api: FakeAnthropic) -> None:
 
 
 def test_the_back_off_is_webtaps_own() -> None:
-    waits = [agent._retry_wait(None, retries) for retries in range(6)]
+    waits = [retry_wait(None, retries) for retries in range(6)]
     for retries, wait in enumerate(waits):
         ceiling = min(0.5 * 2**retries, 8.0)
         assert 0.75 * ceiling <= wait <= ceiling
-    assert agent._retry_wait({"retry-after-ms": "250"}, 0) == 0.25
-    assert agent._retry_wait({"retry-after": "2"}, 0) == 2.0
-    assert agent._retry_wait({"retry-after": "600"}, 0) <= 0.5, "over 60 s: back off instead"
+    assert retry_wait({"retry-after-ms": "250"}, 0) == 0.25
+    assert retry_wait({"retry-after": "2"}, 0) == 2.0
+    assert retry_wait({"retry-after": "600"}, 0) <= 0.5, "over 60 s: back off instead"
     http_date = time.strftime("%a, %d %b %Y %H:%M:%S GMT", time.gmtime(time.time() + 5))
-    assert 3 < agent._retry_wait({"retry-after": http_date}, 0) <= 5
+    assert 3 < retry_wait({"retry-after": http_date}, 0) <= 5
 
 
 def test_a_retry_after_that_outlasts_the_budget_ends_the_call_at_once(

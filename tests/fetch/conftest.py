@@ -230,7 +230,7 @@ def fetch_call() -> Callable[..., dict[str, Any]]:
             for name, value in (env or {}).items():
                 patch.setenv(name, value)
             started = time.monotonic()
-            response = json.loads(json.dumps(call("web_fetch", {"url": url, **fields})))
+            response = json.loads(json.dumps(call("web_fetch", {"url": url, **fields}).response()))
         response["_seconds"] = time.monotonic() - started
         return response
 

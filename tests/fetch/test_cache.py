@@ -65,7 +65,7 @@ def test_one_cache_serves_every_front_door(site, fetch_tool, run_exe):
     fetched = run_exe("webtap", "fetch", url, "--limit", "5")
     assert fetched.returncode == 0, fetched.stderr
     assert fetch_tool(url, offset=6, limit=5)["success"] is True
-    assert call("web_fetch", {"url": url, "offset": 11})["success"] is True
+    assert call("web_fetch", {"url": url, "offset": 11}).response()["success"] is True
     assert site.paths() == ["/shared"]
 
 

@@ -17,7 +17,7 @@ from webtap.tools import call
     ],
 )
 def test_bad_punycode_is_invalid_url(url: str) -> None:
-    response = call("web_fetch", {"url": url})
+    response = call("web_fetch", {"url": url}).response()
     assert response["error_code"] == "INVALID_URL"
     assert "not a valid IDN" in response["error"]
 
@@ -26,7 +26,7 @@ def test_bad_punycode_is_invalid_url(url: str) -> None:
 def test_empty_or_long_label_fails_the_lookup_at_once(
     url: str, capfd: pytest.CaptureFixture[str]
 ) -> None:
-    response = call("web_fetch", {"url": url})
+    response = call("web_fetch", {"url": url}).response()
     assert response["error_code"] == "NETWORK_ERROR"
     assert "host name is not valid (label empty or too long)" in response["error"]
     assert "Traceback" not in capfd.readouterr().err  # the lookup thread ended cleanly
@@ -41,7 +41,7 @@ def test_empty_or_long_label_fails_the_lookup_at_once(
     ],
 )
 def test_an_error_quotes_a_long_url_clipped(url: str) -> None:
-    response = call("web_fetch", {"url": url})
+    response = call("web_fetch", {"url": url}).response()
     assert response["error_code"] in ("INVALID_URL", "NETWORK_ERROR")
     assert len(response["error"]) < 600
     assert "..." in response["error"]

@@ -107,8 +107,8 @@ def test_the_in_process_call_takes_full_page(site):
     from webtap.tools import call
 
     url = site.page("/story", PAGE)
-    assert call("web_fetch", {"url": url}, full_page=True)["content"] == whole(url)
-    assert call("web_fetch", {"url": url})["content"] == main(url)
+    assert call("web_fetch", {"url": url}, full_page=True).response()["content"] == whole(url)
+    assert call("web_fetch", {"url": url}).response()["content"] == main(url)
 
 
 def test_full_page_wins_over_the_setting(site, monkeypatch):
@@ -116,7 +116,7 @@ def test_full_page_wins_over_the_setting(site, monkeypatch):
 
     url = site.page("/story", PAGE)
     monkeypatch.setenv("WEBTAP_FETCH_MODE", "main")
-    response = call("web_fetch", {"url": url}, full_page=True)
+    response = call("web_fetch", {"url": url}, full_page=True).response()
     assert response["content"] == whole(url) and "content_mode" not in response
 
 

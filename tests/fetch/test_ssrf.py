@@ -81,7 +81,7 @@ def test_non_public_addresses_are_refused(fetch_tool, url, said):
     ],
 )
 def test_more_non_public_addresses_are_refused(url, said):
-    response = call("web_fetch", {"url": url})
+    response = call("web_fetch", {"url": url}).response()
     assert response["error_code"] == "URL_NOT_ALLOWED"
     assert response["error"].startswith(f"Refusing to fetch {url}: ")
     assert said in response["error"]

@@ -73,7 +73,7 @@ def test_absolute_redirect(site, fetch_tool):
 def test_every_redirect_status_is_followed_in_process(site, status):
     final = site.route("/plain", "moved here", headers={"Content-Type": "text/plain"})
     site.redirect("/old", final, status=status)
-    response = call("web_fetch", {"url": site.url("/old")})
+    response = call("web_fetch", {"url": site.url("/old")}).response()
     assert (response["url"], response["content"]) == (final, "moved here")
 
 
@@ -448,15 +448,15 @@ def test_pagination(site, fetch_tool, fields, expected):
 )
 def test_pagination_in_process(site, fields, expected):
     url = site.route("/lines.txt", LINES, headers={"Content-Type": "text/plain"})
-    response = call("web_fetch", {"url": url, **fields})
+    response = call("web_fetch", {"url": url, **fields}).response()
     assert (response["content"], response["total_lines"]) == (expected, 10)
 
 
 def test_pages_put_together_are_the_whole_document(site):
     url = site.page("/a", ARTICLE)
-    whole = call("web_fetch", {"url": url})
+    whole = call("web_fetch", {"url": url}).response()
     pages = [
-        call("web_fetch", {"url": url, "offset": o, "limit": 3})["content"]
+        call("web_fetch", {"url": url, "offset": o, "limit": 3}).response()["content"]
         for o in range(1, whole["total_lines"] + 1, 3)
     ]
     assert "".join(pages) == whole["content"]
@@ -470,7 +470,7 @@ def test_bad_pagination_is_invalid_input(fetch_tool):
 
 @pytest.mark.parametrize("fields", [{"limit": 0}, {"offset": "2"}, {"limit": 1.5}])
 def test_bad_pagination_is_invalid_input_in_process(fields):
-    response = call("web_fetch", {"url": "http://127.0.0.1:9/", **fields})
+    response = call("web_fetch", {"url": "http://127.0.0.1:9/", **fields}).response()
     assert response["error_code"] == "INVALID_INPUT"
     assert f"'{next(iter(fields))}'" in response["error"]
 

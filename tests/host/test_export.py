@@ -64,6 +64,20 @@ def test_openai(tools) -> None:
         Draft202012Validator.check_schema(function["parameters"])
 
 
+def test_webtaps_tools_are_described_alike_by_export_and_by_the_mcp_server(tools) -> None:
+    """One WEB_ANNOTATIONS: ``tools export --format mcp`` and ``webtap mcp`` say the same."""
+    from webtap.mcp_server import own_tools
+    from webtap.tools import WEB_ANNOTATIONS
+
+    exported = {d["name"]: d for d in export_tools(tools, "mcp")}
+    served = {tool.name: tool.listing() for tool in own_tools()}
+    for name in WEB_TOOLS:
+        listed = served[name].annotations.model_dump(by_alias=True, exclude_none=True)
+        assert listed.pop("title") == exported[name]["title"] == served[name].title
+        assert exported[name]["annotations"] == listed == WEB_ANNOTATIONS
+    assert WEB_ANNOTATIONS["readOnlyHint"] and not WEB_ANNOTATIONS["destructiveHint"]
+
+
 def test_mcp(tools) -> None:
     import mcp.types
 

@@ -70,7 +70,7 @@ def test_no_error_path_leaks_a_key(brave, google, kit, monkeypatch, exe, name, a
     # ``brave`` and ``google`` are the same server, so both keys are set whichever tool runs.
     monkeypatch.setenv("WEBTAP_SEARCH_TIMEOUT", "0.3")
     serve(kit, brave, answer)
-    response = call(TOOLS[exe], request_for(exe))
+    response = call(TOOLS[exe], request_for(exe)).response()
     assert response["success"] is False, response
     shown = json.dumps(response, ensure_ascii=False)
     for secret in SECRETS_FROM:

@@ -66,13 +66,13 @@ def run(args: argparse.Namespace) -> int:
         request["offset"] = args.offset
     if args.limit is not None:
         request["limit"] = args.limit
-    response = call("web_fetch", request, full_page=args.full)
+    result = call("web_fetch", request, full_page=args.full)
     if args.json:
-        print_json(response)
-        return 0 if response.get("success") else 1
-    if not response.get("success"):
-        return fail(f"{response.get('error')} [{response.get('error_code')}]")
-    content = response["content"]
+        print_json(result.response())
+        return 0 if result.success else 1
+    if result.failure is not None:
+        return fail(f"{result.failure.message} [{result.failure.code}]")
+    content = result.result["content"]
     sys.stdout.write(content if not content or content.endswith("\n") else content + "\n")
     sys.stdout.flush()
     return 0

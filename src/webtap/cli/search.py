@@ -76,25 +76,24 @@ def run(args: argparse.Namespace) -> int:
         request["allowed_domains"] = args.allow
     if args.block:
         request["blocked_domains"] = args.block
-    response = call(TOOL_NAMES[provider], request)
-    event = response.get("_event")
+    result = call(TOOL_NAMES[provider], request)
     if args.json:
-        print_json(response)
-    elif response.get("success"):
-        _show_results(response["results"])
-        if response.get("notice"):
+        print_json(result.response())
+    elif result.failure is None:
+        _show_results(result.result["results"])
+        if notice := result.result.get("notice"):
             from rich.markup import escape
 
             from webtap.cli._output import err_console
 
-            err_console().print(f"[yellow]{escape(response['notice'])}[/yellow]")
-    elif event and event.get("kind") == "config_required":
-        show_event(event)  # the setup instructions say all the error says, and more
+            err_console().print(f"[yellow]{escape(notice)}[/yellow]")
+    elif result.event and result.event.get("kind") == "config_required":
+        show_event(result.event)  # the setup instructions say all the error says, and more
     else:
-        _show_error(response)
-        if event:
-            show_event(event)
-    return 0 if response.get("success") else 1
+        _show_error(result.failure)
+        if result.event:
+            show_event(result.event)
+    return 0 if result.success else 1
 
 
 def _show_results(results: list[dict[str, str]]) -> None:
@@ -115,10 +114,9 @@ def _show_results(results: list[dict[str, str]]) -> None:
         console.print()
 
 
-def _show_error(response: dict[str, Any]) -> None:
+def _show_error(failure: Any) -> None:
     from rich.markup import escape
 
     from webtap.cli._output import err_console
 
-    code = response.get("error_code", "ERROR")
-    err_console().print(f"[bold red]{escape(code)}[/bold red]: {escape(response['error'])}")
+    err_console().print(f"[bold red]{escape(failure.code)}[/bold red]: {escape(failure.message)}")

@@ -193,24 +193,12 @@ def _run(args: argparse.Namespace) -> int:
         return fail(str(exc))
     result = run_tool(tool, arguments, timeout=args.timeout)
     if result.event is not None:
+        from webtap.host.events import keep_event
+
         show_event(result.event)
-        _store(result.event, args.session)
+        keep_event(result.event, args.session)
     print_json(result.for_model())
     return 0 if result.success else 1
-
-
-def _store(event: dict[str, Any], session: str | None) -> None:
-    import sqlite3
-
-    from webtap.errors import WebtapError
-    from webtap.store import record_event
-
-    try:
-        record_event(event, session)
-    except WebtapError as exc:
-        fail(f"could not store the tool's event: {exc.message}")
-    except sqlite3.Error as exc:
-        fail(f"could not store the tool's event: {exc} (set WEBTAP_DB to another file)")
 
 
 def _validate(args: argparse.Namespace) -> int:

@@ -1,9 +1,10 @@
 """The host: discover, validate, run and export external tools (DESIGN 9).
 
 ``discover()`` finds every tool in the system, user and project folders; ``run_tool()`` runs
-one with checked arguments and returns a :class:`ToolResult` whose ``for_model()`` never
-carries the tool's ``_event`` (``ToolResult.event`` does: store it with
-:func:`webtap.store.record_event`). Importing this package is cheap; jsonschema is imported
+one with checked arguments and returns a :class:`webtap.tools.ToolResult` (the one result of a
+tool's run, as :func:`webtap.tools.call` gives it) whose ``for_model()`` never carries the
+tool's ``_event`` (``ToolResult.event`` does: keep it with
+:func:`webtap.host.events.keep_event`). Importing this package is cheap; jsonschema is imported
 only when a schema or arguments are checked.
 """
 

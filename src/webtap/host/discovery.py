@@ -22,7 +22,9 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from webtap import __version__
-from webtap.host.process import run_process, signal_name
+from webtap.errors import ToolRunError, ToolTimeout
+from webtap.host.outcome import SCHEMA, json_output
+from webtap.host.process import run_process
 from webtap.protocol import loads_json
 
 __all__ = [
@@ -233,29 +235,12 @@ def _probe(candidate: _Candidate, timeout: float, limit: int) -> dict[str, Any]:
     except OSError as exc:
         entry["reason"] = f"could not be started: {exc.strerror or exc}"
         return entry
-    if done.timed_out:
-        entry["reason"] = f"--schema timed out after {timeout:g} s"
-        entry["transient"] = True  # a busy machine may do better next time
-        return entry
-    if done.overflowed:
-        entry["reason"] = f"--schema printed more than {_size(limit)}"
-        return entry
-    if done.returncode and done.returncode < 0:
-        entry["reason"] = f"--schema crashed ({signal_name(-done.returncode)})" + _tail(done)
-        return entry
-    if done.returncode:
-        entry["reason"] = f"--schema exited with status {done.returncode}" + _tail(done)
-        return entry
-    text = done.stdout.decode("utf-8", "replace")
-    if not text.strip():
-        entry["reason"] = "--schema printed nothing"
-        return entry
     try:
-        schema = loads_json(text)
-    except json.JSONDecodeError as exc:
-        entry["reason"] = (
-            f"--schema printed invalid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}"
-        )
+        schema = json_output(done, SCHEMA, seconds=timeout, limit=limit)
+    except ToolRunError as exc:
+        entry["reason"] = exc.message
+        if isinstance(exc, ToolTimeout):
+            entry["transient"] = True  # a busy machine may do better next time
         return entry
     try:
         checked = check_tool_schema(schema, candidate.name)
@@ -333,14 +318,3 @@ def _save_cache(entries: dict[str, Any]) -> None:
         write_atomic(path, json.dumps({"format": _CACHE_FORMAT, "entries": kept}))
     except OSError:
         pass  # a read-only cache folder only costs speed
-
-
-def _tail(done: Any) -> str:
-    line = done.last_stderr_line
-    return f": {line}" if line else ""
-
-
-def _size(limit: int) -> str:
-    if limit % (1024 * 1024) == 0:
-        return f"{limit // (1024 * 1024)} MB"
-    return f"{limit} bytes"

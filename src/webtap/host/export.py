@@ -5,9 +5,10 @@
 * ``mcp``: ``{name, title?, description, inputSchema, annotations?}`` (MCP ``Tool``)
 * ``btcp``: ``{name, description, inputSchema, capabilities, ...}`` (spec 004)
 
-webtap's own web tools are read-only and reach the open web: MCP marks them
-``readOnlyHint``/``openWorldHint``, BTCP gives them ``network:fetch:cross-origin``. Other tools
-keep what their schema declares (``title``, ``annotations``, ``capabilities`` ...).
+webtap's own web tools are read-only and reach the open web: MCP marks them with
+:data:`webtap.tools.WEB_ANNOTATIONS` (as ``webtap mcp`` lists them), BTCP gives them
+``network:fetch:cross-origin``. Other tools keep what their schema declares (``title``,
+``annotations``, ``capabilities`` ...).
 """
 
 from __future__ import annotations
@@ -21,7 +22,6 @@ from webtap.host.discovery import Tool
 __all__ = ["FORMATS", "export_tool", "export_tools"]
 
 WEB_CAPABILITIES = ["network:fetch:cross-origin"]
-WEB_ANNOTATIONS = {"readOnlyHint": True, "openWorldHint": True}
 # BTCP fields a tool's own schema may carry, copied as they are.
 _BTCP_OPTIONAL = ("outputSchema", "examples", "deprecated", "deprecationMessage", "tags", "timeout")
 
@@ -70,6 +70,8 @@ def _mcp(tool: Tool) -> dict[str, Any]:
     if isinstance(annotations, dict):
         definition["annotations"] = annotations
     elif webtap_title is not None:
+        from webtap.tools import WEB_ANNOTATIONS
+
         definition["annotations"] = dict(WEB_ANNOTATIONS)
     return definition
 

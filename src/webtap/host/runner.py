@@ -11,20 +11,17 @@ The ``_event`` a tool raises is taken out here and handed to the caller, never t
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
 from typing import Any
 
+from webtap.errors import InvalidInput, InvalidOutput, ToolFailed, ToolRunError
 from webtap.host.discovery import Tool
-from webtap.host.process import Completed, run_process, signal_name
+from webtap.host.outcome import RUN, json_output
+from webtap.host.process import Completed, run_process
 from webtap.protocol import loads_json, whole_integers
+from webtap.tools import ToolResult, split_event
 
 __all__ = [
     "DEFAULT_OUTPUT_LIMIT",
-    "INVALID_INPUT",
-    "INVALID_OUTPUT",
-    "OUTPUT_TOO_LARGE",
-    "TIMEOUT",
-    "TOOL_FAILED",
     "ToolResult",
     "check_arguments",
     "run_tool",
@@ -32,54 +29,6 @@ __all__ = [
 ]
 
 DEFAULT_OUTPUT_LIMIT = 16 * 1024 * 1024  # bytes of a tool's stdout
-
-INVALID_INPUT = "INVALID_INPUT"
-INVALID_OUTPUT = "INVALID_OUTPUT"
-OUTPUT_TOO_LARGE = "OUTPUT_TOO_LARGE"
-TIMEOUT = "TIMEOUT"
-TOOL_FAILED = "TOOL_FAILED"
-
-
-@dataclass
-class ToolResult:
-    """One run of one tool. ``success`` is ``tool_success``: the tool ran and answered."""
-
-    name: str
-    success: bool
-    result: dict[str, Any] | None = None
-    error: str | None = None
-    error_code: str | None = None
-    event: dict[str, Any] | None = None
-    stderr: str = ""
-    duration: float = 0.0
-
-    def for_model(self) -> dict[str, Any]:
-        """What a model may see: never the ``_event``."""
-        if self.success:
-            return {"tool_success": True, "result": self.result}
-        return {"tool_success": False, "error": self.error, "error_code": self.error_code}
-
-
-def split_event(response: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any] | None]:
-    """``(response without _event, the event or None)``; ``response`` is not modified."""
-    if "_event" not in response:
-        return response, None
-    clean = {key: value for key, value in response.items() if key != "_event"}
-    event = response["_event"]
-    if event is None:
-        return clean, None
-    if not isinstance(event, dict):
-        # Still for the person, never the model: keep what it said.
-        event = {"kind": "event", "content": str(event), "data": {}}
-    elif "data" not in event and isinstance(event.get("data_json"), str):
-        # Spec 000 spells the event's data as a JSON string, ``data_json``; webtap stores and
-        # shows ``data`` as an object (DESIGN 1), so a tool written to either reading works.
-        event = {key: value for key, value in event.items() if key != "data_json"}
-        try:
-            event["data"] = loads_json(response["_event"]["data_json"])
-        except ValueError:
-            event["data"] = response["_event"]["data_json"]
-    return clean, event
 
 
 def check_arguments(tool: Tool, arguments: Any) -> str | None:
@@ -105,7 +54,7 @@ def run_tool(
     """Run ``tool`` on ``arguments``; never raises for anything the tool does."""
     problem = check_arguments(tool, arguments)
     if problem:
-        return ToolResult(tool.name, False, error=problem, error_code=INVALID_INPUT)
+        return ToolResult(tool.name, failure=InvalidInput(problem))
     arguments = whole_integers(tool.input_schema, arguments)
     seconds = timeout if timeout is not None else tool.timeout
     try:
@@ -116,55 +65,26 @@ def run_tool(
             "Invalid input: NaN and Infinity are not JSON numbers, nor are integers of "
             "thousands of digits; give ordinary finite numbers"
         )
-        return ToolResult(tool.name, False, error=problem, error_code=INVALID_INPUT)
+        return ToolResult(tool.name, failure=InvalidInput(problem))
     try:
         done = run_process([str(tool.path)], stdin, timeout=seconds, limit=limit)
     except OSError as exc:
-        return ToolResult(
-            tool.name,
-            False,
-            error=f"Tool could not be started: {exc.strerror or exc} ({tool.path})",
-            error_code=TOOL_FAILED,
-        )
+        message = f"Tool could not be started: {exc.strerror or exc} ({tool.path})"
+        return ToolResult(tool.name, failure=ToolFailed(message))
     return _interpret(tool.name, done, seconds, limit)
 
 
 def _interpret(name: str, done: Completed, seconds: float, limit: int) -> ToolResult:
     stderr = done.stderr.decode("utf-8", "replace")
-
-    def failure(error: str, code: str, event: dict[str, Any] | None = None) -> ToolResult:
-        return ToolResult(
-            name,
-            False,
-            error=error,
-            error_code=code,
-            event=event,
-            stderr=stderr,
-            duration=done.duration,
-        )
-
-    hint = f": {done.last_stderr_line}" if done.last_stderr_line else ""
-    if done.timed_out:
-        return failure(f"Tool timed out after {seconds:g} s", TIMEOUT)
-    if done.overflowed:
-        return failure(f"Tool output exceeded {limit} bytes", OUTPUT_TOO_LARGE)
-    if done.returncode and done.returncode < 0:
-        event = _event_of_failed(done)
-        return failure(f"Tool crashed ({signal_name(-done.returncode)}){hint}", TOOL_FAILED, event)
-    if done.returncode:
-        event = _event_of_failed(done)
-        return failure(f"Tool exited with status {done.returncode}{hint}", TOOL_FAILED, event)
-    text = done.stdout.decode("utf-8", "replace")
-    if not text.strip():
-        return failure(f"Tool returned no output{hint}", INVALID_OUTPUT)
     try:
-        response = loads_json(text)
-    except json.JSONDecodeError:
-        return failure(f"Tool returned invalid JSON{hint}", INVALID_OUTPUT)
-    if not isinstance(response, dict):
-        return failure("Tool returned JSON that is not an object", INVALID_OUTPUT)
+        response = json_output(done, RUN, seconds=seconds, limit=limit)
+        if not isinstance(response, dict):
+            raise InvalidOutput("Tool returned JSON that is not an object")
+    except ToolRunError as exc:
+        event = _event_of_failed(done) if isinstance(exc, ToolFailed) else None
+        return ToolResult(name, failure=exc, event=event, stderr=stderr, duration=done.duration)
     result, event = split_event(response)
-    return ToolResult(name, True, result=result, event=event, stderr=stderr, duration=done.duration)
+    return ToolResult(name, result, event=event, stderr=stderr, duration=done.duration)
 
 
 def _event_of_failed(done: Completed) -> dict[str, Any] | None:

@@ -19,13 +19,13 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 from typing import Any
 
-from webtap.protocol import json_type
+from webtap.protocol import format_path, json_type
 
 __all__ = [
     "CAPABILITY_PATTERN",
@@ -381,22 +381,7 @@ def _instance_validator(schema: Any) -> Any:
     return schema_validator(schema)
 
 
-# -- paths -----------------------------------------------------------------------------------
-
-_IDENTIFIER = re.compile(r"^[A-Za-z_$][A-Za-z0-9_$-]*$")
-
-
-def format_path(parts: Sequence[Any] | Iterable[Any]) -> str:
-    """``["tools", 2, "examples", 0, "input", "cell"]`` -> ``tools[2].examples[0].input.cell``."""
-    text = ""
-    for part in parts:
-        if isinstance(part, int):
-            text += f"[{part}]"
-        elif _IDENTIFIER.match(str(part)):
-            text += f".{part}" if text else str(part)
-        else:
-            text += f"[{json.dumps(str(part))}]"
-    return text
+# -- paths (format_path is webtap.protocol's) ------------------------------------------------
 
 
 def _join(base: str, tail: str) -> str:

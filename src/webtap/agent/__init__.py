@@ -1,0 +1,94 @@
+"""The ask loop: a question to the Anthropic Messages API, with webtap's tools (spec 002).
+
+::
+
+    from webtap.agent import ask
+    answer = ask("What is the current price?", context="Bitcoin")
+    print(answer.text)
+
+The user message is ``"Context: {context}\\n\\nQuestion: {question}"``. The model is offered
+``web_search`` (the spec's exact definition, backed by Brave, SearXNG or Google) only when
+that provider is set up, and ``web_fetch`` always (DESIGN 7). On ``tool_use`` the loop runs each
+requested tool and answers with one user message of ``tool_result`` blocks, then calls again; a
+failed search becomes ``is_error`` with the spec's text. After ``max_tool_calls`` tool calls (1
+by default, the spec's constraint) the next call carries ``tool_choice: none``, so the model
+must answer in text. Budgets bound each model call, each search and the whole question.
+
+Failures raise :class:`~webtap.errors.WebtapError` subclasses with messages that name what went
+wrong and what to do, and that never contain a key.
+
+The package, a module a concept: :mod:`~webtap.agent.settings` (model, limits, budgets),
+:mod:`~webtap.agent.client` (the SDK client), :mod:`~webtap.agent.retry` (one model call inside
+the budget), :mod:`~webtap.agent.loop` (the conversation), :mod:`~webtap.agent.prompt` (what the
+model is given), :mod:`~webtap.agent.reply` (what it sent, checked), :mod:`~webtap.agent.steps`
+(what a question did) and :mod:`~webtap.agent.api_errors` (the SDK's errors as webtap's).
+"""
+
+from __future__ import annotations
+
+from webtap.agent.api_errors import ModelNotFound, Refused, translate_api_errors
+from webtap.agent.client import MAX_REPLY_BYTES, anthropic_client
+from webtap.agent.loop import ask
+from webtap.agent.prompt import (
+    DESCRIPTION_WIDTH,
+    SEARCH_RESULTS,
+    SEARCH_TOOL,
+    SEARCH_UNAVAILABLE,
+    format_search_results,
+    shorten,
+    user_message,
+)
+from webtap.agent.reply import parse_reply
+from webtap.agent.settings import (
+    DEFAULT_BUDGETS,
+    DEFAULT_FETCH_LIMIT,
+    DEFAULT_MAX_RETRIES,
+    DEFAULT_MAX_TOKENS,
+    DEFAULT_MAX_TOOL_CALLS,
+    DEFAULT_MODEL,
+    DEFAULT_SETTINGS,
+    MAX_TOOL_CALLS,
+    MODEL_ENV,
+    AskSettings,
+    Budgets,
+    default_model,
+)
+from webtap.agent.steps import Answer, Step, ToolCall, ToolReply
+
+# The name webtap.sql still calls it by (its package split is under way at the same time); drop
+# it once sql calls anthropic_client.
+make_client = anthropic_client
+
+__all__ = [
+    "DEFAULT_BUDGETS",
+    "DEFAULT_FETCH_LIMIT",
+    "DEFAULT_MAX_RETRIES",
+    "DEFAULT_MAX_TOKENS",
+    "DEFAULT_MAX_TOOL_CALLS",
+    "DEFAULT_MODEL",
+    "DEFAULT_SETTINGS",
+    "DESCRIPTION_WIDTH",
+    "MAX_REPLY_BYTES",
+    "MAX_TOOL_CALLS",
+    "MODEL_ENV",
+    "SEARCH_RESULTS",
+    "SEARCH_TOOL",
+    "SEARCH_UNAVAILABLE",
+    "Answer",
+    "AskSettings",
+    "Budgets",
+    "ModelNotFound",
+    "Refused",
+    "Step",
+    "ToolCall",
+    "ToolReply",
+    "anthropic_client",
+    "ask",
+    "default_model",
+    "format_search_results",
+    "make_client",
+    "parse_reply",
+    "shorten",
+    "translate_api_errors",
+    "user_message",
+]

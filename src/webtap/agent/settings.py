@@ -1,0 +1,86 @@
+"""How a question is asked: the model, its limits and the time budgets (spec 002)."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+
+__all__ = [
+    "DEFAULT_BUDGETS",
+    "DEFAULT_FETCH_LIMIT",
+    "DEFAULT_MAX_RETRIES",
+    "DEFAULT_MAX_TOKENS",
+    "DEFAULT_MAX_TOOL_CALLS",
+    "DEFAULT_MODEL",
+    "DEFAULT_SETTINGS",
+    "MAX_TOOL_CALLS",
+    "MODEL_ENV",
+    "AskSettings",
+    "Budgets",
+    "check_settings",
+    "default_model",
+]
+
+# A current model that the installed SDK does not list as deprecated (spec 002 named the model of
+# its day); WEBTAP_MODEL overrides it for every front end, and --model / stps_set_model win.
+DEFAULT_MODEL = "claude-sonnet-5-5"
+MODEL_ENV = "WEBTAP_MODEL"
+DEFAULT_MAX_TOKENS = 1000
+DEFAULT_MAX_TOOL_CALLS = 1  # spec 002: "Single tool call limit (max 1 search per query)"
+DEFAULT_MAX_RETRIES = 2  # the SDK's own retries of 408/409/429/5xx/529 and connection errors
+DEFAULT_FETCH_LIMIT = 400  # lines of a page given to the model when it does not ask for a limit
+MAX_TOOL_CALLS = 20
+
+
+@dataclass(frozen=True)
+class Budgets:
+    """Seconds: one model call, one search, and one whole question (spec 002, "Timeout")."""
+
+    model_call: float = 30.0
+    search: float = 10.0
+    total: float = 90.0
+
+
+DEFAULT_BUDGETS = Budgets()
+
+
+@dataclass(frozen=True)
+class AskSettings:
+    """How one question is asked. ``model``: empty for :func:`default_model`.
+    ``search_provider``: ``"brave"``, ``"searxng"``, ``"google"``, ``"none"``, or ``None`` for
+    the first that is set up."""
+
+    model: str = ""
+    max_tokens: int = DEFAULT_MAX_TOKENS
+    max_tool_calls: int = DEFAULT_MAX_TOOL_CALLS
+    search_provider: str | None = None
+    budgets: Budgets = DEFAULT_BUDGETS
+    fetch_limit: int = DEFAULT_FETCH_LIMIT
+    max_retries: int = DEFAULT_MAX_RETRIES
+    store_events: bool = True
+
+
+DEFAULT_SETTINGS = AskSettings()
+
+
+def default_model() -> str:
+    """``WEBTAP_MODEL`` when set, else :data:`DEFAULT_MODEL`."""
+    return os.environ.get(MODEL_ENV, "").strip() or DEFAULT_MODEL
+
+
+def check_settings(settings: AskSettings) -> None:
+    from webtap.errors import InvalidInput
+
+    if not settings.model.strip():
+        raise InvalidInput("The model name is empty; give one such as " + DEFAULT_MODEL)
+    if not settings.model.isprintable():
+        raise InvalidInput(
+            f"The model name {settings.model!r} contains control characters; give one such as "
+            + DEFAULT_MODEL
+        )
+    if not 1 <= settings.max_tokens <= 128_000:
+        raise InvalidInput(f"max_tokens must be between 1 and 128000 (got {settings.max_tokens})")
+    if not 0 <= settings.max_tool_calls <= MAX_TOOL_CALLS:
+        raise InvalidInput(
+            f"max_tool_calls must be between 0 and {MAX_TOOL_CALLS} (got {settings.max_tool_calls})"
+        )

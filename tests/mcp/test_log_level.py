@@ -1,0 +1,72 @@
+"""logging/setLevel is a threshold: a message at the level asked for is sent, one below is not."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+from webtap.mcp_server import LOG_LEVELS, _level_allows
+
+WEBTAP = str(Path(sys.executable).parent / "webtap")
+NO_KEY = {"name": "web_search_brave", "arguments": {"query": "no key"}}  # an event: warning
+
+
+def rpc(ident: int, method: str, params: dict[str, Any]) -> dict[str, Any]:
+    return {"jsonrpc": "2.0", "id": ident, "method": method, "params": params}
+
+
+def test_the_threshold_itself_is_let_through() -> None:
+    for threshold in LOG_LEVELS:
+        assert _level_allows(threshold, threshold), threshold
+    assert _level_allows("warning", "error") and not _level_allows("error", "warning")
+    assert _level_allows(None, "debug"), "no level asked for: everything is sent"
+
+
+def test_a_warning_reaches_a_client_that_asks_for_warnings_and_not_one_that_asks_for_errors(
+    server_env: Any,
+) -> None:
+    hello = {
+        "protocolVersion": "2025-06-18",
+        "capabilities": {},
+        "clientInfo": {"name": "raw", "version": "0"},
+    }
+    batches = [
+        [rpc(1, "initialize", hello), {"jsonrpc": "2.0", "method": "notifications/initialized"}],
+        [rpc(2, "logging/setLevel", {"level": "warning"})],
+        [rpc(3, "tools/call", NO_KEY)],
+        [rpc(4, "logging/setLevel", {"level": "error"})],
+        [rpc(5, "tools/call", NO_KEY)],
+    ]
+    process = subprocess.Popen(
+        [WEBTAP, "mcp"],
+        env=server_env(),
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    # Each batch is answered before the next is sent: a level applies to the calls after it.
+    heard: dict[int, list[dict[str, Any]]] = {}
+    for batch in batches:
+        process.stdin.write("".join(json.dumps(m) + "\n" for m in batch).encode())
+        process.stdin.flush()
+        notes: list[dict[str, Any]] = []
+        while True:
+            raw = process.stdout.readline()
+            assert raw, process.stderr.read().decode()
+            line = json.loads(raw)
+            if "id" not in line:
+                notes.append(line)
+                continue
+            heard[line["id"]] = notes
+            break
+    process.communicate(timeout=15)
+    assert process.returncode == 0
+
+    [warning] = heard[3]  # the threshold is "warning": a warning is sent
+    assert warning["method"] == "notifications/message"
+    assert warning["params"]["level"] == "warning"
+    assert warning["params"]["data"].startswith("⚠ Configuration Required")
+    assert heard[5] == []  # the threshold is "error": the warning is below it

@@ -55,10 +55,6 @@ from webtap.agent.settings import (
 )
 from webtap.agent.steps import Answer, Step, ToolCall, ToolReply
 
-# The name webtap.sql still calls it by (its package split is under way at the same time); drop
-# it once sql calls anthropic_client.
-make_client = anthropic_client
-
 __all__ = [
     "DEFAULT_BUDGETS",
     "DEFAULT_FETCH_LIMIT",
@@ -86,7 +82,6 @@ __all__ = [
     "ask",
     "default_model",
     "format_search_results",
-    "make_client",
     "parse_reply",
     "shorten",
     "translate_api_errors",

@@ -138,7 +138,7 @@ class SqlFunctions:
             client = self._clients.get(api_key)
             if client is None:
                 budgets, retries = self.settings.budgets, self.settings.max_retries
-                client = agent.make_client(
+                client = agent.anthropic_client(
                     api_key,
                     budgets=budgets,
                     max_retries=retries,

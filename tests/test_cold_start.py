@@ -39,7 +39,6 @@ FORBIDDEN = (
     "anyio",
     "certifi",
     "logging",
-    "pathlib",
     "http.cookiejar",
     "urllib.request",
 )

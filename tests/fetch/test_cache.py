@@ -470,3 +470,17 @@ def test_response_headers_are_read_as_a_private_cache_reads_them(headers, store,
     allowed = freshness(headers)
     assert (allowed.store, allowed.always_revalidate) == (store, always)
     assert allowed.lifetime == lifetime
+
+
+@pytest.mark.parametrize("xdg", [None, "", "  ", "/tmp/xdg-cache", "relative/not/used", "/tmp/s/"])
+def test_the_cache_folder_is_platformdirs_own_answer(monkeypatch, xdg) -> None:
+    """cache.py spells platformdirs' Linux rule itself (start-up); the two must agree."""
+    import platformdirs
+
+    from webtap.cache import _user_cache_dir
+
+    if xdg is None:
+        monkeypatch.delenv("XDG_CACHE_HOME", raising=False)
+    else:
+        monkeypatch.setenv("XDG_CACHE_HOME", xdg)
+    assert _user_cache_dir() == platformdirs.user_cache_dir("webtap")

@@ -9,9 +9,10 @@ standard library's or :mod:`webtap.net.errors`' (translated by ``translate_error
 
 from __future__ import annotations
 
-import base64
+import contextlib
 import http.client
 import select
+import socket
 import threading
 import time
 from collections.abc import Iterator, Mapping
@@ -173,6 +174,8 @@ def _headers(raw: http.client.HTTPResponse) -> dict[str, str]:
 
 
 def _basic(userinfo: str) -> str:
+    import base64  # only for a URL or proxy with credentials
+
     return "Basic " + base64.b64encode(userinfo.encode("utf-8")).decode("ascii")
 
 
@@ -231,17 +234,21 @@ class Client:
                     conn.connect()
                 conn.bound(read_timeout)
                 conn.request(method, line, headers=sent)
-                raw = conn.getresponse()
+                raw = _answer(conn, deadline)
             except TimeoutError:
                 conn.close()
                 raise ReadTimeout("the server did not answer in time") from None
             except (http.client.RemoteDisconnected, ConnectionResetError, BrokenPipeError):
                 conn.close()
+                if deadline.expired:
+                    raise ReadTimeout("the overall deadline passed before the answer") from None
                 if reused and attempt == 1:
                     continue  # the server closed an idle kept-alive connection: a new one
                 raise
             except BaseException:
                 conn.close()
+                if deadline.expired:
+                    raise ReadTimeout("the overall deadline passed before the answer") from None
                 raise
             return Response(raw, conn, self, read_timeout)
         raise AssertionError("unreachable")
@@ -290,6 +297,27 @@ class Client:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def _answer(conn: _Connection, deadline: Deadline) -> http.client.HTTPResponse:
+    """The status line and headers, by the deadline: each read is bounded by the socket's
+    timeout, and a server that drips its headers a byte at a time has its connection shut
+    when the deadline passes."""
+    sock = conn.sock
+    if sock is None:  # pragma: no cover - connect() sets it or raises
+        return conn.getresponse()
+    timer = threading.Timer(max(deadline.remaining(), 0.0), _shut, (sock,))
+    timer.daemon = True
+    timer.start()
+    try:
+        return conn.getresponse()
+    finally:
+        timer.cancel()
+
+
+def _shut(sock: object) -> None:
+    with contextlib.suppress(OSError):
+        sock.shutdown(socket.SHUT_RDWR)  # type: ignore[attr-defined]
 
 
 def _alive(conn: _Connection) -> bool:

@@ -7,7 +7,7 @@ import re
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from webtap.content import strip_controls
+from webtap.text import strip_controls
 
 __all__ = ["SearchResult", "clean_text", "success_response"]
 

@@ -125,3 +125,15 @@ def test_library_exceptions_never_carry_a_key(kit, exc_type, monkeypatch) -> Non
             assert secret not in shown
         if exc_type in QUOTED:
             assert "***" in shown
+
+
+def test_a_key_with_a_line_break_is_refused_without_quoting_it(brave, kit) -> None:
+    from webtap.search import brave_search
+
+    secret = "abcd\nefgh-not-shown"
+    with pytest.raises(WebtapError) as error:
+        brave_search("q q", api_key=secret)
+    shown = f"{error.value} {error.value!r} {error.value.to_response()}"
+    assert "X-Subscription-Token header's value contains a line break" in shown
+    assert "abcd" not in shown and "efgh" not in shown
+    assert brave.log == []  # nothing was sent

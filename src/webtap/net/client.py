@@ -173,6 +173,16 @@ def _headers(raw: http.client.HTTPResponse) -> dict[str, str]:
     return headers
 
 
+def _check_headers(headers: Mapping[str, str]) -> None:
+    """Refuse a header value http.client would refuse, without quoting it (it may be a key)."""
+    for name, value in headers.items():
+        if any((ord(ch) < 32 and ch != "\t") or ord(ch) == 127 for ch in value):
+            raise ValueError(
+                f"the {name} header's value contains a line break or a control character; "
+                "it was not sent"
+            )
+
+
 def _basic(userinfo: str) -> str:
     import base64  # only for a URL or proxy with credentials
 
@@ -222,6 +232,7 @@ class Client:
             sent["Authorization"] = _basic(target.userinfo)
         if proxy and target.scheme == "http" and proxy.userinfo:
             sent["Proxy-Authorization"] = _basic(proxy.userinfo)
+        _check_headers(sent)
         line = target.target
         if proxy and target.scheme == "http":
             line = f"http://{target.host_header}{target.target}"  # a proxy takes the whole URL

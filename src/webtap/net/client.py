@@ -94,17 +94,25 @@ class _Connection(http.client.HTTPConnection):
             raise
         self.sock = sock
 
-    def bound(self, timeout: float) -> None:
-        """The next socket operation may take ``timeout``, and no more than the deadline."""
-        if self.sock is not None:
-            self.sock.settimeout(self.deadline.clamp(timeout, ReadTimeout))
+    def bound(self, timeout: float, sock: socket.socket | None = None) -> None:
+        """The next operation on ``sock`` (default: the connection's) may take ``timeout``, and
+        no more than the deadline. A response that ends the connection keeps its socket after
+        http.client has let go of it (``self.sock`` is None then): pass that one."""
+        sock = sock or self.sock
+        if sock is not None:
+            sock.settimeout(self.deadline.clamp(timeout, ReadTimeout))
 
 
 class Response:
     """A response whose body is read in raw pieces (:meth:`iter_raw`); close it when done."""
 
     def __init__(
-        self, raw: http.client.HTTPResponse, conn: _Connection, client: Client, read: float
+        self,
+        raw: http.client.HTTPResponse,
+        conn: _Connection,
+        sock: socket.socket,
+        client: Client,
+        read: float,
     ) -> None:
         self.status = raw.status
         self.reason = raw.reason
@@ -112,6 +120,7 @@ class Response:
         self.set_cookies: list[str] = raw.msg.get_all("set-cookie") or []
         self._raw = raw
         self._conn: _Connection | None = conn
+        self._sock = sock
         self._client = client
         self._read = read
 
@@ -123,7 +132,7 @@ class Response:
         expected = self._declared_length()
         got = 0
         while True:
-            conn.bound(self._read)
+            conn.bound(self._read, self._sock)
             try:
                 chunk = self._raw.read1(PIECE)
             except TimeoutError:
@@ -245,6 +254,7 @@ class Client:
                     conn.connect()
                 conn.bound(read_timeout)
                 conn.request(method, line, headers=sent)
+                sock = conn.sock
                 raw = _answer(conn, deadline)
             except TimeoutError:
                 conn.close()
@@ -261,7 +271,7 @@ class Client:
                 if deadline.expired:
                     raise ReadTimeout("the overall deadline passed before the answer") from None
                 raise
-            return Response(raw, conn, self, read_timeout)
+            return Response(raw, conn, sock, self, read_timeout)
         raise AssertionError("unreachable")
 
     def _take(

@@ -23,8 +23,7 @@ import os
 import sys
 import threading
 import time
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 if TYPE_CHECKING:
     import sqlite3
@@ -75,8 +74,7 @@ def _user_cache_dir() -> str:
     return user_cache_dir("webtap")
 
 
-@dataclass(frozen=True, slots=True)
-class Entry:
+class Entry(NamedTuple):
     """A cached value and when it was stored (``time.time()``)."""
 
     value: Any

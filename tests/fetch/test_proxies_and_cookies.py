@@ -167,3 +167,16 @@ def test_an_expired_or_mismatched_cookie_is_not_sent(site) -> None:
     site.route("/three", "done", headers={"Content-Type": "text/plain"})
     fetch(site.url("/one"), guard=LOCAL, cache=False)
     assert [seen.headers.get("cookie") for seen in site.requests] == [None, None, None]
+
+
+# --- header bytes -------------------------------------------------------------------------------
+
+
+def test_a_location_in_raw_utf8_is_followed_as_utf8(site) -> None:
+    """Browsers read raw UTF-8 in a Location as UTF-8 (http.client gives Latin-1)."""
+    raw = "/caf\u00e9".encode().decode("latin-1")  # the UTF-8 bytes, as send_header writes them
+    site.route("/go", status=302, headers={"Location": raw})
+    site.route("/caf%C3%A9", "arrived", headers={"Content-Type": "text/plain"})
+    page = fetch(site.url("/go"), guard=LOCAL, cache=False)
+    assert page.markdown == "arrived"
+    assert site.paths() == ["/go", "/caf%C3%A9"]

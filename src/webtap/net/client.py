@@ -174,10 +174,17 @@ class Response:
 
 
 def _headers(raw: http.client.HTTPResponse) -> dict[str, str]:
-    """Names in lower case; repeated headers joined with ", " (as httpx's ``Headers.get``)."""
+    """Names in lower case; repeated headers joined with ", " (as httpx's ``Headers.get``).
+
+    http.client reads header bytes as Latin-1; bytes that are valid UTF-8 are read as UTF-8
+    instead, as browsers read a ``Location`` with raw UTF-8 in it."""
     headers: dict[str, str] = {}
-    for name, value in raw.getheaders():
+    for name, text in raw.getheaders():
         key = name.lower()
+        value = text
+        if not text.isascii():
+            with contextlib.suppress(UnicodeError):
+                value = text.encode("latin-1").decode("utf-8")
         headers[key] = f"{headers[key]}, {value}" if key in headers else value
     return headers
 

@@ -16,10 +16,10 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from http import HTTPStatus
 from typing import TYPE_CHECKING, Any
-from urllib.parse import urldefrag, urljoin, urlsplit
+from urllib.parse import urldefrag, urlsplit
 
 from webtap.content import Converted, convert_body
-from webtap.errors import ConfigError, HTTPError, InvalidInput, InvalidURL, NetworkError, clip
+from webtap.errors import ConfigError, HTTPError, InvalidInput, NetworkError, clip
 from webtap.guard import AddressRefused, Guard
 from webtap.page_cache import (
     Hit,
@@ -30,6 +30,7 @@ from webtap.page_cache import (
     refreshed,
     stored_page,
 )
+from webtap.urls import check_url, parsed_url, redirect_target, with_fragment
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
@@ -122,55 +123,6 @@ def fetch_limits() -> Limits:
 
     default = Limits()
     return Limits(max_body=env_int(MAX_BYTES_ENV, default.max_body, "bytes"))
-
-
-# --- URLs ------------------------------------------------------------------------------------
-
-
-_OTHER_SCHEMES = {"javascript", "mailto", "data", "file", "about", "tel", "blob", "urn"}
-
-
-def check_url(url: str) -> str:
-    """``url`` stripped, if it is an http(s) URL with a host; else :class:`InvalidURL`."""
-    if not isinstance(url, str):
-        raise InvalidURL("Invalid URL: expected a string such as https://example.com/page")
-    url = url.strip()
-    shown = clip(url)
-    if not url:
-        raise InvalidURL("Invalid URL: empty; expected an http:// or https:// URL")
-    try:
-        parts = urlsplit(url)
-        parts.port  # noqa: B018 - raises ValueError for a port out of range
-    except ValueError as exc:
-        raise InvalidURL(f"Invalid URL {shown!r}: {exc}") from None
-    scheme = parts.scheme.lower()
-    if scheme and scheme not in ("http", "https") and ("://" in url or scheme in _OTHER_SCHEMES):
-        raise InvalidURL(
-            f"Invalid URL {shown!r}: the {scheme}: scheme is not supported "
-            "(only http and https URLs can be fetched)"
-        )
-    if "://" not in url or not scheme:
-        hint = f" (did you mean https://{shown}?)" if " " not in url and "." in url else ""
-        raise InvalidURL(
-            f"Invalid URL {shown!r}: expected an absolute http:// or https:// URL "
-            f"such as https://example.com/page{hint}"
-        )
-    if any(ord(ch) < 32 or ord(ch) == 127 for ch in url):
-        raise InvalidURL(f"Invalid URL {shown!r}: it contains control characters")
-    if not parts.hostname:
-        raise InvalidURL(f"Invalid URL {shown!r}: it has no host name")
-    if any(ch.isspace() for ch in parts.netloc):
-        raise InvalidURL(f"Invalid URL {shown!r}: the host name contains spaces")
-    return url
-
-
-def _parsed_url(url: str) -> Target:
-    from webtap.net.url import URLProblem, parse_url
-
-    try:
-        return parse_url(url)
-    except URLProblem as exc:
-        raise InvalidURL(f"Invalid URL {clip(url)!r}: {exc}") from None
 
 
 # --- Fetching --------------------------------------------------------------------------------
@@ -398,7 +350,7 @@ def _get(
                 location = r.headers.get("location")
                 if r.status in REDIRECT_STATUSES and location:
                     visited.append(plain)
-                    hop = _redirect_target(hop, location)
+                    hop = redirect_target(hop, location)
                     continue
                 if r.status >= 400:
                     raise HTTPError(_status_line(r))
@@ -406,7 +358,7 @@ def _get(
                 body = b"" if not_modified else read_body(r, limits.max_body, deadline)
         except AddressRefused as exc:  # from the connection layer, which knows no URLs
             raise exc.for_url(hop) from None
-        final = _with_fragment(plain, hop, url) if visited else url
+        final = with_fragment(plain, hop, url) if visited else url
         return _Response(
             final,
             r.headers.get("content-type", ""),
@@ -433,28 +385,7 @@ def _checked(url: str, guard: Guard) -> Target:
         guard.check_host(urlsplit(url).hostname or "")
     except AddressRefused as exc:
         raise exc.for_url(url) from None
-    return _parsed_url(url)
-
-
-def _redirect_target(current: str, location: str) -> str:
-    """The absolute URL a ``Location`` header points to, if it is one we may follow."""
-    location = location.strip()
-    try:
-        target = urljoin(current, location)
-        scheme = urlsplit(target).scheme.lower()
-    except ValueError as exc:
-        raise InvalidURL(f"Redirected to an invalid URL {location!r}: {exc}") from None
-    if scheme not in ("http", "https"):
-        raise InvalidURL(
-            f"Redirected to {location!r}, which is not an http or https URL; not followed"
-        )
-    return target
-
-
-def _with_fragment(final: str, hop: str, original: str) -> str:
-    """The URL to report: a redirect keeps the #fragment asked for unless it names its own."""
-    fragment = urlsplit(hop).fragment or urlsplit(original).fragment
-    return f"{final}#{fragment}" if fragment else final
+    return parsed_url(url)
 
 
 def _status_line(response: Response) -> str:

@@ -301,3 +301,48 @@ def test_context_has_the_default_contexts_settings(fresh_context) -> None:
     assert context.verify_flags == default.verify_flags
     assert context.options == default.options
     assert context.minimum_version == default.minimum_version
+
+
+# --- capping_hook: the capped decoder on another library's httpx client ----------------------
+
+
+def _hooked_client(body: bytes, max_bytes: int):
+    import httpx
+
+    from webtap.net import capping_hook
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        # An iterator, so that httpx streams the body through the hook's decoder.
+        return httpx.Response(200, headers={"Content-Encoding": "gzip"}, content=iter([body]))
+
+    hook = capping_hook(max_bytes, lambda: ValueError("too large for the test"))
+    return httpx.Client(transport=httpx.MockTransport(handler), event_hooks={"response": [hook]})
+
+
+def test_capping_hook_decodes_once_within_the_cap() -> None:
+    import gzip
+
+    with _hooked_client(gzip.compress(b"x" * 100_000), 1 << 20) as client:
+        response = client.get("http://agent.invalid/")
+    assert response.content == b"x" * 100_000
+    assert "content-encoding" not in response.headers  # httpx does not decode a second time
+
+
+def test_capping_hook_stops_a_bomb_at_the_cap() -> None:
+    import gzip
+
+    with (
+        _hooked_client(gzip.compress(b"\0" * (50 << 20)), 1 << 20) as client,
+        pytest.raises(ValueError, match="too large for the test"),
+    ):
+        client.get("http://agent.invalid/")
+
+
+def test_capping_hook_raises_the_librarys_own_decoding_error() -> None:
+    import httpx
+
+    with (
+        _hooked_client(b"\x1f\x8b\x08\x00not gzip at all", 1 << 20) as client,
+        pytest.raises(httpx.DecodingError),
+    ):
+        client.get("http://agent.invalid/")

@@ -227,17 +227,29 @@ def main() -> int:
     note = f"{median / bare[1]:.2f}x bare wall, {cpu / bare_cpu:.2f}x cpu (target <= 6x)"
     row("web-fetch-tool (process)", best, median, note, cpu)
 
-    import httpx
+    import http.client
 
     print(f"\nsearch call, fake provider answering after {args.delay * 1000:.0f} ms")
-    with httpx.Client() as client:
-        provider = timed(lambda: client.get(f"{base}/res/v1/web/search?q=x").json(), args.runs)
+    port = server.server_address[1]
+    plain = http.client.HTTPConnection("127.0.0.1", port)
+
+    def plain_get() -> None:
+        plain.request("GET", "/res/v1/web/search?q=x")
+        json.loads(plain.getresponse().read())
+
+    provider = timed(plain_get, args.runs)
     row("provider alone (plain GET, warm client)", *provider)
-    # The least a Python process that uses httpx can do: start, import httpx, one GET.
-    floor = [sys.executable, "-c", f"import httpx; httpx.get('{base}/res/v1/web/search?q=x')"]
+    # The least a Python process can do: start, import http.client and json, one GET.
+    floor = [
+        sys.executable,
+        "-c",
+        "import http.client, json; c = http.client.HTTPConnection('127.0.0.1', "
+        f"{port}); c.request('GET', '/res/v1/web/search?q=x'); "
+        "json.loads(c.getresponse().read())",
+    ]
     best, median = timed(lambda: run(floor), args.runs)
     cpu = cpu_per_run(lambda: run(floor), args.runs)
-    row("floor: python + import httpx + one GET", best, median, adds(best, median, provider), cpu)
+    row("floor: python + http.client + one GET", best, median, adds(best, median, provider), cpu)
     request = json.dumps({"query": "brave search"}).encode()
     call_runs = [(f"{exe} (process)", [str(BIN / exe)]) for exe in EXECUTABLES[:2]]
     for label, argv in call_runs:
@@ -247,9 +259,10 @@ def main() -> int:
         row(label, best, median, adds(best, median, provider, "(target <= 100 ms)"), cpu)
 
     os.environ.update({k: v for k, v in env.items() if k != "HOME"})
+    from webtap.net import Client
     from webtap.search import brave_search, google_search
 
-    with httpx.Client() as client:
+    with Client() as client:
         for name, call in (
             ("brave_search (in process)", lambda: brave_search("brave search", client=client)),
             ("google_search (in process)", lambda: google_search("javascript", client=client)),

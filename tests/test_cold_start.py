@@ -31,6 +31,16 @@ FORBIDDEN = (
     "pydantic",
     "click",
     "pygments",
+    # The HTTP stack the tools no longer use (issue 11): the standard library's http.client
+    # does their requests, httpx stays for the Anthropic SDK.
+    "httpx",
+    "httpcore",
+    "h11",
+    "anyio",
+    "certifi",
+    "logging",
+    "http.cookiejar",
+    "urllib.request",
 )
 
 PROBE = """
@@ -39,7 +49,10 @@ from webtap import entry
 report, entry_point = sys.argv[1:]
 sys.argv[1:] = []
 code = getattr(entry, entry_point)()
-top = sorted({name.split(".")[0] for name in sys.modules})
+loaded = [name for name, module in sys.modules.items() if module is not None]
+top = sorted({name.split(".")[0] for name in loaded} | {
+    name for name in loaded if name in ("http.cookiejar", "urllib.request")
+})
 with open(report, "w") as out:
     json.dump({"code": code, "modules": top}, out)
 """
@@ -70,7 +83,7 @@ def test_a_fetch_call_imports_nothing_it_does_not_need(httpserver, tmp_path) -> 
         {"WEBTAP_ALLOW_NETWORKS": "127.0.0.1/32"},
     )
     assert [name for name in FORBIDDEN if name in modules] == []
-    assert "lxml" in modules and "httpx" in modules  # what a fetch does need
+    assert "lxml" in modules and "http" in modules  # what a fetch does need
 
 
 @pytest.mark.parametrize(

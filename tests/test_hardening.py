@@ -93,7 +93,7 @@ def test_controls_are_stripped_and_c1_escaped_in_json() -> None:
 @pytest.mark.parametrize(
     ("case", "error"),
     [
-        ("search", "Brave Search sent more than 5120 kB; not a search"),
+        ("search", "Brave Search sent more than 5 MB (decoded); that is not a search response"),
         ("anthropic", "The Anthropic API sent a reply larger than 32 MB"),
         ("fetch", "The response is larger than the 50 MB limit"),
     ],

@@ -18,17 +18,16 @@ of it: keys are stored as SHA-256 digests, values as JSON text.
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import json
 import os
+import sys
 import threading
 import time
-from dataclasses import dataclass
-from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 if TYPE_CHECKING:
     import sqlite3
+    from pathlib import Path
 
 __all__ = [
     "CACHE_DIR_ENV",
@@ -53,16 +52,29 @@ def enabled() -> bool:
 
 def cache_dir() -> Path:
     """``WEBTAP_CACHE_DIR``, else the user cache folder for ``webtap`` (platformdirs)."""
+    from pathlib import Path  # here: a tool call with the caches off never needs it
+
     override = os.environ.get(CACHE_DIR_ENV, "").strip()
     if override:
         return Path(override).expanduser()
+    return Path(_user_cache_dir())
+
+
+def _user_cache_dir() -> str:
+    """platformdirs' ``user_cache_dir("webtap")``. On Linux its rule (XDG) is spelled here:
+    importing platformdirs costs a tool call some 5 ms (it loads ``tempfile`` and ``shutil``);
+    a test pins the two to the same answer."""
+    if sys.platform.startswith("linux"):
+        base = os.environ.get("XDG_CACHE_HOME", "").strip()
+        if not os.path.isabs(base):
+            base = os.path.expanduser("~/.cache")
+        return os.path.join(base, "webtap")
     from platformdirs import user_cache_dir
 
-    return Path(user_cache_dir("webtap"))
+    return user_cache_dir("webtap")
 
 
-@dataclass(frozen=True, slots=True)
-class Entry:
+class Entry(NamedTuple):
     """A cached value and when it was stored (``time.time()``)."""
 
     value: Any
@@ -227,4 +239,6 @@ def _evict(db: sqlite3.Connection, max_bytes: int) -> None:
 
 
 def _digest(key: str) -> str:
+    import hashlib  # here: with the caches off a tool call never hashes a key
+
     return hashlib.sha256(key.encode("utf-8", "surrogatepass")).hexdigest()

@@ -18,9 +18,6 @@ def _run(name: str) -> int:
                 sys.stdout.buffer.write(file.read())
                 sys.stdout.flush()
             return 0
-        # httpx imports its own command-line client (click, rich, pygments: some 40 ms of every
-        # tool start) unless that import fails; a tool never uses it.
-        sys.modules.setdefault("httpx._main", None)  # type: ignore[arg-type]
         from webtap.tools import main
 
         return main(name)

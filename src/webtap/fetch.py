@@ -16,10 +16,10 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from http import HTTPStatus
 from typing import TYPE_CHECKING, Any
-from urllib.parse import urldefrag, urljoin, urlsplit
+from urllib.parse import urldefrag, urlsplit
 
 from webtap.content import Converted, convert_body
-from webtap.errors import ConfigError, HTTPError, InvalidInput, InvalidURL, NetworkError, clip
+from webtap.errors import ConfigError, HTTPError, InvalidInput, NetworkError, clip
 from webtap.guard import AddressRefused, Guard
 from webtap.page_cache import (
     Hit,
@@ -30,16 +30,16 @@ from webtap.page_cache import (
     refreshed,
     stored_page,
 )
+from webtap.urls import check_url, parsed_url, redirect_target, with_fragment
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
 
-    import httpx
+    from webtap.net import Client, Deadline, Limits, Response, Timeouts
+    from webtap.net.url import Target
 
-    from webtap.net import Deadline, Limits, Timeouts
-
-# webtap.net (and with it httpx) is imported only where a request is made: a page served from
-# the cache costs no HTTP stack at all, which is most of an executable's start-up.
+# webtap.net's client (and with it http.client) is imported only where a request is made: a
+# page served from the cache costs no HTTP stack at all.
 
 __all__ = [
     "CONNECT_TIMEOUT_ENV",
@@ -125,64 +125,6 @@ def fetch_limits() -> Limits:
     return Limits(max_body=env_int(MAX_BYTES_ENV, default.max_body, "bytes"))
 
 
-# --- URLs ------------------------------------------------------------------------------------
-
-
-_OTHER_SCHEMES = {"javascript", "mailto", "data", "file", "about", "tel", "blob", "urn"}
-
-
-def check_url(url: str) -> str:
-    """``url`` stripped, if it is an http(s) URL with a host; else :class:`InvalidURL`."""
-    if not isinstance(url, str):
-        raise InvalidURL("Invalid URL: expected a string such as https://example.com/page")
-    url = url.strip()
-    shown = clip(url)
-    if not url:
-        raise InvalidURL("Invalid URL: empty; expected an http:// or https:// URL")
-    try:
-        parts = urlsplit(url)
-        parts.port  # noqa: B018 - raises ValueError for a port out of range
-    except ValueError as exc:
-        raise InvalidURL(f"Invalid URL {shown!r}: {exc}") from None
-    scheme = parts.scheme.lower()
-    if scheme and scheme not in ("http", "https") and ("://" in url or scheme in _OTHER_SCHEMES):
-        raise InvalidURL(
-            f"Invalid URL {shown!r}: the {scheme}: scheme is not supported "
-            "(only http and https URLs can be fetched)"
-        )
-    if "://" not in url or not scheme:
-        hint = f" (did you mean https://{shown}?)" if " " not in url and "." in url else ""
-        raise InvalidURL(
-            f"Invalid URL {shown!r}: expected an absolute http:// or https:// URL "
-            f"such as https://example.com/page{hint}"
-        )
-    if any(ord(ch) < 32 or ord(ch) == 127 for ch in url):
-        raise InvalidURL(f"Invalid URL {shown!r}: it contains control characters")
-    if not parts.hostname:
-        raise InvalidURL(f"Invalid URL {shown!r}: it has no host name")
-    if any(ch.isspace() for ch in parts.netloc):
-        raise InvalidURL(f"Invalid URL {shown!r}: the host name contains spaces")
-    return url
-
-
-def _httpx_url(url: str) -> httpx.URL:
-    import httpx
-
-    shown = clip(url)
-    try:
-        parsed = httpx.URL(url)
-        host = parsed.host  # decodes xn-- labels, so it can fail too
-    except httpx.InvalidURL as exc:
-        raise InvalidURL(f"Invalid URL {shown!r}: {exc}") from None
-    except UnicodeError as exc:  # idna.IDNAError: an xn-- label that is not valid Punycode
-        raise InvalidURL(
-            f"Invalid URL {shown!r}: the host name is not a valid IDN ({exc})"
-        ) from None
-    if not host:
-        raise InvalidURL(f"Invalid URL {shown!r}: it has no host name")
-    return parsed
-
-
 # --- Fetching --------------------------------------------------------------------------------
 
 
@@ -204,18 +146,18 @@ def fetch(
     timeouts: Timeouts | None = None,
     limits: Limits | None = None,
     guard: Guard | None = None,
-    client: httpx.Client | None = None,
+    client: Client | None = None,
     cache: bool | None = None,
 ) -> Page:
     """Fetch ``url`` and convert it to Markdown.
 
     ``mode`` is ``"main"`` (an HTML page's main content) or ``"page"`` (all of it); the default
     is :func:`fetch_mode`. Settings default to the environment (:func:`fetch_timeouts`,
-    :func:`fetch_limits`, :meth:`Guard.from_env`). ``client`` is for tests and embedders: with
-    it, only URLs that spell an address are checked by the guard, since names are checked where
-    webtap's own client connects. ``cache``: whether to use the converted-page cache
-    (:mod:`webtap.page_cache`); by default only when webtap makes its own client, since a
-    client of yours may see a different web than webtap's.
+    :func:`fetch_limits`, :meth:`Guard.from_env`). ``client`` is for embedders: a
+    :class:`webtap.net.Client`; with it, names are checked by the client's own guard (if it
+    has one), URLs that spell an address by ``guard`` as always. ``cache``: whether to use
+    the converted-page cache (:mod:`webtap.page_cache`); by default only when webtap makes
+    its own client, since a client of yours may see a different web than webtap's.
     """
     url = check_url(url)
     mode = fetch_mode() if mode is None else _checked_mode(mode)
@@ -254,16 +196,17 @@ def _download(
     deadline: Deadline,
     limits: Limits,
     guard: Guard,
-    client: httpx.Client | None,
+    client: Client | None,
     conditions: _Conditions | None,
 ) -> _Response:
-    from webtap.net import guarded_client
+    from webtap.net import ACCEPT_ENCODING, Client
 
     own_client = client is None
     if client is None:
-        client = guarded_client(guard, deadline, timeouts)
+        # No proxy, ever: through one the guard would see only the proxy's address.
+        client = Client(guard=guard, headers={"Accept-Encoding": ACCEPT_ENCODING})
     try:
-        with _fetch_errors(deadline, timeouts), _holding_locations(client):
+        with _fetch_errors(deadline, timeouts):
             return _get(client, url, guard, deadline, timeouts, limits, conditions)
     finally:
         if own_client:
@@ -358,11 +301,11 @@ def _refuse_address(url: str, guard: Guard) -> None:
     except AddressRefused as exc:
         raise exc.for_url(url) from None
     except ValueError:
-        pass  # a malformed host: httpx says what is wrong with it when the URL is parsed
+        pass  # a malformed host: parsing the URL says what is wrong with it
 
 
 def _get(
-    client: httpx.Client,
+    client: Client,
     url: str,
     guard: Guard,
     deadline: Deadline,
@@ -373,46 +316,54 @@ def _get(
     """GET ``url``, following at most ``limits.max_redirects`` redirects, each one checked.
 
     With ``conditions``, the hop they belong to is a conditional request, and its ``304`` is
-    returned as such (with no body).
+    returned as such (with no body). Cookies a hop sets go back to the same host on later hops.
     """
-    import httpx
-
     from webtap.net import read_body
+    from webtap.net.cookies import RedirectCookies
 
     hop = url  # this hop's URL as written: the caller's, then each Location made absolute
     visited: list[str] = []
+    cookies = RedirectCookies()
     for _ in range(limits.max_redirects + 1):
         target = _checked(hop, guard)
-        plain = str(target.copy_with(fragment=None))
+        plain = urldefrag(hop).url
         headers = {"Accept": ACCEPT}
         asking = conditions is not None and (
             plain == conditions.final_url if conditions.final_url else not visited
         )
         if asking:
             headers.update(conditions.headers)
+        path = target.target.split("?")[0]
+        cookie = cookies.header(target.host, path, target.scheme == "https")
+        if cookie:
+            headers["Cookie"] = cookie
         try:
-            timeout = httpx.Timeout(
-                deadline.clamp(timeouts.read, httpx.ReadTimeout),
-                connect=deadline.clamp(timeouts.connect, httpx.ConnectTimeout),
-            )
-            with client.stream("GET", target, headers=headers, timeout=timeout) as r:
-                location = r.extensions.get(_LOCATION) or r.headers.get("location")
-                if r.status_code in REDIRECT_STATUSES and location:
-                    visited.append(urldefrag(hop).url)
-                    hop = _redirect_target(hop, location)
+            with client.request(
+                "GET",
+                hop,
+                headers=headers,
+                deadline=deadline,
+                connect_timeout=timeouts.connect,
+                read_timeout=timeouts.read,
+            ) as r:
+                cookies.learn(target.host, path, r.set_cookies)
+                location = r.headers.get("location")
+                if r.status in REDIRECT_STATUSES and location:
+                    visited.append(plain)
+                    hop = redirect_target(hop, location)
                     continue
-                if r.status_code >= 400:
+                if r.status >= 400:
                     raise HTTPError(_status_line(r))
-                not_modified = asking and r.status_code == HTTPStatus.NOT_MODIFIED
+                not_modified = asking and r.status == HTTPStatus.NOT_MODIFIED
                 body = b"" if not_modified else read_body(r, limits.max_body, deadline)
         except AddressRefused as exc:  # from the connection layer, which knows no URLs
             raise exc.for_url(hop) from None
-        final = _with_fragment(plain, hop, url) if visited else url
+        final = with_fragment(plain, hop, url) if visited else url
         return _Response(
             final,
             r.headers.get("content-type", ""),
             body,
-            status=r.status_code,
+            status=r.status,
             headers=kept_headers(r.headers),
             final_url=plain if visited else None,
             final_fragment=urlsplit(hop).fragment if visited else "",
@@ -424,71 +375,23 @@ def _get(
     )
 
 
-_LOCATION = "webtap.location"
-
-
-@contextmanager
-def _holding_locations(client: httpx.Client) -> Iterator[None]:
-    """Keep httpx from reading ``Location`` headers: redirects are followed (and checked) here.
-
-    Even with redirects off, httpx parses a redirect's ``Location`` and fails on spellings it
-    rejects (``http://0177.0.0.1/``), which the guard must see and refuse by name. A response
-    hook moves the header into the response's extensions before httpx looks at it.
-    """
-
-    def hold(response: httpx.Response) -> None:
-        if response.status_code in REDIRECT_STATUSES and "location" in response.headers:
-            response.extensions[_LOCATION] = response.headers["location"]
-            del response.headers["location"]
-
-    hooks = client.event_hooks
-    client.event_hooks = {**hooks, "response": [*hooks.get("response", []), hold]}
-    try:
-        yield
-    finally:
-        client.event_hooks = hooks
-
-
-def _checked(url: str, guard: Guard) -> httpx.URL:
+def _checked(url: str, guard: Guard) -> Target:
     """``url`` parsed, once the guard has seen its host as written.
 
-    The guard looks first: httpx rejects some spellings of addresses that the system resolver
-    accepts (``0177.0.0.1``), and "refused, because it is a loopback address" says more.
+    The guard looks first: parsing rejects some spellings of addresses that the system
+    resolver accepts, and "refused, because it is a loopback address" says more.
     """
     try:
         guard.check_host(urlsplit(url).hostname or "")
     except AddressRefused as exc:
         raise exc.for_url(url) from None
-    return _httpx_url(url)
+    return parsed_url(url)
 
 
-def _redirect_target(current: str, location: str) -> str:
-    """The absolute URL a ``Location`` header points to, if it is one we may follow."""
-    location = location.strip()
-    try:
-        target = urljoin(current, location)
-        scheme = urlsplit(target).scheme.lower()
-    except ValueError as exc:
-        raise InvalidURL(f"Redirected to an invalid URL {location!r}: {exc}") from None
-    if scheme not in ("http", "https"):
-        raise InvalidURL(
-            f"Redirected to {location!r}, which is not an http or https URL; not followed"
-        )
-    return target
-
-
-def _with_fragment(final: str, hop: str, original: str) -> str:
-    """The URL to report: a redirect keeps the #fragment asked for unless it names its own."""
-    fragment = urlsplit(hop).fragment or urlsplit(original).fragment
-    return f"{final}#{fragment}" if fragment else final
-
-
-def _status_line(response: httpx.Response) -> str:
+def _status_line(response: Response) -> str:
     """``"HTTP 404: Not Found"``: the server's own reason phrase, else the standard one."""
-    status = response.status_code
-    raw = response.extensions.get("reason_phrase", b"")
-    reason = raw.decode("latin-1") if isinstance(raw, bytes) else str(raw or "")
-    reason = " ".join("".join(ch for ch in reason if ch.isprintable()).split())[:200]
+    status = response.status
+    reason = " ".join("".join(ch for ch in response.reason if ch.isprintable()).split())[:200]
     if not reason:
         try:
             reason = HTTPStatus(status).phrase
@@ -499,21 +402,19 @@ def _status_line(response: httpx.Response) -> str:
 
 @contextmanager
 def _fetch_errors(deadline: Deadline, timeouts: Timeouts) -> Iterator[None]:
-    """httpx errors as webtap's, with timeouts told apart: the deadline or the connect limit."""
-    import httpx
-
-    from webtap.net import translate_errors
+    """Transport errors as webtap's, with timeouts told apart: the deadline or the connect limit."""
+    from webtap.net import ConnectTimeout, ReadTimeout, translate_errors
 
     with translate_errors(WHAT):
         try:
             yield
-        except httpx.TimeoutException as exc:
+        except (ConnectTimeout, ReadTimeout, TimeoutError) as exc:
             if deadline.remaining() < 0.05:  # a timeout this close to the end is the deadline
                 raise NetworkError(
                     f"{WHAT}: no complete response within {deadline.seconds:g} s "
                     f"(the overall deadline; set {FETCH_TIMEOUT_ENV} to allow more seconds)"
                 ) from None
-            if isinstance(exc, httpx.ConnectTimeout):
+            if isinstance(exc, ConnectTimeout):
                 raise NetworkError(
                     f"{WHAT}: connection timed out after {timeouts.connect:g} s "
                     f"(set {CONNECT_TIMEOUT_ENV} to allow more seconds)"

@@ -13,10 +13,10 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import re
 from collections.abc import Callable
 from functools import cache
-from pathlib import Path
 from typing import Any, NamedTuple
 
 from webtap.errors import InvalidInput
@@ -37,7 +37,7 @@ __all__ = [
     "whole_integers",
 ]
 
-SCHEMA_DIR = Path(__file__).parent / "schemas"
+SCHEMA_DIR = os.path.join(os.path.dirname(__file__), "schemas")  # no pathlib: start-up
 
 
 class RequestError(Exception):
@@ -46,7 +46,8 @@ class RequestError(Exception):
 
 def schema_text(name: str) -> str:
     """The tool's ``--schema`` output, exactly as the spec gives it."""
-    return (SCHEMA_DIR / f"{name}.json").read_text(encoding="utf-8")
+    with open(os.path.join(SCHEMA_DIR, f"{name}.json"), encoding="utf-8") as file:
+        return file.read()
 
 
 @cache

@@ -407,7 +407,7 @@ def test_the_cache_file_holds_no_request_secrets(site, fetch_tool, isolated_env)
 
 
 def test_a_page_served_from_the_cache_starts_no_http_stack(site):
-    # Start-up is most of what a cached step costs: a hit must not import httpx.
+    # Start-up is most of what a cached step costs: a hit must not import the HTTP client.
     import os
     import subprocess
     import sys
@@ -424,7 +424,8 @@ def test_a_page_served_from_the_cache_starts_no_http_stack(site):
             check=True,
         )
         assert b'"success": true' in proc.stdout
-        assert (b" httpx\n" in proc.stderr) is expected
+        assert (b" http.client\n" in proc.stderr) is expected
+        assert b" httpx\n" not in proc.stderr
     assert site.paths() == ["/"]
 
 
@@ -469,3 +470,17 @@ def test_response_headers_are_read_as_a_private_cache_reads_them(headers, store,
     allowed = freshness(headers)
     assert (allowed.store, allowed.always_revalidate) == (store, always)
     assert allowed.lifetime == lifetime
+
+
+@pytest.mark.parametrize("xdg", [None, "", "  ", "/tmp/xdg-cache", "relative/not/used", "/tmp/s/"])
+def test_the_cache_folder_is_platformdirs_own_answer(monkeypatch, xdg) -> None:
+    """cache.py spells platformdirs' Linux rule itself (start-up); the two must agree."""
+    import platformdirs
+
+    from webtap.cache import _user_cache_dir
+
+    if xdg is None:
+        monkeypatch.delenv("XDG_CACHE_HOME", raising=False)
+    else:
+        monkeypatch.setenv("XDG_CACHE_HOME", xdg)
+    assert _user_cache_dir() == platformdirs.user_cache_dir("webtap")

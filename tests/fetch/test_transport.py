@@ -1,76 +1,165 @@
-"""The guarded transport on httpx's and httpcore's public API, and the CA certificates it trusts."""
+"""webtap's HTTP client on http.client: its pool of kept-alive connections, its errors, and the
+CA certificates it trusts."""
 
 from __future__ import annotations
 
+import http.client
 import ipaddress
 import socket
 import ssl
 import subprocess
+import threading
+from collections.abc import Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
-import httpcore
-import httpx
 import pytest
 
+from webtap.errors import NetworkError
 from webtap.fetch import fetch
 from webtap.guard import Guard
 from webtap.net import (
     POOL_LIMITS,
+    Client,
+    ConnectFailed,
+    ConnectTimeout,
     Deadline,
-    GuardedTransport,
+    DecodingError,
+    PoolLimits,
+    ReadTimeout,
     Timeouts,
-    _httpcore_errors,
-    _ssl_context,
-    guarded_client,
-    make_client,
+    translate_errors,
 )
+from webtap.net.tls import ssl_context as _ssl_context
 
 LOCAL_ONLY = Guard(allowed_networks=(ipaddress.ip_network("127.0.0.1/32"),))
 FAST = Timeouts(connect=2, read=5, total=5)
 
 
-def test_pool_limits_are_httpxs_documented_defaults() -> None:
-    documented = httpx.Limits(max_connections=100, max_keepalive_connections=20, keepalive_expiry=5)
-    assert documented == POOL_LIMITS
-    assert GuardedTransport(Guard(), Deadline(5)).limits == POOL_LIMITS
-    # httpx's own clients use the same: a guarded client is no different but for the guard.
-    from httpx._config import DEFAULT_LIMITS
+class KeepAlive(ThreadingHTTPServer):
+    """Answers ``ok`` over HTTP/1.1 keep-alive and counts the connections it was given."""
 
-    assert POOL_LIMITS == DEFAULT_LIMITS
+    daemon_threads = True
+
+    def __init__(self) -> None:
+        self.connections = 0
+        self.requests = 0
+        server = self
+
+        class Handler(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def setup(self) -> None:
+                super().setup()
+                server.connections += 1
+
+            def do_GET(self) -> None:
+                server.requests += 1
+                self.send_response(200)
+                self.send_header("Content-Length", "2")
+                self.end_headers()
+                self.wfile.write(b"ok")
+
+            def log_message(self, *args: object) -> None:
+                pass
+
+        super().__init__(("127.0.0.1", 0), Handler)
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.server_address[1]}/"
 
 
-def test_guarded_client_uses_the_guarded_transport() -> None:
-    with guarded_client(Guard(), Deadline(5), FAST) as client:
-        transport = client._transport  # what httpx.Client(transport=...) was given
-        assert isinstance(transport, GuardedTransport)
+@pytest.fixture
+def keep_alive() -> Iterator[KeepAlive]:
+    server = KeepAlive()
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    yield server
+    server.shutdown()
+    server.server_close()
+
+
+def get(client: Client, url: str) -> bytes:
+    with client.request("GET", url, deadline=Deadline(5)) as response:
+        return b"".join(response.iter_raw())
+
+
+def test_pool_limits_are_the_documented_ones() -> None:
+    assert PoolLimits(max_idle_per_origin=8, max_idle=32, keepalive_expiry=5.0) == POOL_LIMITS
+    assert Client().limits == POOL_LIMITS
+
+
+def test_requests_to_one_origin_reuse_one_connection(keep_alive) -> None:
+    with Client() as client:
+        assert [get(client, keep_alive.url) for _ in range(20)] == [b"ok"] * 20
+        assert client.idle_count() == 1
+    assert (keep_alive.requests, keep_alive.connections) == (20, 1)
+
+
+def test_idle_connections_are_kept_up_to_the_limit(keep_alive) -> None:
+    """Requests at once each get a connection; afterwards only the limit's worth stays idle."""
+    limits = PoolLimits(max_idle_per_origin=3, max_idle=10, keepalive_expiry=5.0)
+    started = threading.Barrier(6)
+    responses = []
+    with Client(limits=limits) as client:
+
+        def one() -> None:
+            response = client.request("GET", keep_alive.url, deadline=Deadline(5))
+            responses.append(response)
+            started.wait(5)  # all six hold a connection at once
+
+        threads = [threading.Thread(target=one) for _ in range(6)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        for response in responses:
+            assert b"".join(response.iter_raw()) == b"ok"
+        assert keep_alive.connections == 6
+        assert client.idle_count() == 3
+
+
+def test_an_expired_idle_connection_is_not_reused(keep_alive) -> None:
+    with Client(limits=PoolLimits(keepalive_expiry=0.0)) as client:
+        get(client, keep_alive.url)
+        get(client, keep_alive.url)
+    assert keep_alive.connections == 2
+
+
+def test_a_connection_the_server_closed_is_replaced(keep_alive) -> None:
+    with Client() as client:
+        get(client, keep_alive.url)
+        for idle in client._idle.values():  # the server's side of it goes away
+            for conn in idle:
+                conn.sock.shutdown(socket.SHUT_RDWR)
+        assert get(client, keep_alive.url) == b"ok"
+    assert keep_alive.connections == 2
 
 
 @pytest.mark.parametrize(
-    ("raised", "expected"),
+    ("raised", "said"),
     [
-        (httpcore.ConnectTimeout, httpx.ConnectTimeout),
-        (httpcore.ReadTimeout, httpx.ReadTimeout),
-        (httpcore.WriteTimeout, httpx.WriteTimeout),
-        (httpcore.PoolTimeout, httpx.PoolTimeout),
-        (httpcore.ConnectError, httpx.ConnectError),
-        (httpcore.ReadError, httpx.ReadError),
-        (httpcore.WriteError, httpx.WriteError),
-        (httpcore.RemoteProtocolError, httpx.RemoteProtocolError),
-        (httpcore.LocalProtocolError, httpx.LocalProtocolError),
-        (httpcore.UnsupportedProtocol, httpx.UnsupportedProtocol),
-        (httpcore.ProxyError, httpx.ProxyError),
+        (ConnectTimeout("x"), "connection timed out"),
+        (ReadTimeout("x"), "timed out waiting for the server"),
+        (ConnectFailed("connection refused"), "connection refused"),
+        (DecodingError("bad gzip"), "the response could not be decompressed (bad gzip)"),
+        (http.client.IncompleteRead(b"ab", 3), "connection closed unexpectedly (the body ended"),
+        (http.client.RemoteDisconnected("x"), "connection closed unexpectedly (the server closed"),
+        (ConnectionResetError(104, "reset"), "connection closed unexpectedly (connection reset"),
+        (http.client.BadStatusLine("HTTX"), "the server's answer is not valid HTTP (BadStatusLine"),
+        (ssl.SSLError(1, "bad record mac"), "TLS error:"),
+        (TimeoutError(), "timed out waiting for the server"),
+        (OSError(101, "Network is unreachable"), "network error (Network is unreachable)"),
     ],
 )
-def test_httpcore_errors_become_the_httpx_error_of_the_same_kind(raised, expected) -> None:
-    with pytest.raises(expected, match=r"^what happened$") as caught, _httpcore_errors():
-        raise raised("what happened")
-    assert type(caught.value) is expected
+def test_wire_errors_become_one_network_error(raised, said) -> None:
+    with pytest.raises(NetworkError) as caught, translate_errors("Doing it"):
+        raise raised
+    assert caught.value.message.startswith(f"Doing it: {said}")
 
 
 def test_a_dropped_connection_mid_body_is_named(free_port) -> None:
-    """httpcore's error while the body streams reaches webtap as its NetworkError."""
-    from webtap.errors import NetworkError
-
+    """A body cut short of its Content-Length reaches webtap as its NetworkError."""
     server = socket.create_server(("127.0.0.1", free_port))
     try:
 
@@ -79,8 +168,6 @@ def test_a_dropped_connection_mid_body_is_named(free_port) -> None:
             conn.recv(65536)
             conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\nshort")
             conn.close()
-
-        import threading
 
         threading.Thread(target=answer, daemon=True).start()
         with pytest.raises(NetworkError, match="connection closed unexpectedly"):
@@ -154,9 +241,12 @@ def test_ssl_cert_dir_is_respected(
     _system_paths(monkeypatch, "/nonexistent")
     monkeypatch.setenv("SSL_CERT_DIR", str(hashed_folder))
     url = tls_site.route("/d", "from the dir", headers={"Content-Type": "text/plain"})
-    with make_client() as client:
-        response = client.get(url.replace("127.0.0.1", "public.test"))
-    assert response.status_code == 200
+    with Client() as client:
+        response = client.request(
+            "GET", url.replace("127.0.0.1", "public.test"), deadline=Deadline(5)
+        )
+        response.close()
+    assert response.status == 200
 
 
 def test_without_a_hashed_folder_certifi_is_the_fallback(
@@ -197,9 +287,9 @@ def test_clients_share_one_context_loaded_once(
     )
     url = tls_site.route("/once", "x", headers={"Content-Type": "text/plain"})
     url = url.replace("127.0.0.1", "public.test")
-    with make_client() as first, make_client() as second:
+    with Client() as first, Client() as second:
         assert loads == [], "no handshake yet: no certificate read"
-        assert first.get(url).status_code == second.get(url).status_code == 200
+        assert get(first, url) == get(second, url) == b"x"
     assert fetch(url, guard=LOCAL_ONLY, timeouts=FAST).markdown == "x"
     assert loads == [{"capath": str(hashed_folder)}], "the CA certificates are loaded once"
 
@@ -211,3 +301,48 @@ def test_context_has_the_default_contexts_settings(fresh_context) -> None:
     assert context.verify_flags == default.verify_flags
     assert context.options == default.options
     assert context.minimum_version == default.minimum_version
+
+
+# --- capping_hook: the capped decoder on another library's httpx client ----------------------
+
+
+def _hooked_client(body: bytes, max_bytes: int):
+    import httpx
+
+    from webtap.net import capping_hook
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        # An iterator, so that httpx streams the body through the hook's decoder.
+        return httpx.Response(200, headers={"Content-Encoding": "gzip"}, content=iter([body]))
+
+    hook = capping_hook(max_bytes, lambda: ValueError("too large for the test"))
+    return httpx.Client(transport=httpx.MockTransport(handler), event_hooks={"response": [hook]})
+
+
+def test_capping_hook_decodes_once_within_the_cap() -> None:
+    import gzip
+
+    with _hooked_client(gzip.compress(b"x" * 100_000), 1 << 20) as client:
+        response = client.get("http://agent.invalid/")
+    assert response.content == b"x" * 100_000
+    assert "content-encoding" not in response.headers  # httpx does not decode a second time
+
+
+def test_capping_hook_stops_a_bomb_at_the_cap() -> None:
+    import gzip
+
+    with (
+        _hooked_client(gzip.compress(b"\0" * (50 << 20)), 1 << 20) as client,
+        pytest.raises(ValueError, match="too large for the test"),
+    ):
+        client.get("http://agent.invalid/")
+
+
+def test_capping_hook_raises_the_librarys_own_decoding_error() -> None:
+    import httpx
+
+    with (
+        _hooked_client(b"\x1f\x8b\x08\x00not gzip at all", 1 << 20) as client,
+        pytest.raises(httpx.DecodingError),
+    ):
+        client.get("http://agent.invalid/")

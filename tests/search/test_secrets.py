@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+import http.client
 import json
 
-import httpx
 import pytest
 from werkzeug import Request, Response
 
@@ -98,30 +98,42 @@ def test_no_output_of_the_cli_prints_a_key(brave, kit, run_exe) -> None:
         assert "***" in run.stdout + run.stderr
 
 
-def failing_transport(exc_type: type[Exception]) -> httpx.MockTransport:
-    def handler(request: httpx.Request) -> httpx.Response:
-        raise exc_type(f"failed talking to {request.url} with {request.headers}")
-
-    return httpx.MockTransport(handler)
+# What the wire can raise once a request is on its way; the first three quote their text.
+QUOTED = (OSError, http.client.BadStatusLine, KeyError)
+WIRE_ERRORS = (*QUOTED, ConnectionResetError, http.client.RemoteDisconnected, TimeoutError)
 
 
-@pytest.mark.parametrize(
-    "exc_type",
-    [httpx.ConnectError, httpx.ReadError, httpx.ReadTimeout, httpx.RemoteProtocolError, KeyError],
-)
-def test_library_exceptions_never_carry_a_key(kit, exc_type) -> None:
-    """httpx puts the URL (with Google's ``key=``) into its messages; none of it may leak."""
+@pytest.mark.parametrize("exc_type", WIRE_ERRORS)
+def test_library_exceptions_never_carry_a_key(kit, exc_type, monkeypatch) -> None:
+    """An error that quotes the request line and headers (Google's ``key=``, Brave's token
+    header), as a library or a proxy may: none of it leaks."""
+    from webtap.net import Client, client
+
+    def failing(self, method: str, line: str, headers: dict) -> None:
+        raise exc_type(f"failed talking to {line} with {headers}")
+
+    monkeypatch.setattr(client._Connection, "connect", lambda self: None)
+    monkeypatch.setattr(client._Connection, "request", failing)
     for search in (
         lambda c: google_search("q q", api_key=kit.GOOGLE_KEY, engine_id=kit.ENGINE_ID, client=c),
         lambda c: brave_search("q q", api_key=kit.BRAVE_KEY, client=c),
     ):
-        with (
-            httpx.Client(transport=failing_transport(exc_type)) as client,
-            pytest.raises(WebtapError) as error,
-        ):
-            search(client)
+        with Client() as http_client, pytest.raises(WebtapError) as error:
+            search(http_client)
         shown = f"{error.value} {error.value!r} {error.value.to_response()}"
         for secret in (kit.BRAVE_KEY, kit.GOOGLE_KEY, kit.ENGINE_ID):
             assert secret not in shown
-        if exc_type is not httpx.ReadTimeout:  # the others' messages do quote the URL
+        if exc_type in QUOTED:
             assert "***" in shown
+
+
+def test_a_key_with_a_line_break_is_refused_without_quoting_it(brave, kit) -> None:
+    from webtap.search import brave_search
+
+    secret = "abcd\nefgh-not-shown"
+    with pytest.raises(WebtapError) as error:
+        brave_search("q q", api_key=secret)
+    shown = f"{error.value} {error.value!r} {error.value.to_response()}"
+    assert "X-Subscription-Token header's value contains a line break" in shown
+    assert "abcd" not in shown and "efgh" not in shown
+    assert brave.log == []  # nothing was sent

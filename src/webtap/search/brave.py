@@ -7,10 +7,8 @@ filter, so allowed/blocked domains are applied to the page it returns (spec 000)
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any
-
-import httpx
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
 from webtap.credentials import require_brave
 from webtap.errors import APIError, AuthInvalid, InvalidInput, RateLimit, WebtapError
@@ -28,6 +26,9 @@ from webtap.search.request import (
     server_error_pause,
 )
 from webtap.search.results import SearchResult, clean_text
+
+if TYPE_CHECKING:
+    from webtap.net import Client
 
 __all__ = ["BRAVE_SEARCH_URL", "MAX_RATE_WAIT", "brave_search", "parse_brave"]
 
@@ -47,7 +48,7 @@ def brave_search(
     blocked_domains: Sequence[str] = (),
     *,
     api_key: str | None = None,
-    client: httpx.Client | None = None,
+    client: Client | None = None,
     deadline: Deadline | None = None,
 ) -> list[SearchResult]:
     """Search Brave; ``api_key=None`` discovers the key (environment, then credentials file).
@@ -213,7 +214,7 @@ def _validation_message(error: dict[str, Any], detail: str) -> str:
     return "Invalid input: " + ("; ".join(problems) if problems else detail)
 
 
-def _reset_values(headers: httpx.Headers) -> list[float]:
+def _reset_values(headers: Mapping[str, str]) -> list[float]:
     """``X-RateLimit-Reset: 1, 1419704``: seconds until the per-second, then monthly, window."""
     values = []
     for part in headers.get("x-ratelimit-reset", "").split(","):
@@ -228,6 +229,6 @@ def _reset_values(headers: httpx.Headers) -> list[float]:
     return values
 
 
-def _monthly_exhausted(headers: httpx.Headers) -> bool:
+def _monthly_exhausted(headers: Mapping[str, str]) -> bool:
     parts = [p.strip() for p in headers.get("x-ratelimit-remaining", "").split(",")]
     return len(parts) > 1 and parts[1] == "0"

@@ -26,8 +26,7 @@ import json
 import os
 import time
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from webtap.errors import RateLimit, WebtapError
 from webtap.net import Deadline
@@ -92,8 +91,7 @@ def _started(deadline: Deadline) -> None:
         deadline.start()
 
 
-@dataclass(frozen=True)
-class Limits:
+class Limits(NamedTuple):
     """What a provider's reply says about the budget (each ``None`` when it says nothing)."""
 
     per_second: float | None = None  # requests allowed per second

@@ -12,12 +12,14 @@ import hashlib
 import json
 import threading
 from collections.abc import Callable
-from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from webtap.cache import Cache, cache_dir, enabled
 from webtap.search.results import SearchResult
 from webtap.settings import env_ttl
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 __all__ = ["DEFAULT_TTL", "MAX_BYTES", "TTL_ENV", "cached", "fingerprint"]
 

@@ -10,9 +10,7 @@ filtered as in DESIGN 4, which is how several blocked domains are handled.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any
-
-import httpx
+from typing import TYPE_CHECKING, Any
 
 from webtap.credentials import require_google
 from webtap.errors import APIError, AuthInvalid, RateLimit, WebtapError
@@ -30,6 +28,9 @@ from webtap.search.request import (
 )
 from webtap.search.results import SearchResult, clean_text
 from webtap.settings import env_int
+
+if TYPE_CHECKING:
+    from webtap.net import Client
 
 __all__ = [
     "CLOSED_MESSAGE",
@@ -58,7 +59,7 @@ def google_search(
     *,
     api_key: str | None = None,
     engine_id: str | None = None,
-    client: httpx.Client | None = None,
+    client: Client | None = None,
     deadline: Deadline | None = None,
 ) -> list[SearchResult]:
     """Search Google; ``api_key``/``engine_id`` of ``None`` are discovered (environment, then

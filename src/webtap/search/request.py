@@ -1,9 +1,11 @@
 """One provider request: deadlines, one retry, JSON decoding, and errors that carry no key.
 
 Both providers send a GET with the key in a header (Brave) or a query parameter (Google).
-httpx puts the request URL into some exception texts, so nothing from httpx reaches a message
-unfiltered: transport errors go through :func:`webtap.net.translate_errors`, and every
-:class:`WebtapError` leaving :func:`redacting` has each secret replaced by ``***``.
+Nothing from the HTTP stack reaches a message unfiltered: transport errors go through
+:func:`webtap.net.translate_errors`, and every :class:`WebtapError` leaving :func:`redacting`
+has each secret replaced by ``***``. Requests go through one :class:`webtap.net.Client` per
+process (kept-alive connections, proxies from the environment); each reply's body is capped
+at :data:`MAX_BODY` decoded bytes.
 """
 
 from __future__ import annotations
@@ -13,23 +15,17 @@ import threading
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
-from typing import Any
-
-import httpx
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from webtap.errors import APIError, ConfigError, InvalidInput, NetworkError, WebtapError
-from webtap.net import (
-    Deadline,
-    Timeouts,
-    decode_capped,
-    make_client,
-    translate_errors,
-)
+from webtap.net import ACCEPT_ENCODING, Deadline, decode_capped, translate_errors
 from webtap.protocol import loads_json
 from webtap.redact import quote, redact, redact_value, remember
 from webtap.search.budget import Limits, RateBudget
 from webtap.settings import env_float
+
+if TYPE_CHECKING:
+    from webtap.net import Client
 
 __all__ = [
     "DEFAULT_CALL_TIMEOUT",
@@ -62,10 +58,9 @@ def call_budget(deadline: Deadline) -> float:
     return min(env_float("WEBTAP_SEARCH_TIMEOUT", DEFAULT_CALL_TIMEOUT), deadline.remaining())
 
 
-@dataclass(frozen=True)
-class ProviderReply:
+class ProviderReply(NamedTuple):
     status: int
-    headers: httpx.Headers
+    headers: Mapping[str, str]  # names in lower case
     body: Any  # the decoded JSON, or None when the body was not JSON
     text: str  # the body as text, for messages; quoted only through webtap.redact.quote
 
@@ -90,33 +85,36 @@ def endpoint(variable: str, default: str) -> str:
 
 
 @contextmanager
-def owned_client(client: httpx.Client | None) -> Iterator[httpx.Client]:
+def owned_client(client: Client | None) -> Iterator[Client]:
     """The caller's client, or the process's shared one."""
     yield client if client is not None else shared_client()
 
 
-_shared: httpx.Client | None = None
+_shared: Client | None = None
 _shared_lock = threading.Lock()
 
 
-def shared_client() -> httpx.Client:
-    """One client (and so one SSL context and one connection pool) for every search of the
-    process: the MCP server, the ask loop and SQL rows stop paying for the CA bundle and a new
-    connection on each call. httpx clients are safe to share between threads."""
+def shared_client() -> Client:
+    """One client (and so one connection pool) for every search of the process: the MCP
+    server, the ask loop and SQL rows stop paying for a new connection and TLS handshake on
+    each call. The client is safe to share between threads."""
     global _shared
     with _shared_lock:
-        if _shared is None or _shared.is_closed:
+        if _shared is None or _shared.closed:
             _shared = new_client()
         return _shared
 
 
-def new_client() -> httpx.Client:
-    """A client for search calls: JSON wanted; timeouts are set per call from the deadline."""
-    return make_client(Timeouts(connect=DEFAULT_CALL_TIMEOUT, read=DEFAULT_CALL_TIMEOUT))
+def new_client() -> Client:
+    """A client for search calls: proxies from the environment honoured, compressed answers
+    welcome; timeouts are set per call from the deadline."""
+    from webtap.net import Client
+
+    return Client(proxies=True, headers={"Accept-Encoding": ACCEPT_ENCODING})
 
 
 def get(
-    client: httpx.Client,
+    client: Client,
     url: str,
     *,
     params: Mapping[str, Any],
@@ -125,44 +123,56 @@ def get(
     what: str,
 ) -> ProviderReply:
     """One GET within the deadline; the body is read in full (capped) and decoded as JSON."""
+    from webtap.net.url import MAX_URL_LENGTH, URLProblem, parse_url, with_params
+
     budget = call_budget(deadline)
     if budget <= 0:
         raise NetworkError(f"{what}: timed out (the search deadline passed)")
-    try:
-        httpx.URL(url, params=dict(params))  # as the client will build it, to fail clearly first
-    except httpx.InvalidURL as exc:  # httpx caps each URL component at 65 536 characters
+    full = with_params(url, params)
+    if len(full) > MAX_URL_LENGTH:  # fail clearly before sending
         raise InvalidInput(
-            f"Invalid input: the request is too long to send to {what} ({exc}); shorten the query"
-        ) from None
-    started = time.monotonic()
+            f"Invalid input: the request is too long to send to {what} (a URL of {len(full)} "
+            f"characters, at most {MAX_URL_LENGTH}); shorten the query"
+        )
+    try:
+        host = parse_url(url).host
+    except URLProblem as exc:
+        raise ConfigError(f"{what}: the endpoint URL cannot be used ({exc})") from None
+    call = Deadline(budget)  # this call's share: what each step may take, retries aside
+    # The host says which endpoint failed: the provider's, or BRAVE/GOOGLE_SEARCH_URL's.
     with (
-        # The host says which endpoint failed: the provider's, or BRAVE/GOOGLE_SEARCH_URL's.
-        translate_errors(f"{what} at {httpx.URL(url).host}"),
-        client.stream(
+        translate_errors(f"{what} at {host}"),
+        client.request(
             "GET",
-            url,
-            params=dict(params),
-            headers=dict(headers),
-            timeout=httpx.Timeout(budget),
+            full,
+            headers=headers,
+            deadline=call,
+            connect_timeout=budget,
+            read_timeout=budget,
         ) as response,
     ):
-        chunks: list[bytes] = []
-        coding = response.headers.get("content-encoding", "")
 
         def too_large() -> APIError:
-            return APIError(f"{what} sent more than {MAX_BODY // 1024} kB; not a search")
+            return APIError(
+                f"{what} sent more than {MAX_BODY // (1024 * 1024)} MB (decoded); that is not "
+                "a search response, so it was not read further"
+            )
 
+        coding = response.headers.get("content-encoding", "")
+        declared = response.headers.get("content-length", "")
+        if not coding and declared.isdigit() and int(declared) > MAX_BODY:
+            raise too_large()
+        chunks: list[bytes] = []
         # Decoded here, capped while decoding: a small compressed body may expand to gigabytes.
         for chunk in decode_capped(response.iter_raw(), coding, MAX_BODY, too_large):
-            # httpx's timeouts bound each read; this bounds the whole call.
-            if time.monotonic() - started > budget:
+            if call.expired:  # each read is bounded by the client; this bounds the whole call
                 raise NetworkError(f"{what}: timed out after {budget:g} s")
             chunks.append(chunk)
-    return _reply(response, b"".join(chunks))
+    return _reply(response.status, response.headers, b"".join(chunks))
 
 
 def call_provider(
-    client: httpx.Client,
+    client: Client,
     url: str,
     *,
     params: Mapping[str, Any],
@@ -208,13 +218,13 @@ def server_error_pause(reply: ProviderReply, error: WebtapError) -> float | None
     return RETRY_PAUSE if reply.status >= 500 else None
 
 
-def _reply(response: httpx.Response, raw: bytes) -> ProviderReply:
+def _reply(status: int, headers: Mapping[str, str], raw: bytes) -> ProviderReply:
     text = raw.decode("utf-8", "replace")
     try:
         body = loads_json(text)
     except ValueError:
         body = None
-    return ProviderReply(response.status_code, response.headers, body, text)
+    return ProviderReply(status, headers, body, text)
 
 
 @contextmanager

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import html
 import re
-from dataclasses import asdict, dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
-from webtap.content import strip_controls
+from webtap.text import strip_controls
 
 __all__ = ["SearchResult", "clean_text", "success_response"]
 
@@ -16,16 +15,18 @@ _TAG = re.compile(r"</?[A-Za-z][A-Za-z0-9:-]*(?:\s[^<>]*)?/?>")
 _SPACE = re.compile(r"\s+")
 
 
-@dataclass(frozen=True)
-class SearchResult:
-    """One search result in the tools' common shape (spec 000, "Response Format")."""
+class SearchResult(NamedTuple):
+    """One search result in the tools' common shape (spec 000, "Response Format").
+
+    A NamedTuple, not a dataclass: importing ``dataclasses`` (and ``inspect``) costs a tool
+    call some 10 ms."""
 
     title: str
     url: str
     snippet: str
 
     def to_dict(self) -> dict[str, str]:
-        return asdict(self)
+        return self._asdict()
 
 
 def clean_text(value: Any) -> str:

@@ -11,9 +11,8 @@ filtered as in DESIGN 4.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
-
-import httpx
+from typing import TYPE_CHECKING, Any
+from urllib.parse import unquote, urlsplit, urlunsplit
 
 from webtap.credentials import require_searxng
 from webtap.errors import APIError, ConfigError, RateLimit, WebtapError
@@ -28,6 +27,9 @@ from webtap.search.request import (
     search_deadline,
 )
 from webtap.search.results import SearchResult, clean_text
+
+if TYPE_CHECKING:
+    from webtap.net import Client
 
 __all__ = ["JSON_DISABLED", "parse_searxng", "searxng_search"]
 
@@ -47,7 +49,7 @@ def searxng_search(
     blocked_domains: Sequence[str] = (),
     *,
     url: str | None = None,
-    client: httpx.Client | None = None,
+    client: Client | None = None,
     deadline: Deadline | None = None,
 ) -> list[SearchResult]:
     """Search a SearXNG instance; ``url=None`` discovers it (environment, then the file).
@@ -58,7 +60,7 @@ def searxng_search(
     blocked = normalize_domains(blocked_domains, "blocked_domains")
     base = search_url(url or require_searxng().url)
     deadline = deadline or search_deadline()
-    where = f"{WHAT} at {httpx.URL(base).host or base}"
+    where = f"{WHAT} at {urlsplit(base).hostname or base}"
     terms = f"{query} site:{allowed[0]}" if len(allowed) == 1 else query
 
     def search() -> list[SearchResult]:
@@ -83,12 +85,13 @@ def searxng_search(
 def search_url(url: str) -> str:
     """The instance's ``/search`` endpoint from its base URL (a URL ending in ``/search`` is
     taken as it is)."""
-    text = url.strip()
+    text = url.strip() if isinstance(url, str) else ""
     try:
-        parsed = httpx.URL(text)
-    except (httpx.InvalidURL, TypeError):
+        parsed = urlsplit(text)
+        parsed.port  # noqa: B018 - raises ValueError for a port out of range
+    except ValueError:
         parsed = None
-    if parsed is None or parsed.scheme not in ("http", "https") or not parsed.host:
+    if parsed is None or parsed.scheme.lower() not in ("http", "https") or not parsed.hostname:
         raise ConfigError(
             "The SearXNG address (SEARXNG_URL or web_search.searxng.url) must be an http:// or "
             "https:// URL such as http://localhost:8080."
@@ -96,7 +99,7 @@ def search_url(url: str) -> str:
     path = parsed.path.rstrip("/")
     if not path.endswith("/search"):
         path += "/search"
-    return str(parsed.copy_with(path=path, query=None, fragment=None))
+    return urlunsplit((parsed.scheme.lower(), parsed.netloc, path, "", ""))
 
 
 def parse_searxng(body: Any, where: str = WHAT) -> list[SearchResult]:
@@ -162,7 +165,7 @@ def _error(reply: ProviderReply, where: str) -> WebtapError:
 def _userinfo(url: str) -> list[str]:
     """A password in the instance's URL is a secret like a key: kept out of every message."""
     try:
-        parsed = httpx.URL(url)
-    except httpx.InvalidURL:
+        password = urlsplit(url).password
+    except ValueError:
         return []
-    return [value for value in (parsed.password,) if value]
+    return [value for value in (password, password and unquote(password)) if value]

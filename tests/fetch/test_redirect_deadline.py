@@ -1,0 +1,81 @@
+"""The overall fetch deadline holds across redirect hops: each hop starts with what the
+earlier ones left, not with a fresh allowance (issue 12, item 5)."""
+
+from __future__ import annotations
+
+import ipaddress
+
+import pytest
+
+from webtap.errors import NetworkError
+from webtap.fetch import fetch
+from webtap.guard import Guard
+from webtap.net import Timeouts
+
+LOCAL_ONLY = Guard(allowed_networks=(ipaddress.ip_network("127.0.0.1/32"),))
+HOPS = 6
+STALL = 0.4  # each hop's wait: well inside the per-read timeout, together past the deadline
+
+
+def slow_chain(site) -> str:
+    """``/hop0`` → ``/hop1`` → … → ``/final``, each redirect answered after ``STALL``."""
+    for hop in range(HOPS):
+        target = f"/hop{hop + 1}" if hop + 1 < HOPS else "/final"
+        site.route(f"/hop{hop}", status=302, headers={"Location": target}, stall=STALL)
+    site.route("/final", "arrived", headers={"Content-Type": "text/plain"})
+    return site.url("/hop0")
+
+
+def test_each_slow_hop_alone_is_within_the_limits(site) -> None:
+    """One hop at a time fits: so what stops the chain below is the deadline over all of it."""
+    slow_chain(site)
+    timeouts = Timeouts(connect=5, read=5, total=1.0)
+    page = fetch(site.url(f"/hop{HOPS - 1}"), guard=LOCAL_ONLY, timeouts=timeouts, cache=False)
+    assert page.markdown == "arrived"
+
+
+def test_a_chain_of_slow_redirects_ends_at_the_overall_deadline(site) -> None:
+    url = slow_chain(site)
+    timeouts = Timeouts(connect=5, read=5, total=1.0)  # HOPS * STALL is 2.4 s
+    with pytest.raises(NetworkError) as caught:
+        fetch(url, guard=LOCAL_ONLY, timeouts=timeouts, cache=False)
+    assert "no complete response within 1 s (the overall deadline" in caught.value.message
+    assert "WEBTAP_FETCH_TIMEOUT" in caught.value.message
+    paths = site.paths()
+    assert "/final" not in paths
+    assert paths == [f"/hop{n}" for n in range(len(paths))]  # followed in order until stopped
+    assert 2 <= len(paths) < HOPS
+
+
+def test_headers_dripped_a_byte_at_a_time_end_at_the_deadline(free_port) -> None:
+    """Each byte comes well within the read timeout; together they would take 4 s."""
+    import socket
+    import threading
+
+    server = socket.create_server(("127.0.0.1", free_port))
+    stop = threading.Event()
+
+    def drip() -> None:
+        conn, _ = server.accept()
+        conn.recv(65536)
+        for byte in b"HTTP/1.1 200 OK\r\nX-Slow: " + b"a" * 40:
+            if stop.wait(0.1):
+                break
+            try:
+                conn.sendall(bytes([byte]))
+            except OSError:
+                break  # the client hung up: what the test expects
+        conn.close()
+
+    threading.Thread(target=drip, daemon=True).start()
+    try:
+        with pytest.raises(NetworkError, match=r"no complete response within 1 s"):
+            fetch(
+                f"http://127.0.0.1:{free_port}/",
+                guard=LOCAL_ONLY,
+                timeouts=Timeouts(connect=5, read=5, total=1.0),
+                cache=False,
+            )
+    finally:
+        stop.set()
+        server.close()

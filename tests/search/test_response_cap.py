@@ -38,7 +38,7 @@ def assert_refused_as_too_large(out: dict) -> None:
 def test_a_small_padded_answer_is_fine(brave, google, kit, tool: str) -> None:
     """The padding alone is no error: what the tests below get is the cap's doing."""
     answer_with(brave, google, kit, Response(padded_answer(64 * 1024), mimetype="application/json"))
-    out = call(tool, {"query": "huge"})
+    out = call(tool, {"query": "huge"}).response()
     assert out["success"] is True, out
     assert out["results"] == []
 
@@ -47,7 +47,7 @@ def test_a_small_padded_answer_is_fine(brave, google, kit, tool: str) -> None:
 def test_a_body_declared_larger_than_the_cap_is_refused(brave, google, kit, tool: str) -> None:
     body = padded_answer(MAX_BODY + 1024)
     answer_with(brave, google, kit, Response(body, mimetype="application/json"))
-    assert_refused_as_too_large(call(tool, {"query": "huge"}))
+    assert_refused_as_too_large(call(tool, {"query": "huge"}).response())
 
 
 @pytest.mark.parametrize("tool", TOOLS)
@@ -60,7 +60,7 @@ def test_a_streamed_body_without_a_length_is_cut_at_the_cap(brave, google, kit, 
             yield b" " * 65536
 
     answer_with(brave, google, kit, Response(pieces(), mimetype="application/json"))
-    assert_refused_as_too_large(call(tool, {"query": "huge"}))
+    assert_refused_as_too_large(call(tool, {"query": "huge"}).response())
     assert len(sent) < MAX_BODY // 65536 * 4, "the reader stopped before the end"
 
 
@@ -74,4 +74,4 @@ def test_a_compressed_body_that_expands_past_the_cap_is_refused(
         bomb, headers={"Content-Type": "application/json", "Content-Encoding": "gzip"}
     )
     answer_with(brave, google, kit, response)
-    assert_refused_as_too_large(call(tool, {"query": "huge"}))
+    assert_refused_as_too_large(call(tool, {"query": "huge"}).response())

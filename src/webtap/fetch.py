@@ -13,9 +13,8 @@ from __future__ import annotations
 
 import os
 from contextlib import contextmanager
-from dataclasses import dataclass, field
 from http import HTTPStatus
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 from urllib.parse import urldefrag, urlsplit
 
 from webtap.content import Converted, convert_body
@@ -75,8 +74,7 @@ ACCEPT = (
 REDIRECT_STATUSES = {301, 302, 303, 307, 308}
 
 
-@dataclass(frozen=True, slots=True)
-class Page:
+class Page(NamedTuple):
     """A fetched page: where it ended up, its title, its Markdown and the media type read."""
 
     url: str
@@ -128,13 +126,12 @@ def fetch_limits() -> Limits:
 # --- Fetching --------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class _Response:
+class _Response(NamedTuple):
     url: str  # as reported: the final URL with the fragment rule applied
     content_type: str
     body: bytes
+    headers: dict[str, str]  # the ones the page cache reads
     status: int = HTTPStatus.OK
-    headers: dict[str, str] = field(default_factory=dict)  # the ones the page cache reads
     final_url: str | None = None  # without fragment, when redirected
     final_fragment: str = ""  # the last redirect's own fragment
 
@@ -216,8 +213,7 @@ def _download(
 # --- The page cache --------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class _Conditions:
+class _Conditions(NamedTuple):
     """A conditional request for a cached page: its validators, sent only to the URL whose
     response carried them (``final_url``; None: the requested URL itself)."""
 

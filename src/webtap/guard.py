@@ -22,7 +22,7 @@ import ipaddress
 import os
 import re
 import socket
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from webtap.errors import ConfigError, URLNotAllowed, clip
 
@@ -190,8 +190,7 @@ def _network(text: str) -> IPNetwork:
         ) from None
 
 
-@dataclass(frozen=True)
-class Guard:
+class Guard(NamedTuple):
     """The policy: refuse non-public addresses unless allowed wholesale or by network."""
 
     allow_private: bool = False

@@ -29,8 +29,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Mapping
-from dataclasses import asdict, dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 from urllib.parse import urlsplit, urlunsplit
 
 from webtap import __version__
@@ -70,8 +69,7 @@ _LAST_MODIFIED = "last-modified"
 # --- What the server allows ------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class Freshness:
+class Freshness(NamedTuple):
     """What a response's headers allow: store it at all, for how long, ask every time."""
 
     store: bool
@@ -135,8 +133,7 @@ def _http_date(text: str) -> float | None:
 # --- What is stored --------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class StoredPage:
+class StoredPage(NamedTuple):
     """A converted page as the cache keeps it."""
 
     title: str
@@ -144,9 +141,9 @@ class StoredPage:
     media_type: str
     trimmed: bool
     size: int  # decoded body bytes: a hit still honours a smaller WEBTAP_MAX_BYTES
+    headers: dict[str, str]  # CACHED_HEADERS + last-modified
     final_url: str | None = None  # where redirects ended (no fragment); None: not redirected
     final_fragment: str = ""  # the last redirect's own #fragment
-    headers: dict[str, str] = field(default_factory=dict)  # CACHED_HEADERS + last-modified
     lifetime: float | None = None
     always_revalidate: bool = False
 
@@ -195,8 +192,7 @@ def kept_headers(headers: Mapping[str, str]) -> dict[str, str]:
 # --- The cache -------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class Hit:
+class Hit(NamedTuple):
     """A stored page and whether it may be served without asking the server."""
 
     page: StoredPage
@@ -244,9 +240,9 @@ class PageCache:
         if not page.useful():
             self.cache.delete(key)
             return
-        self.cache.put(key, asdict(page))
+        self.cache.put(key, page._asdict())
         if final_key is not None and final_key != key:
-            self.cache.put(final_key, asdict(page) | {"final_url": None, "final_fragment": ""})
+            self.cache.put(final_key, page._asdict() | {"final_url": None, "final_fragment": ""})
 
     def delete(self, key: str) -> None:
         self.cache.delete(key)
@@ -312,7 +308,7 @@ def refreshed(page: StoredPage, headers: Mapping[str, str]) -> StoredPage | None
         return None
     return StoredPage(
         **{
-            **asdict(page),
+            **page._asdict(),
             "headers": merged,
             "lifetime": allowed.lifetime,
             "always_revalidate": allowed.always_revalidate,

@@ -13,13 +13,12 @@ strikethrough). See ``docs/convert.md`` for the full mapping.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 __all__ = ["Document", "convert"]
 
 
-@dataclass(frozen=True, slots=True)
-class Document:
+class Document(NamedTuple):
     """A converted page: its title and its Markdown."""
 
     title: str

@@ -7,7 +7,6 @@ line written inside them (``- ``/``> `` on their first, an indent on the others)
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 
 from lxml import etree
 
@@ -32,27 +31,39 @@ _MAX_CONTAINERS = 60  # deeper list/quote nesting is written without further ind
 _MAX_NUMBER = 999_999_999
 
 
-@dataclass(slots=True)
+# The converter's mutable state is plain classes with __slots__, not dataclasses: importing
+# dataclasses (and with it inspect) costs a fresh web-fetch-tool process about 10 ms.
+
+
 class Container:
     """A block container that prefixes its lines: a list item or a block quote."""
 
-    kind: str  # "li" or "quote"
-    marker: str  # prefix of its first line
-    indent: str  # prefix of its other lines
-    outer_indent: str  # the enclosing containers' indent
-    tight: bool = True  # a list item whose blocks need no blank line between them
+    __slots__ = ("indent", "kind", "marker", "outer_indent", "tight")
+
+    def __init__(
+        self, kind: str, marker: str, indent: str, outer_indent: str, tight: bool = True
+    ) -> None:
+        self.kind = kind  # "li" or "quote"
+        self.marker = marker  # prefix of its first line
+        self.indent = indent  # prefix of its other lines
+        self.outer_indent = outer_indent  # the enclosing containers' indent
+        self.tight = tight  # a list item whose blocks need no blank line between them
 
 
-@dataclass(slots=True)
 class ListState:
     """An open ``<ul>``/``<ol>``."""
 
-    ordered: bool
-    bullet: str  # "-"/"*" for bullets, "."/")" after a number
-    number: int  # the next item's
-    lines_at_start: int
-    loose: bool = False  # its items hold paragraphs: blank lines between its blocks
-    item_end: int = -1  # len(lines) when its last item ended
+    __slots__ = ("bullet", "item_end", "lines_at_start", "loose", "number", "ordered")
+
+    def __init__(
+        self, ordered: bool, bullet: str, number: int, lines_at_start: int, loose: bool = False
+    ) -> None:
+        self.ordered = ordered
+        self.bullet = bullet  # "-"/"*" for bullets, "."/")" after a number
+        self.number = number  # the next item's
+        self.lines_at_start = lines_at_start
+        self.loose = loose  # its items hold paragraphs: blank lines between its blocks
+        self.item_end = -1  # len(lines) when its last item ended
 
 
 class Blocks(Inline):

@@ -15,7 +15,7 @@ removed. Nothing scoring, or too little found, gives None: the caller converts t
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from lxml import etree
 
@@ -122,8 +122,7 @@ def _good(elements: list[etree._Element], page: _Page) -> int:
 _ALL, _LINK, _GOOD, _OWN, _OWN_LINK, _COMMAS, _SCORE, _KIND, _LINKED = range(9)
 
 
-@dataclass(slots=True)
-class _Page:
+class _Page(NamedTuple):
     best: etree._Element | None  # the top-scoring candidate outside boilerplate
     best_score: float
     good: int  # characters of prose outside links and boilerplate, in the whole page

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass, field
 
 from lxml import etree
 
@@ -25,12 +24,14 @@ class TableMode(enum.Enum):
     """A table inside a heading or a data table's cell: cells joined on one line."""
 
 
-@dataclass(slots=True)
 class Table:
-    mode: TableMode
-    rows: list[list[tuple[str, int, int]]] = field(default_factory=list)  # text, cols, rows
-    aligns: list[str] = field(default_factory=list)  # the header row's delimiter cells
-    caption: str = ""
+    __slots__ = ("aligns", "caption", "mode", "rows")
+
+    def __init__(self, mode: TableMode) -> None:
+        self.mode = mode
+        self.rows: list[list[tuple[str, int, int]]] = []  # text, cols, rows
+        self.aligns: list[str] = []  # the header row's delimiter cells
+        self.caption = ""
 
 
 _LAYOUT = Table(TableMode.LAYOUT)  # these two carry no rows: one of each serves every table

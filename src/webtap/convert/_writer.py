@@ -11,7 +11,6 @@ from __future__ import annotations
 import contextlib
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 from urllib.parse import urljoin
 
@@ -32,16 +31,15 @@ End = Callable[[], None] | None
 """What an opener returns: the action to run at the element's end event, if any."""
 
 
-@dataclass(slots=True)
 class Mark:
     """An open inline wrapper (emphasis, link, ...): what it writes and where it began."""
 
-    marker: str
-    """``**``, ``*``, ``~~``, ``a``, ``q``, ``sup`` or ``sub``."""
-    start: int
-    """Index in ``pieces`` of its first piece; 0 once a block boundary reopened it."""
-    url: str | None = None
-    """A link's destination."""
+    __slots__ = ("marker", "start", "url")
+
+    def __init__(self, marker: str, start: int, url: str | None = None) -> None:
+        self.marker = marker  # ``**``, ``*``, ``~~``, ``a``, ``q``, ``sup`` or ``sub``
+        self.start = start  # index in ``pieces`` of its first piece; 0 once a block reopened it
+        self.url = url  # a link's destination
 
 
 class Writer:

@@ -6,23 +6,23 @@ checks the error code and that the message tells the person what to change.
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 import pytest
-from werkzeug import Response
 
 EXE = "web-search-searxng-tool"
 
 
-def reply(value: Any, status: int = 200) -> Response:
-    return Response(json.dumps(value), status=status, content_type="application/json")
+@pytest.fixture
+def searxng(server: Any, monkeypatch: pytest.MonkeyPatch) -> Any:
+    """The test server as the SearXNG instance, its base URL in SEARXNG_URL."""
+    monkeypatch.setenv("SEARXNG_URL", server.url_for("/"))
+    return server
 
 
 @pytest.fixture
-def searxng(server: Any, monkeypatch: pytest.MonkeyPatch) -> Any:
-    monkeypatch.setenv("SEARXNG_URL", server.url_for("/"))
-    return server
+def reply(kit: Any) -> Any:
+    return kit.json_response
 
 
 def search(run_exe: Any, **env: str) -> dict[str, Any]:
@@ -32,7 +32,7 @@ def search(run_exe: Any, **env: str) -> dict[str, Any]:
 
 
 def test_the_limiter_s_429_is_a_rate_limit_saying_how_to_turn_it_off(
-    searxng: Any, run_exe: Any
+    searxng: Any, reply: Any, run_exe: Any
 ) -> None:
     searxng.expect_request("/search").respond_with_response(reply({"error": "limited"}, 429))
     out = search(run_exe)
@@ -40,7 +40,9 @@ def test_the_limiter_s_429_is_a_rate_limit_saying_how_to_turn_it_off(
     assert "server.limiter: false" in out["error"]
 
 
-def test_a_base_url_without_search_is_a_404_naming_the_setting(searxng: Any, run_exe: Any) -> None:
+def test_a_base_url_without_search_is_a_404_naming_the_setting(
+    searxng: Any, reply: Any, run_exe: Any
+) -> None:
     searxng.expect_request("/search").respond_with_response(reply({}, 404))
     out = search(run_exe)
     assert (out["success"], out["error_code"]) == (False, "API_ERROR")
@@ -54,7 +56,7 @@ def test_an_address_that_is_not_http_is_a_config_error(address: str, run_exe: An
     assert "must be an http:// or https:// URL" in out["error"]
 
 
-def test_items_without_a_url_are_skipped_not_fatal(searxng: Any, run_exe: Any) -> None:
+def test_items_without_a_url_are_skipped_not_fatal(searxng: Any, reply: Any, run_exe: Any) -> None:
     body = {
         "results": [
             "not an object",
@@ -72,7 +74,7 @@ def test_items_without_a_url_are_skipped_not_fatal(searxng: Any, run_exe: Any) -
 
 
 def test_engines_named_as_plain_strings_are_listed_when_all_fail(
-    searxng: Any, run_exe: Any
+    searxng: Any, reply: Any, run_exe: Any
 ) -> None:
     body = {"results": [], "unresponsive_engines": ["google", ["bing", ""], ["qwant", "CAPTCHA"]]}
     searxng.expect_request("/search").respond_with_response(reply(body))
@@ -81,7 +83,7 @@ def test_engines_named_as_plain_strings_are_listed_when_all_fail(
     assert "(google; bing; qwant (CAPTCHA))" in out["error"]
 
 
-def test_a_password_in_the_address_never_shows(server: Any, run_exe: Any) -> None:
+def test_a_password_in_the_address_never_shows(server: Any, reply: Any, run_exe: Any) -> None:
     server.expect_request("/search").respond_with_response(reply({"oops": True}, 500))
     address = server.url_for("/").replace("http://", "http://me:hunter2-secret@")
     run = run_exe(EXE, stdin={"query": "duckdb"}, env={"SEARXNG_URL": address})

@@ -60,6 +60,7 @@ __all__ = [
     "require_searxng",
     "resolve",
     "searxng_url",
+    "tool_order",
     "value_at",
 ]
 

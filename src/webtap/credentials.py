@@ -59,7 +59,6 @@ __all__ = [
     "require_google",
     "require_searxng",
     "resolve",
-    "searxng_url",
     "tool_order",
     "value_at",
 ]
@@ -238,14 +237,6 @@ def require_searxng() -> SearxngConfig:
             event=_config_required(SEARXNG_CONFIG_REQUIRED, SEARXNG_EVENT_DATA),
         )
     return SearxngConfig(*found["searxng"])
-
-
-def searxng_url() -> str | None:
-    """The SearXNG URL if one is configured; ``None`` when missing or the file is unusable."""
-    try:
-        return require_searxng().url
-    except (AuthMissing, ConfigError):
-        return None
 
 
 def configured_keys() -> dict[str, str]:

@@ -1,6 +1,8 @@
-"""Where the search keys come from: the environment, then ``~/.config/ikigai/credentials.json``.
+"""Where keys come from: one table of sources (:data:`KEY_SOURCES`), one resolver
+(:func:`resolve`) that takes the precedence its caller needs, and one choice of search provider
+(:func:`pick_provider`). The SQL side (:mod:`webtap.keys`) adds its own sources in front.
 
-Precedence (spec 000 "Credential Discovery", DESIGN 6), field by field:
+The tools' precedence (spec 000 "Credential Discovery", DESIGN 6), field by field:
 
 1. ``BRAVE_API_KEY``; ``GOOGLE_SEARCH_API_KEY`` and ``GOOGLE_SEARCH_ENGINE_ID``. An empty
    variable counts as unset.
@@ -21,7 +23,14 @@ import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterable, Mapping, Sequence
+
+    # A source of keys: for a key's name and its KeySource, ``(value, where it came from)``,
+    # or None when it has no such key.
+    Source = Callable[[str, "KeySource"], tuple[str, str] | None]
 
 from webtap.errors import AuthMissing, ConfigError
 from webtap.protocol import loads_json
@@ -29,26 +38,79 @@ from webtap.protocol import loads_json
 __all__ = [
     "BRAVE_AUTH_MISSING",
     "GOOGLE_AUTH_MISSING",
+    "KEY_SOURCES",
+    "PROVIDER_KEYS",
     "PROVIDER_ORDER",
     "SEARXNG_AUTH_MISSING",
     "BraveCredentials",
+    "CredentialsFile",
     "GoogleCredentials",
+    "KeySource",
     "SearxngConfig",
     "brave_key",
+    "configured_keys",
     "configured_providers",
     "credentials_path",
+    "from_environment",
     "google_credentials",
     "pick_provider",
     "read_file",
     "require_brave",
     "require_google",
     "require_searxng",
-    "searxng_url",
+    "resolve",
+    "tool_order",
     "value_at",
 ]
 
-# DESIGN 7: with no choice made, the first provider configured in this order is used.
-PROVIDER_ORDER = ("brave", "searxng", "google")
+
+class KeySource:
+    """Where one key may come from. The tools read the environment, then the file; the SQL
+    side reads a value set from SQL, the environment, ``~/.stps``, then the file. (A plain
+    class: a NamedTuple or dataclass costs the executables' start-up a few hundred µs.)"""
+
+    __slots__ = ("env", "file_path", "label", "stps_file")
+
+    def __init__(self, env: str, stps_file: str, file_path: tuple[str, ...], label: str) -> None:
+        self.env = env  # the environment variable
+        self.stps_file = stps_file  # a file name in ~/.stps (the SQL side only)
+        self.file_path = file_path  # the path in credentials.json
+        self.label = label  # for people: "Brave API key"
+
+
+# The one table of keys and their sources (DESIGN 6 and 8).
+KEY_SOURCES: dict[str, KeySource] = {
+    "anthropic": KeySource(
+        "ANTHROPIC_API_KEY", "anthropic_api_key", ("anthropic", "api_key"), "Anthropic API key"
+    ),
+    "brave": KeySource(
+        "BRAVE_API_KEY", "brave_api_key", ("web_search", "brave", "api_key"), "Brave API key"
+    ),
+    "searxng": KeySource(
+        "SEARXNG_URL", "searxng_url", ("web_search", "searxng", "url"), "SearXNG URL"
+    ),
+    "google_api_key": KeySource(
+        "GOOGLE_SEARCH_API_KEY",
+        "google_api_key",
+        ("web_search", "google", "api_key"),
+        "Google API key",
+    ),
+    "google_cse_id": KeySource(
+        "GOOGLE_SEARCH_ENGINE_ID",
+        "google_cse_id",
+        ("web_search", "google", "engine_id"),
+        "Google search engine id",
+    ),
+}
+
+# The keys each search provider needs. DESIGN 7: with no choice made, the first provider
+# configured in this order is used.
+PROVIDER_KEYS: dict[str, tuple[str, ...]] = {
+    "brave": ("brave",),
+    "searxng": ("searxng",),
+    "google": ("google_api_key", "google_cse_id"),
+}
+PROVIDER_ORDER = tuple(PROVIDER_KEYS)
 
 # The spec's exact texts (000, web-search-brave-tool / web-search-google-tool "Error Response").
 BRAVE_AUTH_MISSING = (
@@ -144,71 +206,82 @@ def credentials_path() -> Path:
 
 def require_brave() -> BraveCredentials:
     """The Brave key, or :class:`AuthMissing` with the spec's text and event."""
-    ((key, source),) = _resolve([("BRAVE_API_KEY", ("web_search", "brave", "api_key"))])
-    if key is None:
+    found = resolve(["brave"], *tool_order())
+    if "brave" not in found:
         raise AuthMissing(
             BRAVE_AUTH_MISSING,
             event=_config_required(BRAVE_CONFIG_REQUIRED, BRAVE_EVENT_DATA),
         )
-    return BraveCredentials(key, source)
+    return BraveCredentials(*found["brave"])
 
 
 def require_google() -> GoogleCredentials:
     """The Google key and engine id, or :class:`AuthMissing` with the spec's text and event."""
-    (key, key_source), (engine, engine_source) = _resolve(
-        [
-            ("GOOGLE_SEARCH_API_KEY", ("web_search", "google", "api_key")),
-            ("GOOGLE_SEARCH_ENGINE_ID", ("web_search", "google", "engine_id")),
-        ]
-    )
-    if key is None or engine is None:
+    found = resolve(["google_api_key", "google_cse_id"], *tool_order())
+    if len(found) < 2:
         raise AuthMissing(
             GOOGLE_AUTH_MISSING,
             event=_config_required(GOOGLE_CONFIG_REQUIRED, GOOGLE_EVENT_DATA),
         )
+    (key, key_source), (engine, engine_source) = found["google_api_key"], found["google_cse_id"]
     source = key_source if key_source == engine_source else f"{key_source} and {engine_source}"
     return GoogleCredentials(key, engine, source)
 
 
 def require_searxng() -> SearxngConfig:
     """The SearXNG instance's base URL, or :class:`AuthMissing` with setup text and event."""
-    ((url, source),) = _resolve([("SEARXNG_URL", ("web_search", "searxng", "url"))])
-    if url is None:
+    found = resolve(["searxng"], *tool_order())
+    if "searxng" not in found:
         raise AuthMissing(
             SEARXNG_AUTH_MISSING,
             event=_config_required(SEARXNG_CONFIG_REQUIRED, SEARXNG_EVENT_DATA),
         )
-    return SearxngConfig(url, source)
+    return SearxngConfig(*found["searxng"])
 
 
-def searxng_url() -> str | None:
-    """The SearXNG URL if one is configured; ``None`` when missing or the file is unusable."""
-    try:
-        return require_searxng().url
-    except (AuthMissing, ConfigError):
-        return None
+def configured_keys() -> dict[str, str]:
+    """The search providers' keys that resolve from the environment and the file (the tools'
+    order); a key whose source is unusable counts as missing."""
+    order = tool_order()  # one file reader: the file is read once for all keys
+    found: dict[str, str] = {}
+    for name in dict.fromkeys(key for keys in PROVIDER_KEYS.values() for key in keys):
+        try:
+            hit = resolve([name], *order).get(name)
+        except ConfigError:
+            continue
+        if hit:
+            found[name] = hit[0]
+    return found
 
 
 def configured_providers() -> dict[str, bool]:
     """Which search providers have what they need, from the environment and the file."""
-    return {
-        "brave": brave_key() is not None,
-        "searxng": searxng_url() is not None,
-        "google": google_credentials() is not None,
-    }
+    keys = configured_keys()
+    return {name: pick_provider(keys, name) is not None for name in PROVIDER_ORDER}
 
 
-def pick_provider(ready: dict[str, bool], preferred: str | None = None) -> str | None:
-    """The one place that picks a search provider (DESIGN 7).
+def pick_provider(
+    keys: Mapping[str, str | None],
+    preferred: str | None = None,
+    among: Sequence[str] = PROVIDER_ORDER,
+) -> str | None:
+    """The one place that picks a search provider (DESIGN 7), from the keys in effect
+    (``{"brave": "...", ...}``, names of :data:`KEY_SOURCES`).
 
-    ``preferred`` ("brave", "searxng", "google") when it is ready, else None; ``"none"`` means
-    no search; with no preference, the first ready provider in :data:`PROVIDER_ORDER`.
+    ``preferred`` ("brave", "searxng", "google") when its keys are there, else None; ``"none"``
+    means no search; with no preference, the first provider of ``among`` whose keys are there.
     """
     if preferred == "none":
         return None
-    if preferred is not None:
-        return preferred if ready.get(preferred) else None
-    return next((name for name in PROVIDER_ORDER if ready.get(name)), None)
+    candidates = among if preferred is None else (preferred,)
+    return next(
+        (
+            name
+            for name in candidates
+            if name in PROVIDER_KEYS and all(keys.get(key) for key in PROVIDER_KEYS[name])
+        ),
+        None,
+    )
 
 
 def brave_key() -> str | None:
@@ -232,20 +305,51 @@ def _config_required(content: str, data: dict[str, Any]) -> dict[str, Any]:
     return {"kind": "config_required", "content": content, "data": dict(data)}
 
 
-def _resolve(fields: list[tuple[str, tuple[str, ...]]]) -> list[tuple[str | None, str]]:
-    """Each field's value and where it came from; the file is read at most once, and only
-    when a variable is missing."""
-    found: list[tuple[str | None, str]] = []
-    data: dict[str, Any] | None = None
-    for variable, path in fields:
-        value = os.environ.get(variable, "").strip()
-        if value:
-            found.append((check_key(value, f"the key in {variable}"), variable))
-            continue
-        if data is None:
-            data = read_file()
-        found.append((value_at(data, path), FILE_DISPLAY))
+def resolve(names: Iterable[str], *order: Source) -> dict[str, tuple[str, str]]:
+    """The one credential resolver: for each key of ``names`` (of :data:`KEY_SOURCES`) that
+    a source has, ``(value, where it came from)``, from the first source in ``order`` that has
+    it. A source's :class:`ConfigError` is raised: a caller that only wants it noted wraps the
+    source (the SQL side does, for files)."""
+    found: dict[str, tuple[str, str]] = {}
+    for name in names:
+        source = KEY_SOURCES[name]
+        for read in order:
+            hit = read(name, source)
+            if hit is not None:
+                found[name] = hit
+                break
     return found
+
+
+def tool_order() -> tuple[Source, Source]:
+    """The tools' precedence (DESIGN 6): the environment, then the credentials file."""
+    return from_environment, CredentialsFile()
+
+
+def from_environment(name: str, source: KeySource) -> tuple[str, str] | None:
+    """The key's variable, if set and not blank; a value that cannot be a key is an error."""
+    value = os.environ.get(source.env, "").strip()
+    return (check_key(value, f"the key in {source.env}"), source.env) if value else None
+
+
+class CredentialsFile:
+    """``credentials.json`` as a source: read on first need and only once (its error too)."""
+
+    def __init__(self) -> None:
+        self._data: dict[str, Any] | None = None
+        self._error: ConfigError | None = None
+
+    def __call__(self, name: str, source: KeySource) -> tuple[str, str] | None:
+        if self._error is not None:
+            raise self._error
+        if self._data is None:
+            try:
+                self._data = read_file()
+            except ConfigError as exc:
+                self._error = exc
+                raise
+        value = value_at(self._data, source.file_path)
+        return (value, FILE_DISPLAY) if value else None
 
 
 def value_at(data: dict[str, Any], path: tuple[str, ...]) -> str | None:

@@ -10,19 +10,18 @@ Precedence for each key (DESIGN 8, as the DuckDB extension of spec 002 does it):
 4. ``~/.config/ikigai/credentials.json`` (``anthropic.api_key``, ``web_search.brave.api_key``,
    ``web_search.searxng.url``, ``web_search.google.api_key``, ``web_search.google.engine_id``).
 
-:meth:`Keys.resolve` reads all of that once and returns :class:`Credentials`, whose ``repr``
-shows where each key came from and never the key.
+The names, paths and files are spelled once, in :data:`webtap.credentials.KEY_SOURCES`, and
+resolved by :func:`webtap.credentials.resolve` with this order. :meth:`Keys.resolve` reads all
+of that once and returns :class:`Credentials`, whose ``repr`` never shows a key.
 """
 
 from __future__ import annotations
 
-import os
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
-from typing import Any
 
 from webtap import credentials as credentials_file
 from webtap.errors import AuthMissing, ConfigError, InvalidInput
@@ -36,47 +35,15 @@ __all__ = [
     "Keys",
 ]
 
+# The table and the provider order live with the resolver (one place for both sides).
+KEY_SOURCES = credentials_file.KEY_SOURCES
+KeySource = credentials_file.KeySource
 SEARCH_PROVIDERS = credentials_file.PROVIDER_ORDER
 
 ANTHROPIC_KEY_MISSING = (
     "No Anthropic API key found. Set ANTHROPIC_API_KEY, put the key on the first line of "
     "~/.stps/anthropic_api_key, or call stps_set_api_key('sk-ant-...') in SQL."
 )
-
-
-@dataclass(frozen=True)
-class KeySource:
-    """Where one key may come from, after a value set from SQL or the API."""
-
-    env: str
-    stps_file: str  # a file name in ~/.stps
-    file_path: tuple[str, ...]  # the path in credentials.json
-    label: str  # for people: "Anthropic API key"
-
-
-KEY_SOURCES: dict[str, KeySource] = {
-    "anthropic": KeySource(
-        "ANTHROPIC_API_KEY", "anthropic_api_key", ("anthropic", "api_key"), "Anthropic API key"
-    ),
-    "brave": KeySource(
-        "BRAVE_API_KEY", "brave_api_key", ("web_search", "brave", "api_key"), "Brave API key"
-    ),
-    "searxng": KeySource(
-        "SEARXNG_URL", "searxng_url", ("web_search", "searxng", "url"), "SearXNG URL"
-    ),
-    "google_api_key": KeySource(
-        "GOOGLE_SEARCH_API_KEY",
-        "google_api_key",
-        ("web_search", "google", "api_key"),
-        "Google API key",
-    ),
-    "google_cse_id": KeySource(
-        "GOOGLE_SEARCH_ENGINE_ID",
-        "google_cse_id",
-        ("web_search", "google", "engine_id"),
-        "Google search engine id",
-    ),
-}
 
 
 @dataclass(frozen=True)
@@ -106,12 +73,8 @@ class Credentials:
         With no preference, the first configured of Brave, SearXNG, Google (DESIGN 7, decided
         by :func:`webtap.credentials.pick_provider`); ``"none"`` turns search off.
         """
-        ready = {
-            "brave": bool(self.brave),
-            "searxng": bool(self.searxng),
-            "google": bool(self.google_api_key and self.google_cse_id),
-        }
-        return credentials_file.pick_provider(ready, preferred)
+        keys = {name: getattr(self, name) for name in KEY_SOURCES}
+        return credentials_file.pick_provider(keys, preferred)
 
     def secrets(self) -> list[str]:
         """Every key in effect, to scrub from messages."""
@@ -146,28 +109,33 @@ class Keys:
         ``Credentials.problem`` (named in the missing-key error), never quoted.
         """
         with self._lock:
-            chosen = dict(self._set)
+            given = dict(self._set)
         problems: list[str] = []
-        file_data: dict[str, Any] | None = None
-        for name, source in KEY_SOURCES.items():
-            if name in chosen:
-                continue
-            value = _from_environment(source) or _attempt(partial(_from_stps, source), problems)
-            if not value:
-                if file_data is None:
-                    # The credentials module owns that file's format and errors (DESIGN 6).
-                    file_data = _attempt(credentials_file.read_file, problems) or {}
-                dig = partial(credentials_file.value_at, file_data, source.file_path)
-                value = _attempt(dig, problems)
-            if value:
-                chosen[name] = value
-        return Credentials(**chosen, problem=problems[0] if problems else None)
+        found = credentials_file.resolve(
+            KEY_SOURCES,
+            partial(_given, given),
+            credentials_file.from_environment,  # a variable set wrongly is an error
+            partial(_noting, _from_stps, problems),
+            partial(_noting, credentials_file.CredentialsFile(), problems),
+        )
+        values = {name: value for name, (value, _) in found.items()}
+        return Credentials(**values, problem=problems[0] if problems else None)
 
 
-def _attempt(function: Callable[[], Any], problems: list[str]) -> Any:
-    """``function()``, or None with the problem noted."""
+def _given(given: dict[str, str], name: str, source: KeySource) -> tuple[str, str] | None:
+    """A value set from SQL or the API."""
+    return (given[name], "set") if name in given else None
+
+
+def _noting(
+    read: Callable[[str, KeySource], tuple[str, str] | None],
+    problems: list[str],
+    name: str,
+    source: KeySource,
+) -> tuple[str, str] | None:
+    """``read``'s answer, or None with its problem noted: an unreadable file hides no other."""
     try:
-        return function()
+        return read(name, source)
     except ConfigError as exc:
         problems.append(exc.message)
         return None
@@ -178,12 +146,7 @@ def stps_dir() -> Path:
     return Path.home() / ".stps"
 
 
-def _from_environment(source: KeySource) -> str | None:
-    value = os.environ.get(source.env, "").strip()
-    return credentials_file.check_key(value, f"the key in {source.env}") if value else None
-
-
-def _from_stps(source: KeySource) -> str | None:
+def _from_stps(name: str, source: KeySource) -> tuple[str, str] | None:
     path = stps_dir() / source.stps_file
     try:
         text = path.read_text(encoding="utf-8")
@@ -193,4 +156,4 @@ def _from_stps(source: KeySource) -> str | None:
         reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else "not UTF-8 text"
         raise ConfigError(f"Cannot read {path}: {reason}.") from None
     first = text.splitlines()[0].strip() if text.strip() else ""
-    return credentials_file.check_key(first, f"the key in {path}") if first else None
+    return (credentials_file.check_key(first, f"the key in {path}"), str(path)) if first else None

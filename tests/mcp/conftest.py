@@ -91,6 +91,8 @@ def fake_brave(local_server: LocalServer) -> LocalServer:
 
 def _server_env(**extra: str) -> dict[str, str]:
     env = {name: os.environ[name] for name in PASSED_ON if name in os.environ}
+    # `pytest --cov` measures the server too: coverage starts in it from these variables.
+    env.update({k: v for k, v in os.environ.items() if k.startswith("COVERAGE_")})
     env["WEBTAP_ALLOW_PRIVATE_NETWORKS"] = "1"
     env.update(extra)
     return env

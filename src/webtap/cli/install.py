@@ -31,7 +31,7 @@ def add_parser(subparsers: Any) -> None:
 def _folder(args: argparse.Namespace) -> Any:
     from webtap.host import target_folder
 
-    if args.system:
+    if args.system is not None:  # `--system ""` (an unset $PREFIX) is refused, not "project"
         return target_folder("system", prefix=args.system)
     return target_folder("user" if args.user else "project")
 

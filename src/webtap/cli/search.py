@@ -59,9 +59,9 @@ def add_parser(subparsers: Any) -> None:
 def default_provider() -> str:
     """The first provider set up (DESIGN 7, :func:`webtap.credentials.pick_provider`), else
     Brave, whose missing-key message then tells the person how to set one up."""
-    from webtap.credentials import configured_providers, pick_provider
+    from webtap.credentials import configured_keys, pick_provider
 
-    return pick_provider(configured_providers()) or "brave"
+    return pick_provider(configured_keys()) or "brave"
 
 
 def run(args: argparse.Namespace) -> int:

@@ -118,9 +118,8 @@ PROVIDER_NAMES = {"brave": "Brave Search", "searxng": "SearXNG", "google": "Goog
 
 def _alternative(candidates: tuple[str, ...]) -> tuple[str, str, bool]:
     """The first of ``candidates`` that is configured, else the first: (tool, name, ready)."""
-    from webtap.credentials import configured_providers, pick_provider
+    from webtap.credentials import configured_keys, pick_provider
 
-    ready = configured_providers()
-    chosen = next((name for name in candidates if pick_provider(ready, name)), None)
+    chosen = pick_provider(configured_keys(), among=candidates)
     name = chosen or candidates[0]
     return f"web_search_{name}", PROVIDER_NAMES[name], chosen is not None

@@ -21,12 +21,11 @@ from __future__ import annotations
 import json
 import os
 import re
-from dataclasses import dataclass, field
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Mapping, Sequence
+    from pathlib import Path
 
     # A source of keys: for a key's name and its KeySource, ``(value, where it came from)``,
     # or None when it has no such key.
@@ -180,27 +179,47 @@ GOOGLE_EVENT_DATA = {"tool": "web_search_google", "credentials": ["api_key", "en
 FILE_DISPLAY = "~/.config/ikigai/credentials.json"
 
 
-@dataclass(frozen=True)
-class BraveCredentials:
-    api_key: str = field(repr=False)
-    source: str  # where the key came from, for messages: "BRAVE_API_KEY" or the file
+class _Found:
+    """What a tool needs from its credentials; the values stay out of ``repr`` (a log line or
+    a traceback shows only where they came from). Plain classes: importing dataclasses costs a
+    fresh search process about 10 ms."""
+
+    __slots__ = ()
+    source: str  # where the values came from, for messages: "BRAVE_API_KEY" or the file
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}(source={self.source!r})"
 
 
-@dataclass(frozen=True)
-class SearxngConfig:
-    url: str = field(repr=False)  # may carry a user and password: kept out of repr
-    source: str
+class BraveCredentials(_Found):
+    __slots__ = ("api_key", "source")
+
+    def __init__(self, api_key: str, source: str) -> None:
+        self.api_key = api_key
+        self.source = source
 
 
-@dataclass(frozen=True)
-class GoogleCredentials:
-    api_key: str = field(repr=False)
-    engine_id: str = field(repr=False)
-    source: str
+class SearxngConfig(_Found):
+    __slots__ = ("source", "url")
+
+    def __init__(self, url: str, source: str) -> None:
+        self.url = url  # may carry a user and password
+        self.source = source
+
+
+class GoogleCredentials(_Found):
+    __slots__ = ("api_key", "engine_id", "source")
+
+    def __init__(self, api_key: str, engine_id: str, source: str) -> None:
+        self.api_key = api_key
+        self.engine_id = engine_id
+        self.source = source
 
 
 def credentials_path() -> Path:
     """``~/.config/ikigai/credentials.json`` under the current ``HOME`` (the spec's path)."""
+    from pathlib import Path  # only when the file is read: a key in the environment needs none
+
     return Path.home() / ".config" / "ikigai" / "credentials.json"
 
 

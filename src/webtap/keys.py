@@ -76,6 +76,14 @@ class Credentials:
         keys = {name: getattr(self, name) for name in KEY_SOURCES}
         return credentials_file.pick_provider(keys, preferred)
 
+    def search_arguments(self, provider: str) -> dict[str, str | None]:
+        """``provider``'s credentials as :func:`webtap.search.search` takes them."""
+        if provider == "google":
+            return {"api_key": self.google_api_key, "engine_id": self.google_cse_id}
+        if provider == "searxng":
+            return {"url": self.searxng}
+        return {"api_key": self.brave}
+
     def secrets(self) -> list[str]:
         """Every key in effect, to scrub from messages."""
         values = (self.anthropic, self.brave, self.google_api_key, self.google_cse_id)

@@ -245,37 +245,20 @@ class _Loop:
         return ToolReply(call, SEARCH_UNAVAILABLE, True, detail, outcome.event)
 
     def run_search(self, query: str) -> list[Any]:
-        from webtap.search import brave_search, google_search, searxng_search
+        from webtap.search import search
         from webtap.search.budget import TurnDeadline
 
         # The search may wait for its turn in the key's shared rate budget as long as the
         # question has time; then it has its own budget, its one retry included.
         left = max(self.deadline - time.monotonic(), 0.1)
         deadline = TurnDeadline(self.settings.budgets.search, wait=left)
-        creds = self.credentials
-        if self.provider == "google":
-            return google_search(
-                query,
-                num=SEARCH_RESULTS,
-                api_key=creds.google_api_key,
-                engine_id=creds.google_cse_id,
-                client=self.search_client,
-                deadline=deadline,
-            )
-        if self.provider == "searxng":
-            return searxng_search(
-                query,
-                count=SEARCH_RESULTS,
-                url=creds.searxng,
-                client=self.search_client,
-                deadline=deadline,
-            )
-        return brave_search(
+        return search(
             query,
-            count=SEARCH_RESULTS,
-            api_key=creds.brave,
+            self.provider,
+            SEARCH_RESULTS,
             client=self.search_client,
             deadline=deadline,
+            **self.credentials.search_arguments(self.provider),
         )
 
     def fetch(self, call: ToolCall) -> ToolResult:

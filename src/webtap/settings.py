@@ -14,7 +14,7 @@ import os
 
 from webtap.errors import ConfigError, clip
 
-__all__ = ["env_float", "env_int", "env_ttl"]
+__all__ = ["env_float", "env_int", "env_ttl", "size_text"]
 
 
 def env_float(name: str, default: float) -> float:
@@ -69,3 +69,12 @@ def _refused(name: str, raw: str, what: str, default: str) -> ConfigError:
         f"{name} must be {what} (got {clip(raw, 40)!r}); "
         f"fix it, or unset it to use the default ({default})"
     )
+
+
+def size_text(n: int) -> str:
+    """``10 MB``, ``100 KB`` or ``1000 bytes``: a size cap as a person reads it in a message."""
+    if n >= 1024 * 1024 and n % (1024 * 1024) == 0:
+        return f"{n // (1024 * 1024)} MB"
+    if n >= 1024 and n % 1024 == 0:
+        return f"{n // 1024} KB"
+    return f"{n} bytes"

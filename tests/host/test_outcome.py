@@ -8,8 +8,9 @@ from typing import Any
 import pytest
 
 from webtap.errors import InvalidOutput, OutputTooLarge, ToolFailed, ToolTimeout
-from webtap.host.outcome import RUN, SCHEMA, human_size, json_output
+from webtap.host.outcome import RUN, SCHEMA, json_output
 from webtap.host.process import Completed
+from webtap.settings import size_text
 
 MB = 1024 * 1024
 
@@ -62,8 +63,5 @@ def test_a_clean_exit_gives_the_json_value() -> None:
 
 
 def test_sizes_for_a_person() -> None:
-    assert (human_size(MB), human_size(16 * MB), human_size(1000)) == (
-        "1 MB",
-        "16 MB",
-        "1000 bytes",
-    )
+    sizes = (size_text(MB), size_text(16 * MB), size_text(64 * 1024), size_text(1000))
+    assert sizes == ("1 MB", "16 MB", "64 KB", "1000 bytes")

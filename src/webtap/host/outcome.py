@@ -14,8 +14,9 @@ from typing import Any, NamedTuple
 from webtap.errors import InvalidOutput, OutputTooLarge, ToolFailed, ToolTimeout
 from webtap.host.process import Completed, signal_name
 from webtap.protocol import loads_json
+from webtap.settings import size_text
 
-__all__ = ["RUN", "SCHEMA", "Wording", "human_size", "json_output"]
+__all__ = ["RUN", "SCHEMA", "Wording", "json_output"]
 
 
 class Wording(NamedTuple):
@@ -50,7 +51,7 @@ def json_output(done: Completed, wording: Wording, *, seconds: float, limit: int
     if done.timed_out:
         raise ToolTimeout(f"{subject} timed out after {seconds:g} s")
     if done.overflowed:
-        size = human_size(limit)
+        size = size_text(limit)
         raise OutputTooLarge(f"{subject} {wording.too_large.format(limit=limit, size=size)}")
     if done.returncode and done.returncode < 0:
         raise ToolFailed(f"{subject} crashed ({signal_name(-done.returncode)}){hint}")
@@ -66,10 +67,3 @@ def json_output(done: Completed, wording: Wording, *, seconds: float, limit: int
         raise InvalidOutput(
             f"{subject} {wording.invalid.format(hint=hint, problem=problem)}"
         ) from None
-
-
-def human_size(limit: int) -> str:
-    """``1048576`` -> ``1 MB``; a count that is not whole megabytes stays in bytes."""
-    if limit % (1024 * 1024) == 0:
-        return f"{limit // (1024 * 1024)} MB"
-    return f"{limit} bytes"

@@ -14,8 +14,9 @@ from typing import Any, Protocol
 from webtap.errors import ParseError
 from webtap.net.deadline import Deadline
 from webtap.net.errors import DecodingError, ReadTimeout
+from webtap.settings import size_text
 
-__all__ = ["ACCEPT_ENCODING", "BodyTooLarge", "decode_capped", "read_body", "size_text"]
+__all__ = ["ACCEPT_ENCODING", "BodyTooLarge", "decode_capped", "read_body"]
 
 PIECE = 64 * 1024
 
@@ -105,15 +106,6 @@ def _decoders(content_encoding: str) -> list[Any]:
         elif coding == "br" and _brotli_available():
             decoders.append(_Brotli())
     return decoders
-
-
-def size_text(n: int) -> str:
-    """``10 MB``, ``100 KB`` or ``1000 bytes``: a size cap as a person reads it."""
-    if n >= 1024 * 1024 and n % (1024 * 1024) == 0:
-        return f"{n // (1024 * 1024)} MB"
-    if n >= 1024 and n % 1024 == 0:
-        return f"{n // 1024} KB"
-    return f"{n} bytes"
 
 
 def read_body(response: RawBody, max_bytes: int, deadline: Deadline) -> bytes:

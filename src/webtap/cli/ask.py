@@ -14,10 +14,10 @@ def add_parser(subparsers: Any) -> None:
         "ask",
         help="answer a question with Claude, searching and fetching the web when it helps",
         description=(
-            "Ask the Anthropic Messages API a question. The model may search the web (when a "
-            "Brave or Google key is set up) and fetch pages; each tool call is shown on stderr, "
-            "the answer goes to stdout. The Anthropic key comes from ANTHROPIC_API_KEY or the "
-            "first line of ~/.stps/anthropic_api_key."
+            "Ask the Anthropic Messages API a question. The model may search the web (when "
+            "Brave, SearXNG or Google is set up) and fetch pages; each tool call is shown on "
+            "stderr, the answer goes to stdout. The Anthropic key comes from ANTHROPIC_API_KEY "
+            "or the first line of ~/.stps/anthropic_api_key."
         ),
     )
     parser.add_argument("question", nargs="+", help="the question")

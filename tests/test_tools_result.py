@@ -104,13 +104,6 @@ def test_a_bug_is_an_internal_error_naming_where() -> None:
     assert result.error == "Internal error in web-fetch-tool: KeyError: 'url'"
 
 
-def test_the_tool_path_stays_free_of_dataclasses() -> None:
-    """tools.py, errors.py and protocol.py start every executable: no dataclasses import."""
-    code = "import sys, webtap.tools; print('dataclasses' in sys.modules)"
-    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert run.stdout.strip() == "False"
-
-
 def _raises(exc: Exception) -> Callable[[], dict[str, Any]]:
     def work() -> dict[str, Any]:
         raise exc

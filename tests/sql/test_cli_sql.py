@@ -136,10 +136,24 @@ class Terminal:
     def write(self, data: bytes) -> None:
         os.write(self.fd, data)
 
-    def wait(self) -> int:
-        """The exit code, once everything the command wrote is read."""
-        self.read_until(b"\0never")  # reads to the end: EOF raises OSError on a pty
-        _, status = os.waitpid(self.pid, 0)
+    def wait(self, timeout: float = 60) -> int:
+        """The exit code, once everything the command wrote is read.
+
+        A pty's end of file is an OSError, and one can come while the command still runs (or
+        before the last bytes are read): so read until the command has exited, then once more.
+        """
+        deadline = time.monotonic() + timeout
+        while True:
+            self.read_until(b"\0never", timeout=0.2)
+            pid, status = os.waitpid(self.pid, os.WNOHANG)
+            if pid:
+                break
+            if time.monotonic() > deadline:  # a guard, should the command never end
+                os.kill(self.pid, signal.SIGKILL)
+                _, status = os.waitpid(self.pid, 0)
+                break
+            time.sleep(0.05)
+        self.read_until(b"\0never", timeout=0.2)  # what it wrote just before it exited
         os.close(self.fd)
         return os.waitstatus_to_exitcode(status)
 

@@ -30,14 +30,14 @@ import argparse
 import gzip
 import http.server
 import os
-import statistics
 import subprocess
 import sys
 import tempfile
 import threading
 import time
-from collections.abc import Callable
 from pathlib import Path
+
+from timing import timed
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = Path("/work/shared/data/html/docs")  # as bench/convert.py
@@ -119,15 +119,6 @@ def in_process_round(url: str, steps: int, limit: int, env: dict[str, str]) -> N
         os.environ.update(saved)
 
 
-def timed(action: Callable[[], object], runs: int) -> tuple[float, float]:
-    samples = []
-    for _ in range(runs):
-        start = time.perf_counter()
-        action()
-        samples.append(time.perf_counter() - start)
-    return min(samples), statistics.median(samples)
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=3)
@@ -176,13 +167,17 @@ def main() -> None:
         os.environ["WEBTAP_ALLOW_PRIVATE_NETWORKS"] = "1"
         os.environ.pop("WEBTAP_CACHE", None)
         uncached_in_process()  # warm-up: imports
+        rounds_of = {
+            "cached (one download)": cached,
+            "uncached (WEBTAP_CACHE=off)": uncached,
+            "floor (--schema)": floor,
+            "tool floor (no fetch)": tool_floor,
+            "in process, cached": cached_in_process,
+            "in process, uncached": uncached_in_process,
+        }
+        # Warmed up above, once for all: a round of its own per action would only add time.
         results = {
-            "cached (one download)": timed(cached, args.runs),
-            "uncached (WEBTAP_CACHE=off)": timed(uncached, args.runs),
-            "floor (--schema)": timed(floor, args.runs),
-            "tool floor (no fetch)": timed(tool_floor, args.runs),
-            "in process, cached": timed(cached_in_process, args.runs),
-            "in process, uncached": timed(uncached_in_process, args.runs),
+            label: timed(action, args.runs, warm_up=False) for label, action in rounds_of.items()
         }
     server.shutdown()
 

@@ -34,6 +34,8 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from timing import timed
+
 ROOT = Path(__file__).resolve().parents[1]
 FIXTURES = ROOT / "tests" / "fixtures" / "providers"
 BIN = Path(sys.executable).parent
@@ -91,17 +93,6 @@ def fake_provider(delay: float) -> http.server.ThreadingHTTPServer:
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     return server
-
-
-def timed(action: Callable[[], object], runs: int) -> tuple[float, float]:
-    """(best, median) wall time in seconds, after one warm-up run."""
-    action()
-    samples = []
-    for _ in range(runs):
-        start = time.perf_counter()
-        action()
-        samples.append(time.perf_counter() - start)
-    return min(samples), statistics.median(samples)
 
 
 def child_cpu() -> float:

@@ -38,6 +38,7 @@ __all__ = [
     "BRAVE_AUTH_MISSING",
     "GOOGLE_AUTH_MISSING",
     "KEY_SOURCES",
+    "PROVIDER_ARGUMENTS",
     "PROVIDER_KEYS",
     "PROVIDER_ORDER",
     "SEARXNG_AUTH_MISSING",
@@ -104,11 +105,13 @@ KEY_SOURCES: dict[str, KeySource] = {
 
 # The keys each search provider needs. DESIGN 7: with no choice made, the first provider
 # configured in this order is used.
-PROVIDER_KEYS: dict[str, tuple[str, ...]] = {
-    "brave": ("brave",),
-    "searxng": ("searxng",),
-    "google": ("google_api_key", "google_cse_id"),
+# Each provider's keys, by the argument of its search function they are passed as.
+PROVIDER_ARGUMENTS: dict[str, dict[str, str]] = {
+    "brave": {"api_key": "brave"},
+    "searxng": {"url": "searxng"},
+    "google": {"api_key": "google_api_key", "engine_id": "google_cse_id"},
 }
+PROVIDER_KEYS = {name: tuple(keys.values()) for name, keys in PROVIDER_ARGUMENTS.items()}
 PROVIDER_ORDER = tuple(PROVIDER_KEYS)
 
 # The spec's exact texts (000, web-search-brave-tool / web-search-google-tool "Error Response").

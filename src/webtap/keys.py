@@ -78,11 +78,8 @@ class Credentials:
 
     def search_arguments(self, provider: str) -> dict[str, str | None]:
         """``provider``'s credentials as :func:`webtap.search.search` takes them."""
-        if provider == "google":
-            return {"api_key": self.google_api_key, "engine_id": self.google_cse_id}
-        if provider == "searxng":
-            return {"url": self.searxng}
-        return {"api_key": self.brave}
+        arguments = credentials_file.PROVIDER_ARGUMENTS.get(provider, {})
+        return {argument: getattr(self, key) for argument, key in arguments.items()}
 
     def secrets(self) -> list[str]:
         """Every key in effect, to scrub from messages."""

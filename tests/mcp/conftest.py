@@ -3,7 +3,9 @@ small HTTP servers on 127.0.0.1 that answer as web sites and as Brave."""
 
 from __future__ import annotations
 
+import json
 import os
+import subprocess
 import sys
 import threading
 from collections.abc import AsyncIterator, Callable, Iterator
@@ -152,3 +154,45 @@ def server_env() -> Callable[..., dict[str, str]]:
 def mcp_session() -> Callable[..., Any]:
     """``async with mcp_session(*args, env=, mode=, cwd=) as session``: see :func:`_mcp_session`."""
     return _mcp_session
+
+
+@dataclass
+class RawExchange:
+    """What ``webtap mcp`` answered to raw JSON-RPC lines: the lines read for each batch (its
+    answers and the notifications before them), what was left on stdout, stderr, exit code."""
+
+    heard: list[list[dict[str, Any]]]
+    rest: bytes
+    stderr: bytes
+    returncode: int
+
+
+def _raw_exchange(batches: list[list[dict[str, Any]]], **env: str) -> RawExchange:
+    process = subprocess.Popen(
+        [WEBTAP, "mcp"],
+        env=_server_env(**env),
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    heard = []
+    # Each batch is answered before the next is sent: a setting applies to the calls after it.
+    for batch in batches:
+        process.stdin.write("".join(json.dumps(message) + "\n" for message in batch).encode())
+        process.stdin.flush()
+        requests = sum("id" in message for message in batch)
+        lines: list[dict[str, Any]] = []
+        while sum("id" in line for line in lines) < requests:
+            raw = process.stdout.readline()
+            assert raw, process.stderr.read().decode()
+            lines.append(json.loads(raw))
+        heard.append(lines)
+    rest, err = process.communicate(timeout=15)  # closes stdin: the client hangs up
+    return RawExchange(heard, rest, err, process.returncode)
+
+
+@pytest.fixture
+def raw_mcp() -> Callable[..., RawExchange]:
+    """``raw_mcp(batches, **env)``: a ``webtap mcp`` process spoken to in raw JSON-RPC lines,
+    one batch after another (see :class:`RawExchange`)."""
+    return _raw_exchange

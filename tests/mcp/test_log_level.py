@@ -2,15 +2,10 @@
 
 from __future__ import annotations
 
-import json
-import subprocess
-import sys
-from pathlib import Path
 from typing import Any
 
 from webtap.mcp_server import LOG_LEVELS, _level_allows
 
-WEBTAP = str(Path(sys.executable).parent / "webtap")
 NO_KEY = {"name": "web_search_brave", "arguments": {"query": "no key"}}  # an event: warning
 
 
@@ -26,7 +21,7 @@ def test_the_threshold_itself_is_let_through() -> None:
 
 
 def test_a_warning_reaches_a_client_that_asks_for_warnings_and_not_one_that_asks_for_errors(
-    server_env: Any,
+    raw_mcp: Any,
 ) -> None:
     hello = {
         "protocolVersion": "2025-06-18",
@@ -40,30 +35,14 @@ def test_a_warning_reaches_a_client_that_asks_for_warnings_and_not_one_that_asks
         [rpc(4, "logging/setLevel", {"level": "error"})],
         [rpc(5, "tools/call", NO_KEY)],
     ]
-    process = subprocess.Popen(
-        [WEBTAP, "mcp"],
-        env=server_env(),
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-    )
-    # Each batch is answered before the next is sent: a level applies to the calls after it.
-    heard: dict[int, list[dict[str, Any]]] = {}
-    for batch in batches:
-        process.stdin.write("".join(json.dumps(m) + "\n" for m in batch).encode())
-        process.stdin.flush()
-        notes: list[dict[str, Any]] = []
-        while True:
-            raw = process.stdout.readline()
-            assert raw, process.stderr.read().decode()
-            line = json.loads(raw)
-            if "id" not in line:
-                notes.append(line)
-                continue
-            heard[line["id"]] = notes
-            break
-    process.communicate(timeout=15)
-    assert process.returncode == 0
+    exchange = raw_mcp(batches)
+    assert exchange.returncode == 0
+    heard = {
+        line["id"]: [note for note in lines if "id" not in note]
+        for lines in exchange.heard
+        for line in lines
+        if "id" in line
+    }
 
     [warning] = heard[3]  # the threshold is "warning": a warning is sent
     assert warning["method"] == "notifications/message"

@@ -3,7 +3,6 @@ messages on stdio."""
 
 from __future__ import annotations
 
-import json
 import os
 import socket
 import subprocess
@@ -82,7 +81,7 @@ def rpc(ident: int, method: str, params: dict[str, Any]) -> dict[str, Any]:
     return {"jsonrpc": "2.0", "id": ident, "method": method, "params": params}
 
 
-def test_stdout_carries_only_protocol_messages(server_env: Any) -> None:
+def test_stdout_carries_only_protocol_messages(raw_mcp: Any) -> None:
     """Raw JSON-RPC on stdin: every line on stdout is a JSON-RPC message, nothing else."""
     messages = [
         rpc(
@@ -106,25 +105,10 @@ def test_stdout_carries_only_protocol_messages(server_env: Any) -> None:
         rpc(7, "logging/setLevel", {"level": "error"}),
         rpc(8, "tools/call", {"name": "web_search_brave", "arguments": {"query": "no key"}}),
     ]
-    process = subprocess.Popen(
-        [WEBTAP, "mcp"],
-        env=server_env(),
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-    )
-    lines: list[dict[str, Any]] = []
-    for batch in (messages, later):
-        process.stdin.write("".join(json.dumps(m) + "\n" for m in batch).encode())
-        process.stdin.flush()
-        answered = sum(1 for line in lines if "id" in line)
-        while sum(1 for line in lines if "id" in line) < answered + sum("id" in m for m in batch):
-            raw = process.stdout.readline()
-            assert raw, process.stderr.read().decode()
-            lines.append(json.loads(raw))
-    rest, err = process.communicate(timeout=15)  # closes stdin: the client hangs up
-    assert rest == b""
-    assert process.returncode == 0
+    exchange = raw_mcp([messages, later])
+    lines = [line for batch in exchange.heard for line in batch]
+    assert exchange.rest == b""  # stdout holds protocol lines and nothing after them
+    assert exchange.returncode == 0
     assert all(line["jsonrpc"] == "2.0" for line in lines)
     answers = {line["id"]: line for line in lines if "id" in line}
     notes = [line for line in lines if "id" not in line]
@@ -134,6 +118,6 @@ def test_stdout_carries_only_protocol_messages(server_env: Any) -> None:
     assert "'url'" in answers[5]["result"]["content"][0]["text"]
     assert answers[6]["error"]["code"] == -32602
     assert answers[8]["result"]["isError"] is True
-    assert b"Traceback" not in err, err.decode()
+    assert b"Traceback" not in exchange.stderr, exchange.stderr.decode()
     with EventStore(os.environ["WEBTAP_DB"]) as store:
         assert [event["kind"] for event in store.list()] == ["config_required"] * 2

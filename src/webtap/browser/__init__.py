@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from webtap.browser.launch import kill_all
     from webtap.browser.pool import Browser, render
     from webtap.browser.proxy import Policy, ProxyLimits, Refusal
-    from webtap.browser.tab import OUTCOMES, RenderFailed, Rendered
+    from webtap.browser.tab import OUTCOMES, Rendered, RenderFailed
 
 __all__ = [
     "BROWSER_ENV",

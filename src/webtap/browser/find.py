@@ -14,7 +14,14 @@ import shutil
 
 from webtap.errors import ConfigError, clip
 
-__all__ = ["BROWSER_ENV", "INSTALL_HINT", "NAMES", "BrowserNotFound", "browser_path", "find_browser"]
+__all__ = [
+    "BROWSER_ENV",
+    "INSTALL_HINT",
+    "NAMES",
+    "BrowserNotFound",
+    "browser_path",
+    "find_browser",
+]
 
 BROWSER_ENV = "WEBTAP_BROWSER"
 
@@ -74,9 +81,9 @@ def browser_path() -> str:
 def _unwrapped(path: str) -> str:
     """Debian's real binary for its ``/usr/bin`` wrapper script, else ``path`` itself."""
     real = os.path.join(_DEBIAN_LIB, os.path.basename(path))
-    if os.path.dirname(os.path.realpath(path)) != _DEBIAN_LIB and _is_script(path):
-        if os.path.isfile(real) and os.access(real, os.X_OK) and not _is_script(real):
-            return real
+    wrapper = os.path.dirname(os.path.realpath(path)) != _DEBIAN_LIB and _is_script(path)
+    if wrapper and os.path.isfile(real) and os.access(real, os.X_OK) and not _is_script(real):
+        return real
     return path
 
 

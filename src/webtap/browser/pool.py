@@ -16,8 +16,8 @@ from typing import TYPE_CHECKING
 from webtap.browser.cdp import CDPError
 from webtap.browser.find import browser_path
 from webtap.browser.launch import BrowserProcess
-from webtap.browser.proxy import DENY_ALL, Policy, ProxyLimits, ProxySession
-from webtap.browser.tab import RenderFailed, Rendered, render_tab
+from webtap.browser.proxy import DEFAULT_PROXY_LIMITS, DENY_ALL, Policy, ProxyLimits, ProxySession
+from webtap.browser.tab import Rendered, RenderFailed, render_tab
 from webtap.errors import clip
 from webtap.net.deadline import Deadline
 
@@ -44,7 +44,7 @@ class Browser:
         executable: str | None = None,
         *,
         tabs: int = DEFAULT_TABS,
-        limits: ProxyLimits = ProxyLimits(),
+        limits: ProxyLimits = DEFAULT_PROXY_LIMITS,
     ) -> None:
         if tabs < 1:
             raise ValueError(f"tabs must be 1 or more, got {tabs}")
@@ -185,7 +185,7 @@ def render(
     deadline: Deadline | float,
     guard: Guard | None,
     origins: frozenset[tuple[str, int]] = frozenset(),
-    limits: ProxyLimits = ProxyLimits(),
+    limits: ProxyLimits = DEFAULT_PROXY_LIMITS,
     user_agent: str | None = None,
     max_html: int = 10 * 1024 * 1024,
     executable: str | None = None,

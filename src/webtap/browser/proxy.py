@@ -35,7 +35,7 @@ if TYPE_CHECKING:
     from webtap.guard import Guard
     from webtap.net.deadline import Deadline
 
-__all__ = ["DENY_ALL", "Policy", "ProxyLimits", "ProxySession", "Refusal"]
+__all__ = ["DEFAULT_PROXY_LIMITS", "DENY_ALL", "Policy", "ProxyLimits", "ProxySession", "Refusal"]
 
 _HEAD_MAX = 64 * 1024
 _CHUNK = 64 * 1024
@@ -68,6 +68,7 @@ class Policy(NamedTuple):
 
 
 DENY_ALL = Policy(guard=None)
+DEFAULT_PROXY_LIMITS = ProxyLimits()
 
 
 class Refusal(NamedTuple):
@@ -88,7 +89,7 @@ class ProxySession:
     """One listener on 127.0.0.1 with its policy, caps and counters; ``close()`` ends it all."""
 
     def __init__(
-        self, policy: Policy, deadline: Deadline, limits: ProxyLimits = ProxyLimits()
+        self, policy: Policy, deadline: Deadline, limits: ProxyLimits = DEFAULT_PROXY_LIMITS
     ) -> None:
         self.policy = policy
         self.deadline = deadline

@@ -15,13 +15,14 @@ returns what the page shows then, saying so (``outcome="deadline"``).
 
 from __future__ import annotations
 
+import contextlib
 import queue
 import time
 from typing import TYPE_CHECKING, Any, NamedTuple
 from urllib.parse import urlsplit
 
 from webtap.browser.cdp import CDPError, ConnectionClosed
-from webtap.browser.proxy import ProxyLimits, ProxySession, Refusal
+from webtap.browser.proxy import DEFAULT_PROXY_LIMITS, ProxyLimits, ProxySession, Refusal
 from webtap.errors import NetworkError, clip
 from webtap.guard import AddressRefused
 
@@ -97,7 +98,7 @@ def render_tab(
     *,
     policy: Policy,
     deadline: Deadline,
-    limits: ProxyLimits = ProxyLimits(),
+    limits: ProxyLimits = DEFAULT_PROXY_LIMITS,
     user_agent: str | None = None,
     max_html: int = 10 * 1024 * 1024,
 ) -> Rendered:
@@ -111,7 +112,11 @@ def render_tab(
     try:
         context = call(
             "Target.createBrowserContext",
-            {"disposeOnDetach": True, "proxyServer": proxy.address, "proxyBypassList": "<-loopback>"},
+            {
+                "disposeOnDetach": True,
+                "proxyServer": proxy.address,
+                "proxyBypassList": "<-loopback>",
+            },
         )["browserContextId"]
         call("Browser.setDownloadBehavior", {"behavior": "deny", "browserContextId": context})
         target = call("Target.createTarget", {"url": "about:blank", "browserContextId": context})
@@ -163,12 +168,12 @@ def render_tab(
         raise RenderFailed(f"Failed to render {clip(url)}: {exc}") from None
     finally:
         if context is not None:
-            try:
+            # On failure the caller finds the browser broken (it no longer answers) and
+            # restarts it.
+            with contextlib.suppress(CDPError, TimeoutError):
                 conn.call(
                     "Target.disposeBrowserContext", {"browserContextId": context}, timeout=5.0
                 )
-            except (CDPError, TimeoutError):
-                pass  # the caller sees a broken browser at its next command and restarts it
         proxy.close()
 
 
@@ -191,18 +196,18 @@ def _settle(
         if left <= 0:
             return "deadline"
         now = time.monotonic()
-        if state.loaded and not state.in_flight and now - state.last >= QUIET:
-            if now >= next_look:
-                next_look = now + POLL
-                dom_quiet = conn.call(
-                    "Runtime.evaluate",
-                    {"expression": _QUIET_FOR, "returnByValue": True},
-                    session=session,
-                    timeout=left,
-                )
-                quiet = dom_quiet.get("result", {}).get("value", 0)
-                if isinstance(quiet, int | float) and quiet >= QUIET:
-                    return "settled"
+        quiet_network = state.loaded and not state.in_flight and now - state.last >= QUIET
+        if quiet_network and now >= next_look:
+            next_look = now + POLL
+            dom_quiet = conn.call(
+                "Runtime.evaluate",
+                {"expression": _QUIET_FOR, "returnByValue": True},
+                session=session,
+                timeout=left,
+            )
+            quiet = dom_quiet.get("result", {}).get("value", 0)
+            if isinstance(quiet, int | float) and quiet >= QUIET:
+                return "settled"
         try:
             method, params = events.get(timeout=min(left, POLL))
         except queue.Empty:

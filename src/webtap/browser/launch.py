@@ -9,10 +9,12 @@ use only what goes through the proxy). The rest keeps Chromium's own traffic off
 networking, component updates, sync, first-run pages) and starts it with a fresh profile in a
 temporary folder, removed when the browser is.
 
-No browser is left behind: the browser runs in a session (process group) of its own that
-:meth:`BrowserProcess.kill` ends with SIGKILL, every live one is killed at exit (``atexit``) and
-by :func:`kill_all` (for a host's signal handler), and if this process dies without either --
-SIGKILL included -- Chromium reads end-of-file on its DevTools pipe and exits by itself.
+No browser is left behind: the browser runs in a session of its own (its helpers -- zygotes,
+renderers, the GPU and network processes -- stay in it), which :meth:`BrowserProcess.kill` ends
+with SIGKILL before reaping the browser (so its session id cannot have been reused); every live
+one is killed at exit (``atexit``) and by :func:`kill_all` (for a host's signal handler); and if
+this process dies without either -- SIGKILL included -- Chromium reads end-of-file on its
+DevTools pipe and exits by itself, taking its helpers with it.
 """
 
 from __future__ import annotations
@@ -29,9 +31,7 @@ import time
 
 from webtap.browser.cdp import Connection
 
-__all__ = ["BROWSER_MARK", "BrowserProcess", "chromium_args", "kill_all"]
-
-BROWSER_MARK = "WEBTAP_BROWSER_PROCESS"  # in the environment of every process of a browser
+__all__ = ["BrowserProcess", "chromium_args", "kill_all", "session_members"]
 
 
 def chromium_args(profile: str, proxy: str, *, as_root: bool | None = None) -> list[str]:
@@ -84,14 +84,13 @@ class BrowserProcess:
         for fd in (commands_in, answers_out):
             os.close(fd)
         null = os.open(os.devnull, os.O_RDWR | os.O_CLOEXEC)
-        self.mark = f"{os.getpid()}-{id(self):x}-{time.monotonic_ns()}"
         try:
             # posix_spawn, not subprocess: its file actions put the pipe on fds 3 and 4 with no
             # preexec_fn (unsafe in a threaded process); setsid gives the browser its own group.
             self.pid = os.posix_spawn(
                 executable,
                 argv,
-                {**os.environ, BROWSER_MARK: self.mark},
+                dict(os.environ),
                 file_actions=[
                     (os.POSIX_SPAWN_DUP2, null, 0),
                     (os.POSIX_SPAWN_DUP2, null, 1),
@@ -136,7 +135,14 @@ class BrowserProcess:
         """End the browser and every process it started, and remove its profile."""
         with contextlib.suppress(ProcessLookupError, PermissionError):
             os.killpg(self.pid, signal.SIGKILL)
-        _kill_marked(self.mark)
+        for _ in range(20):  # a helper that left the process group; a killed one cannot fork
+            members = session_members(self.pid)
+            if not members:
+                break
+            for pid in members:
+                with contextlib.suppress(ProcessLookupError, PermissionError):
+                    os.kill(pid, signal.SIGKILL)
+            time.sleep(0.01)
         with self._lock:
             if self.returncode is None:
                 with contextlib.suppress(ChildProcessError):
@@ -148,28 +154,23 @@ class BrowserProcess:
         shutil.rmtree(self.profile, ignore_errors=True)
 
 
-def _kill_marked(mark: str) -> None:
-    """SIGKILL every process that carries ``mark`` (a child that left the process group)."""
-    if not os.path.isdir("/proc"):
-        return
-    needle = b"\0" + f"{BROWSER_MARK}={mark}".encode() + b"\0"
-    for _ in range(20):  # each round kills what is left; a killed process cannot fork
-        found = []
-        for entry in os.listdir("/proc"):
-            if not entry.isdigit():
-                continue
-            try:
-                with open(f"/proc/{entry}/environ", "rb") as handle:
-                    if needle in b"\0" + handle.read():
-                        found.append(int(entry))
-            except OSError:
-                continue
-        if not found:
-            return
-        for pid in found:
-            with contextlib.suppress(ProcessLookupError, PermissionError):
-                os.kill(pid, signal.SIGKILL)
-        time.sleep(0.01)
+def session_members(session: int) -> list[int]:
+    """The live (not zombie) processes of ``session``, read from /proc (empty elsewhere)."""
+    try:
+        entries = [entry for entry in os.listdir("/proc") if entry.isdigit()]
+    except OSError:
+        return []
+    members = []
+    for entry in entries:
+        try:
+            with open(f"/proc/{entry}/stat", "rb") as handle:
+                fields = handle.read().rsplit(b")", 1)[1].split()
+        except OSError:
+            continue  # gone meanwhile
+        # After "pid (comm)": state, ppid, pgrp, session.
+        if len(fields) > 3 and fields[0] != b"Z" and int(fields[3]) == session:
+            members.append(int(entry))
+    return members
 
 
 _running: dict[int, BrowserProcess] = {}

@@ -17,11 +17,12 @@ from webtap.browser.cdp import CDPError
 from webtap.browser.find import browser_path
 from webtap.browser.launch import BrowserProcess
 from webtap.browser.proxy import DEFAULT_PROXY_LIMITS, DENY_ALL, Policy, ProxyLimits, ProxySession
-from webtap.browser.tab import Rendered, RenderFailed, render_tab
+from webtap.browser.tab import BrowserExited, Rendered, RenderFailed, render_tab
 from webtap.errors import clip
 from webtap.net.deadline import Deadline
 
 if TYPE_CHECKING:
+    from collections.abc import Collection
     from types import TracebackType
 
     from webtap.guard import Guard
@@ -30,6 +31,7 @@ __all__ = ["DEFAULT_TABS", "Browser", "render"]
 
 DEFAULT_TABS = 3
 _NEVER = 10 * 365 * 24 * 3600.0  # the deny-all listener lives as long as its browser
+_RETRY_MIN = 2.0  # seconds left that make a second try in a new browser worth it
 
 
 class Browser:
@@ -80,7 +82,7 @@ class Browser:
         *,
         deadline: Deadline | float,
         guard: Guard | None,
-        origins: frozenset[tuple[str, int]] = frozenset(),
+        origins: Collection[tuple[str, int]] = (),
         user_agent: str | None = None,
         max_html: int = 10 * 1024 * 1024,
     ) -> Rendered:
@@ -96,22 +98,30 @@ class Browser:
             raise RenderFailed(
                 f"Failed to render {clip(url)}: no browser tab came free before the deadline"
             )
+        policy = Policy(guard, frozenset((host.lower(), port) for host, port in origins))
         try:
-            process = self._running(deadline, url)
-            try:
-                return render_tab(
-                    process.connection,
-                    url,
-                    policy=Policy(guard, frozenset((h.lower(), p) for h, p in origins)),
-                    deadline=deadline,
-                    limits=self.limits,
-                    user_agent=user_agent,
-                    max_html=max_html,
-                )
-            except RenderFailed:
-                if not self._answers(process):
+            for attempt in (1, 2):
+                process = self._running(deadline, url)
+                try:
+                    return render_tab(
+                        process.connection,
+                        url,
+                        policy=policy,
+                        deadline=deadline,
+                        limits=self.limits,
+                        user_agent=user_agent,
+                        max_html=max_html,
+                    )
+                except BrowserExited:
+                    # It died under us (killed, out of memory): once more, in a new one.
                     self._retire(process)
-                raise
+                    if attempt == 2 or deadline.remaining() < _RETRY_MIN:
+                        raise
+                except RenderFailed:
+                    if not self._answers(process):
+                        self._retire(process)
+                    raise
+            raise AssertionError("unreachable")
         finally:
             self._tabs.release()
 
@@ -184,7 +194,7 @@ def render(
     *,
     deadline: Deadline | float,
     guard: Guard | None,
-    origins: frozenset[tuple[str, int]] = frozenset(),
+    origins: Collection[tuple[str, int]] = (),
     limits: ProxyLimits = DEFAULT_PROXY_LIMITS,
     user_agent: str | None = None,
     max_html: int = 10 * 1024 * 1024,

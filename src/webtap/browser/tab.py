@@ -31,7 +31,7 @@ if TYPE_CHECKING:
     from webtap.browser.proxy import Policy
     from webtap.net.deadline import Deadline
 
-__all__ = ["OUTCOMES", "QUIET", "RenderFailed", "Rendered", "render_tab"]
+__all__ = ["OUTCOMES", "QUIET", "BrowserExited", "RenderFailed", "Rendered", "render_tab"]
 
 QUIET = 0.3  # seconds of no request and no DOM change that make a page settled
 POLL = 0.1  # seconds between looks at the DOM while the network is quiet
@@ -59,6 +59,10 @@ _READ = """
 
 class RenderFailed(NetworkError):
     """The browser could not render the page (it crashed, exited, or the page hung it)."""
+
+
+class BrowserExited(RenderFailed):
+    """The browser itself went away during the render (not the page's doing, as a rule)."""
 
 
 class Rendered(NamedTuple):
@@ -158,7 +162,7 @@ def render_tab(
             truncated=truncated,
         )
     except ConnectionClosed:
-        raise RenderFailed(f"Failed to render {clip(url)}: the browser exited") from None
+        raise BrowserExited(f"Failed to render {clip(url)}: the browser exited") from None
     except TimeoutError:
         raise RenderFailed(
             f"Failed to render {clip(url)}: the browser did not answer before the deadline "

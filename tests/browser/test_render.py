@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from browser_apps import WebSocketHello
 
 from webtap.browser import RenderFailed, render
 from webtap.errors import URLNotAllowed
@@ -164,3 +165,22 @@ def test_a_server_that_does_not_answer_is_a_render_failure(browser, free_port):
             origins={("127.0.0.1", free_port)},
         )
     assert "connection refused" in str(caught.value)
+
+
+def test_a_websocket_to_an_allowed_origin_goes_through_the_tunnel(browser, app):
+    """The proxy's CONNECT tunnel (ws:// and https go through it) carries allowed traffic."""
+    server = WebSocketHello("hello over the tunnel")
+    try:
+        url = app.page(
+            "/",
+            f"""<body><p id=said>waiting</p><script>
+            new WebSocket("ws://127.0.0.1:{server.port}/").onmessage = (e) => {{
+              said.textContent = e.data; }};
+            </script></body>""",
+        )
+        origins = {app.origin, ("127.0.0.1", server.port)}
+        result = browser.render(url, deadline=15, guard=GUARD, origins=origins)
+    finally:
+        server.close()
+    assert '<p id="said">hello over the tunnel</p>' in result.html
+    assert server.connections == 1 and result.refused == ()

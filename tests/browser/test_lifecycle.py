@@ -65,9 +65,9 @@ browser = Browser(tabs=1)
 browser.render(f"http://127.0.0.1:{port}/", deadline=20, guard=Guard(),
                origins={("127.0.0.1", port)})
 print(browser.pid, flush=True)
-if how == "exit":
-    sys.exit(0)  # atexit kills the browser
-time.sleep(60)  # waiting for the signal
+sys.stdin.readline()  # the test has looked; now exit (atexit kills the browser), or a signal
+if how != "exit":
+    time.sleep(60)
 """
 
 
@@ -78,14 +78,18 @@ def test_no_browser_outlives_its_owner(chromium, app, how):
     app.page("/", "<p>x</p>")
     owner = subprocess.Popen(
         [sys.executable, "-c", OWNER, str(app.port), how],
+        stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         env={**os.environ, "WEBTAP_BROWSER": chromium},
     )
-    assert owner.stdout is not None
+    assert owner.stdout is not None and owner.stdin is not None
     pid = owner.stdout.readline().decode().strip()
     assert pid.isdigit(), "the owner did not render"
     assert len(session_members(int(pid))) > 2, "the browser runs while its owner does"
-    if how != "exit":
+    if how == "exit":
+        owner.stdin.write(b"\n")
+        owner.stdin.flush()
+    else:
         owner.send_signal(getattr(signal, how))
     owner.wait(timeout=30)
     assert wait_until_gone(int(pid)) == []

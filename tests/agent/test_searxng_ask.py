@@ -9,7 +9,7 @@ import pytest
 from fake_anthropic import FakeAnthropic, message, text, tool_use
 
 from webtap.agent import AskSettings, ask
-from webtap.keys import Keys
+from webtap.credentials import Keys
 
 SEARXNG_RESULTS = {
     "query": "duckdb",

@@ -4,13 +4,12 @@ No recorded answers exist for SearXNG in the shared data, so :data:`RESULTS` is 
 SearXNG 2024+ answers ``format=json`` (every top-level field it sends; fields of a result that
 webtap does not read trimmed). ``SEARXNG_URL`` is the instance's base address, which may carry
 a user and password (:meth:`FakeSearxng.address`); :meth:`FakeSearxng.echo_headers` answers as a
-misconfigured instance or proxy that echoes the request's headers in an HTML error page.
+proxy in front of the instance that echoes the request's headers in a plain-text error page.
 """
 
 from __future__ import annotations
 
 import base64
-import html
 import json
 from typing import Any
 from urllib.parse import quote
@@ -69,21 +68,20 @@ class FakeSearxng(FakeProvider):
         return self.respond(lambda request: response)  # type: ignore[return-value]
 
     def echo_headers(self, status: int = 401) -> FakeSearxng:
-        """From now on, answer every search with an HTML error page that lists the headers the
-        request came with, ``Authorization`` included, and the credentials it carries decoded
-        and URL-encoded (as some proxies' debugging error pages do)."""
+        """From now on, answer every search as a proxy in front of the instance that refuses
+        it with a plain-text page echoing the request's ``Authorization`` header first, then
+        the credentials in it decoded and URL-encoded, then the other headers (as some
+        proxies' debugging pages do)."""
 
         def echo(request: Request) -> Response:
-            shown = list(request.headers.items())
+            lines = [
+                f"{status} Unauthorized: Authorization: {request.headers.get('Authorization')}"
+            ]
             scheme, _, token = request.headers.get("Authorization", "").partition(" ")
             if scheme == "Basic":
                 decoded = base64.b64decode(token).decode("utf-8", "replace")
-                shown += [("credentials", decoded), ("credentials (URL)", quote(decoded, safe=""))]
-            rows = "".join(
-                f"<tr><td>{html.escape(name)}</td><td>{html.escape(value)}</td></tr>"
-                for name, value in shown
-            )
-            page = f"<html><body><h1>{status} Unauthorized</h1><table>{rows}</table></body></html>"
-            return Response(page, status=status, content_type="text/html")
+                lines += [f"credentials {decoded}", f"as URL {quote(decoded, safe='')}"]
+            lines += [f"{name}: {value}" for name, value in request.headers.items()]
+            return Response("\n".join(lines), status=status, content_type="text/plain")
 
         return self.respond(echo)  # type: ignore[return-value]

@@ -20,10 +20,10 @@ Light on purpose (no dataclasses, no pathlib): every tool call imports it.
 from __future__ import annotations
 
 from importlib import import_module
-from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
+from typing import TYPE_CHECKING, Any, ClassVar
 
 if TYPE_CHECKING:
-    from webtap.search.engine import Engine
+    from webtap.search.pipeline import Engine
 
 __all__ = [
     "BRAVE",
@@ -126,26 +126,68 @@ class Found:
         return f"{type(self).__name__}(source={self.source!r})"
 
 
-class Provider(NamedTuple):
-    """One search provider: what the front doors, the credentials and the search pipeline read."""
+class Provider:
+    """One search provider: what the front doors, the credentials and the search pipeline read.
+    (A plain slotted class: a NamedTuple of this many fields costs every tool call's start.)"""
 
-    name: str  # "brave": --provider, stps_set_search_provider, the cache, the rate budget
-    title: str  # "Brave Search": how messages name it
-    credentials: type[Found]  # its typed credentials, which name its keys
-    engine_path: str  # "module:Class": its own part (webtap.search.engine.Engine)
-    tool_title: str  # "Search the web (Brave)"
-    auth_missing: str  # the tool's AUTH_MISSING text (the spec's, to the byte)
-    config_required: str  # the config_required event's content
-    event_data: dict[str, Any]  # the config_required event's data
-    count_field: str = "count"  # the tool request's field for how many results
-    start_field: str = "offset"  # ... and for where they start
-    max_count: int = 20
-    endpoint_env: str | None = None  # the variable that points it elsewhere (DESIGN 10)
-    endpoint_default: str | None = None
-    rate: float | None = None  # requests a second a key starts with (DESIGN 13); None: no budget
-    rate_env: str | None = None  # the variable that overrides it
-    quota_message: str | None = None  # the spec's text when the free quota is used up
-    quota_period: str | None = None  # "monthly", "daily"
+    __slots__ = (
+        "auth_missing",
+        "config_required",
+        "count_field",
+        "credentials",
+        "endpoint_default",
+        "endpoint_env",
+        "engine_path",
+        "event_data",
+        "name",
+        "quota_message",
+        "quota_period",
+        "rate",
+        "rate_env",
+        "start_field",
+        "title",
+        "tool_title",
+    )
+
+    def __init__(
+        self,
+        *,
+        name: str,
+        title: str,
+        credentials: type[Found],
+        engine_path: str,
+        tool_title: str,
+        auth_missing: str,
+        config_required: str,
+        event_data: dict[str, Any],
+        count_field: str = "count",
+        start_field: str = "offset",
+        endpoint_env: str | None = None,
+        endpoint_default: str | None = None,
+        rate: float | None = None,
+        rate_env: str | None = None,
+        quota_message: str | None = None,
+        quota_period: str | None = None,
+    ) -> None:
+        self.name = name  # "brave": --provider, stps_set_search_provider, cache, rate budget
+        self.title = title  # "Brave Search": how messages name it
+        self.credentials = credentials  # its typed credentials, which name its keys
+        self.engine_path = engine_path  # "module:Class": its own part (pipeline.Engine)
+        self.tool_title = tool_title  # "Search the web (Brave)"
+        self.auth_missing = auth_missing  # the tool's AUTH_MISSING text (the spec's, to the byte)
+        self.config_required = config_required  # the config_required event's content
+        self.event_data = event_data  # the config_required event's data
+        self.count_field = count_field  # the tool request's field for how many results
+        self.start_field = start_field  # ... and for where they start
+        self.endpoint_env = endpoint_env  # the variable that points it elsewhere (DESIGN 10)
+        self.endpoint_default = endpoint_default
+        self.rate = rate  # requests a second a key starts with (DESIGN 13); None: no budget
+        self.rate_env = rate_env  # the variable that overrides it
+        self.quota_message = quota_message  # the spec's text when the free quota is used up
+        self.quota_period = quota_period  # "monthly", "daily"
+
+    def __repr__(self) -> str:
+        return f"Provider({self.name!r})"
 
     @property
     def tool(self) -> str:
@@ -365,7 +407,6 @@ GOOGLE = register(
         event_data={"tool": "web_search_google", "credentials": ["api_key", "engine_id"]},
         count_field="num",
         start_field="start",
-        max_count=10,
         endpoint_env="GOOGLE_SEARCH_URL",
         endpoint_default="https://www.googleapis.com/customsearch/v1",
         rate=100 / 60,  # 100 queries a minute

@@ -69,7 +69,7 @@ FOURTH = register(
 """
 
 ENGINE = """
-from webtap.search.engine import Engine, Request
+from webtap.search.pipeline import Engine, Request
 
 
 class Fourth(Engine):

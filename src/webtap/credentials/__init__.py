@@ -4,41 +4,39 @@
   each search provider's keys as its record in :mod:`webtap.providers` declares them), where a
   key may come from, and :func:`resolve`, which takes the sources in the order its caller
   needs: the tools' (:func:`tool_order`: environment, then ``credentials.json``) or the ask
-  loop's and SQL's (:func:`ask_order`: set from SQL, environment, ``~/.stps``, file).
-- :mod:`~webtap.credentials.search`: what a search tool needs (:func:`require`, with the spec's
-  ``AUTH_MISSING`` text and ``config_required`` event) and which provider is set up
-  (:func:`pick_provider`, DESIGN 7).
+  loop's and SQL's (:func:`ask_order`: set from SQL, environment, ``~/.stps``, file); what a
+  search tool needs (:func:`require`, with the spec's ``AUTH_MISSING`` text and
+  ``config_required`` event) and which provider is set up (:func:`pick_provider`, DESIGN 7).
 - :mod:`~webtap.credentials.ask`: :class:`Keys` and the :class:`Credentials` in effect for
-  the ask loop and SQL.
+  the ask loop and SQL (imported on first use: a tool call needs neither).
 
 What is secret is derived from the table (:meth:`KeySource.secrets`): a key as it is; an
 address's user and password in every form they travel in, ``Basic`` encoding included. Light
-(no httpx, dataclasses or pathlib on import): every tool call imports it.
+(no httpx, dataclasses or pathlib on import, two modules): every tool call imports it.
 """
 
-from webtap.credentials.ask import ANTHROPIC_KEY_MISSING, Credentials, Keys
-from webtap.credentials.search import (
-    brave_key,
-    configured_keys,
-    configured_providers,
-    google_credentials,
-    pick_provider,
-    require,
-    require_brave,
-    require_google,
-    require_searxng,
-)
+from typing import TYPE_CHECKING, Any
+
 from webtap.credentials.sources import (
     ANTHROPIC_KEY,
     FILE_DISPLAY,
     KEY_SOURCES,
     CredentialsFile,
     ask_order,
+    brave_key,
     check_key,
+    configured_keys,
+    configured_providers,
     credentials_path,
     from_environment,
     from_stps,
+    google_credentials,
+    pick_provider,
     read_file,
+    require,
+    require_brave,
+    require_google,
+    require_searxng,
     resolve,
     stps_dir,
     tool_order,
@@ -99,6 +97,21 @@ __all__ = [
     "tool_order",
     "value_at",
 ]
+
+if TYPE_CHECKING:
+    from webtap.credentials.ask import ANTHROPIC_KEY_MISSING, Credentials, Keys
+
+_ASK_SIDE = ("ANTHROPIC_KEY_MISSING", "Credentials", "Keys")
+
+
+def __getattr__(name: str) -> Any:
+    """The ask side's names, from :mod:`webtap.credentials.ask` when first asked for."""
+    if name in _ASK_SIDE:
+        from webtap.credentials import ask
+
+        return getattr(ask, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 # DESIGN 7: with no choice made, the first provider configured in this order is used.
 PROVIDER_ORDER = tuple(PROVIDERS)

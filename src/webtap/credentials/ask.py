@@ -11,8 +11,7 @@ from __future__ import annotations
 
 import threading
 
-from webtap.credentials.search import pick_provider
-from webtap.credentials.sources import KEY_SOURCES, ask_order, check_key, resolve
+from webtap.credentials.sources import KEY_SOURCES, ask_order, check_key, pick_provider, resolve
 from webtap.errors import AuthMissing, InvalidInput
 from webtap.providers import PROVIDERS, Found
 

@@ -10,6 +10,12 @@ Two orders read it:
 - the ask loop's and SQL's (:func:`ask_order`, DESIGN 8): a value set from SQL, the
   environment, the first line of the key's ``~/.stps`` file, then ``credentials.json``.
 
+What every search tool does first is :func:`require`: the provider's typed credentials
+(:class:`webtap.providers.Found`) in the tools' order, or :class:`AuthMissing` with the
+provider's spec text and ``config_required`` event. :func:`pick_provider` is the one place that
+picks a provider (DESIGN 7): the CLI, the ask loop, SQL and a quota message's alternative all
+ask it, so they agree on every configuration.
+
 A credentials file that cannot be read or is not a JSON object is a :class:`ConfigError` that
 names the file and never quotes its content; so is a value that cannot be a key.
 """
@@ -20,14 +26,22 @@ import json
 import os
 import re
 from functools import partial
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
-from webtap.errors import ConfigError
+from webtap.errors import AuthMissing, ConfigError
 from webtap.protocol import loads_json
-from webtap.providers import PROVIDERS, KeySource
+from webtap.providers import (
+    PROVIDERS,
+    BraveCredentials,
+    Found,
+    GoogleCredentials,
+    KeySource,
+    Provider,
+    SearxngConfig,
+)
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Iterable
+    from collections.abc import Callable, Iterable, Mapping, Sequence
     from pathlib import Path
 
     # A source of keys: for a key's name and its KeySource, ``(value, where it came from)``,
@@ -41,11 +55,20 @@ __all__ = [
     "CredentialsFile",
     "KeySource",
     "ask_order",
+    "brave_key",
     "check_key",
+    "configured_keys",
+    "configured_providers",
     "credentials_path",
     "from_environment",
     "from_stps",
+    "google_credentials",
+    "pick_provider",
     "read_file",
+    "require",
+    "require_brave",
+    "require_google",
+    "require_searxng",
     "resolve",
     "stps_dir",
     "tool_order",
@@ -105,6 +128,116 @@ def ask_order(given: dict[str, str], problems: list[str]) -> tuple[Source, ...]:
         partial(_noting, from_stps, problems),
         partial(_noting, CredentialsFile(), problems),
     )
+
+
+# -- what a search provider needs, and which one is set up ----------------------------------
+
+
+def require(provider: Provider, given: Mapping[str, str | None] | None = None) -> Found:
+    """``provider``'s credentials: ``given`` (by argument, ``{"api_key": ...}``) when it has
+    them all; else discovered in the tools' order (environment, then the credentials file),
+    with a given value still winning over a discovered one. Nothing found:
+    :class:`AuthMissing` with the provider's setup text and ``config_required`` event."""
+    kind = provider.credentials
+    given = {argument: value for argument, value in (given or {}).items() if value}
+    if given and all(argument in given for argument in kind.keys):
+        return kind(*(given[argument] for argument in kind.keys), source=kind.given)
+    names = {key.name: argument for argument, key in kind.keys.items()}
+    found = resolve(names, *tool_order())
+    if len(found) < len(names):
+        event = {
+            "kind": "config_required",
+            "content": provider.config_required,
+            "data": dict(provider.event_data),
+        }
+        raise AuthMissing(provider.auth_missing, event=event)
+    sources = list(dict.fromkeys(source for _, source in found.values()))
+    values = {names[name]: value for name, (value, _) in found.items()}
+    values.update(given)
+    return kind(*(values[argument] for argument in kind.keys), source=" and ".join(sources))
+
+
+def require_brave() -> BraveCredentials:
+    """The Brave key, or :class:`AuthMissing` with the spec's text and event."""
+    return cast(BraveCredentials, require(PROVIDERS["brave"]))
+
+
+def require_google() -> GoogleCredentials:
+    """The Google key and engine id, or :class:`AuthMissing` with the spec's text and event."""
+    return cast(GoogleCredentials, require(PROVIDERS["google"]))
+
+
+def require_searxng() -> SearxngConfig:
+    """The SearXNG instance's base URL, or :class:`AuthMissing` with setup text and event."""
+    return cast(SearxngConfig, require(PROVIDERS["searxng"]))
+
+
+def configured_keys() -> dict[str, str]:
+    """The search providers' keys that resolve from the environment and the file (the tools'
+    order); a key whose source is unusable counts as missing."""
+    order = tool_order()  # one file reader: the file is read once for all keys
+    found: dict[str, str] = {}
+    names = (key.name for provider in PROVIDERS.values() for key in provider.keys.values())
+    for name in dict.fromkeys(names):
+        try:
+            hit = resolve([name], *order).get(name)
+        except ConfigError:
+            continue
+        if hit:
+            found[name] = hit[0]
+    return found
+
+
+def configured_providers() -> dict[str, bool]:
+    """Which search providers have what they need, from the environment and the file."""
+    keys = configured_keys()
+    return {name: pick_provider(keys, name) is not None for name in PROVIDERS}
+
+
+def pick_provider(
+    keys: Mapping[str, str | None],
+    preferred: str | None = None,
+    among: Sequence[str] | None = None,
+) -> str | None:
+    """The one place that picks a search provider (DESIGN 7), from the keys in effect
+    (``{"brave": "...", ...}``, names of the key table).
+
+    ``preferred`` (a provider's name) when its keys are there, else None; ``"none"`` means no
+    search; with no preference, the first provider of ``among`` (default: all, in the
+    registry's order) whose keys are there.
+    """
+    if preferred == "none":
+        return None
+    candidates = (among or tuple(PROVIDERS)) if preferred is None else (preferred,)
+    return next(
+        (
+            name
+            for name in candidates
+            if name in PROVIDERS
+            and all(keys.get(key.name) for key in PROVIDERS[name].keys.values())
+        ),
+        None,
+    )
+
+
+def brave_key() -> str | None:
+    """The Brave key if one resolves; ``None`` when missing or the file is unusable."""
+    try:
+        return require_brave().api_key
+    except (AuthMissing, ConfigError):
+        return None
+
+
+def google_credentials() -> tuple[str, str] | None:
+    """``(api_key, engine_id)`` if both resolve; ``None`` when missing or the file is unusable."""
+    try:
+        found = require_google()
+    except (AuthMissing, ConfigError):
+        return None
+    return found.api_key, found.engine_id
+
+
+# -- the sources ------------------------------------------------------------------------------
 
 
 def from_environment(name: str, source: KeySource) -> tuple[str, str] | None:

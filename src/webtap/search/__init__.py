@@ -10,7 +10,7 @@ Library use::
 :class:`webtap.errors.WebtapError` subclasses whose messages never contain a key.
 
 Every provider's search goes through one pipeline (:mod:`webtap.search.pipeline`); what is each
-provider's own is its module's :class:`~webtap.search.engine.Engine`, and what each provider is
+provider's own is its module's :class:`~webtap.search.pipeline.Engine`, and what each provider is
 (its tool, keys, endpoint, rate, setup texts) its record in :mod:`webtap.providers`. The tools'
 handler is :func:`webtap.search.pipeline.answer`, which :mod:`webtap.tools` runs after
 validating the request.
@@ -18,11 +18,15 @@ validating the request.
 
 from __future__ import annotations
 
-from webtap.search.brave import brave_search
-from webtap.search.google import google_search
-from webtap.search.pipeline import answer, search
-from webtap.search.results import SearchResult
-from webtap.search.searxng import searxng_search
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from webtap.search.brave import brave_search
+    from webtap.search.google import google_search
+    from webtap.search.pipeline import answer, search
+    from webtap.search.results import SearchResult
+    from webtap.search.searxng import searxng_search
 
 __all__ = [
     "SearchResult",
@@ -32,3 +36,20 @@ __all__ = [
     "search",
     "searxng_search",
 ]
+
+# Each name from its module on first use: a tool call imports its own provider's module only.
+_HOMES = {
+    "SearchResult": "webtap.search.results",
+    "answer": "webtap.search.pipeline",
+    "search": "webtap.search.pipeline",
+    "brave_search": "webtap.search.brave",
+    "google_search": "webtap.search.google",
+    "searxng_search": "webtap.search.searxng",
+}
+
+
+def __getattr__(name: str) -> Any:
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(import_module(home), name)

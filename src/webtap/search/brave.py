@@ -14,8 +14,7 @@ from typing import TYPE_CHECKING, Any
 from webtap.errors import APIError, AuthInvalid, InvalidInput, RateLimit, WebtapError
 from webtap.providers import BRAVE
 from webtap.search.budget import Limits
-from webtap.search.engine import Engine, Request, Search
-from webtap.search.pipeline import run
+from webtap.search.pipeline import Engine, Request, Search, run
 from webtap.search.request import ProviderReply, server_error_pause
 
 if TYPE_CHECKING:
@@ -48,16 +47,14 @@ def brave_search(
 
     Raises :class:`~webtap.errors.WebtapError` subclasses; never lets the key into a message.
     """
-    given = {"api_key": api_key}
-    engine = Brave(BRAVE)
     return run(
-        engine,
+        Brave(BRAVE),
         query,
         count,
         offset,
         allowed_domains,
         blocked_domains,
-        given=given,
+        given={"api_key": api_key},
         client=client,
         deadline=deadline,
     )

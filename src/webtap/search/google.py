@@ -16,8 +16,7 @@ from webtap.errors import APIError, AuthInvalid, RateLimit, WebtapError
 from webtap.providers import GOOGLE
 from webtap.search.budget import Limits
 from webtap.search.cached import fingerprint
-from webtap.search.engine import Call, Engine, Request, Search
-from webtap.search.pipeline import run
+from webtap.search.pipeline import Call, Engine, Request, Search, run
 from webtap.search.request import ProviderReply
 from webtap.settings import env_int
 
@@ -58,7 +57,6 @@ def google_search(
 ) -> list[SearchResult]:
     """Search Google; ``api_key``/``engine_id`` of ``None`` are discovered (environment, then
     the credentials file). Raises :class:`~webtap.errors.WebtapError` subclasses."""
-    given = {"api_key": api_key, "engine_id": engine_id}
     return run(
         Google(GOOGLE),
         query,
@@ -66,7 +64,7 @@ def google_search(
         start,
         allowed_domains,
         blocked_domains,
-        given=given,
+        given={"api_key": api_key, "engine_id": engine_id},
         client=client,
         deadline=deadline,
     )

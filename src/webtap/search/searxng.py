@@ -16,8 +16,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 from webtap.errors import APIError, ConfigError, RateLimit, WebtapError
 from webtap.providers import SEARXNG
-from webtap.search.engine import Engine, Request, Search
-from webtap.search.pipeline import run
+from webtap.search.pipeline import Engine, Request, Search, run
 from webtap.search.request import ProviderReply
 from webtap.search.results import SearchResult, clean_text
 
@@ -50,7 +49,6 @@ def searxng_search(
 
     Raises :class:`~webtap.errors.WebtapError` subclasses.
     """
-    given = {"url": url}
     return run(
         Searxng(SEARXNG),
         query,
@@ -58,7 +56,7 @@ def searxng_search(
         offset,
         allowed_domains,
         blocked_domains,
-        given=given,
+        given={"url": url},
         client=client,
         deadline=deadline,
     )

@@ -61,9 +61,10 @@ def next_pacific_midnight(now: datetime) -> datetime:
 
 
 def _exceeded(provider: Provider, resets_at: datetime | None, now: datetime) -> RateLimit:
-    period = provider.quota_period or "free"
+    period = provider.quota_period
     alt_tool, alt_provider, alt_ready = _alternative(provider)
-    lines = [f"⚠ {provider.title}: the {period} free search quota is used up."]
+    quota = f"{period} free search quota" if period else "free search quota"
+    lines = [f"⚠ {provider.title}: the {quota} is used up."]
     if resets_at is not None:
         lines.append(
             f"It resets in {_duration(resets_at - now)} "

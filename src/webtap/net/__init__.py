@@ -1,15 +1,22 @@
 """The HTTP layer of webtap's tools, on the standard library's ``http.client``.
 
-- :mod:`~webtap.net.client`: :class:`Client`, connections kept alive per origin, each request
-  bounded by a :class:`Deadline`;
+- :mod:`~webtap.net.client`: :class:`Client`, which makes each request whole and hands it to
+  its transport;
+- :mod:`~webtap.net.transport`: the transport seam (one method, ``handle_request``, as httpx's),
+  :class:`Request`, :class:`Response`, and :class:`MockTransport` for tests;
+- :mod:`~webtap.net.http_transport`: :class:`HTTPTransport`, connections kept alive per origin,
+  each request bounded by a :class:`Deadline`;
+- :mod:`~webtap.net.connection`: one ``http.client`` connection, its response framing checked
+  (:mod:`~webtap.net.framing`);
 - :mod:`~webtap.net.connect`: names resolved by webtap within the deadline, every address
   checked by the SSRF guard (``webtap.guard``) before connecting to it;
 - :mod:`~webtap.net.tls`: one TLS context, CA certificates loaded as cheaply as possible;
 - :mod:`~webtap.net.body`: bodies decoded (gzip/deflate/br) in bounded pieces, the size cap
   on decoded bytes;
 - :mod:`~webtap.net.errors`: one translation of what goes wrong into webtap's errors;
-- :mod:`~webtap.net.cookies`, :mod:`~webtap.net.proxy`, :mod:`~webtap.net.url`: cookies across
-  a redirect chain, proxies for search providers, URLs as a request line needs them.
+- :mod:`~webtap.net.cookies`, :mod:`~webtap.net.proxy`, :mod:`~webtap.net.url`,
+  :mod:`~webtap.net.headers`: cookies across a redirect chain, proxies for search providers,
+  URLs as a request line needs them, header fields.
 
 httpx is not used here: it stays for the Anthropic SDK, whose client gets the capped decoder
 through :func:`capping_hook`. The client modules (and ``http.client``) load on first use of
@@ -26,14 +33,17 @@ from webtap.net.errors import (
     ConnectFailed,
     ConnectTimeout,
     DecodingError,
+    InvalidHTTP,
     ReadTimeout,
     TransportError,
     translate_errors,
 )
 from webtap.net.hook import capping_hook
+from webtap.net.transport import MockTransport, Request, Response, Transport
 
 if TYPE_CHECKING:
-    from webtap.net.client import POOL_LIMITS, USER_AGENT, Client, PoolLimits, Response
+    from webtap.net.client import USER_AGENT, Client
+    from webtap.net.http_transport import POOL_LIMITS, HTTPTransport, PoolLimits
 
 __all__ = [
     "ACCEPT_ENCODING",
@@ -47,11 +57,16 @@ __all__ = [
     "ConnectTimeout",
     "Deadline",
     "DecodingError",
+    "HTTPTransport",
+    "InvalidHTTP",
     "Limits",
+    "MockTransport",
     "PoolLimits",
     "ReadTimeout",
+    "Request",
     "Response",
     "Timeouts",
+    "Transport",
     "TransportError",
     "capping_hook",
     "decode_capped",
@@ -59,12 +74,18 @@ __all__ = [
     "translate_errors",
 ]
 
-_LAZY = {"POOL_LIMITS", "USER_AGENT", "Client", "PoolLimits", "Response"}
+_LAZY = {
+    "USER_AGENT": "client",
+    "Client": "client",
+    "POOL_LIMITS": "http_transport",
+    "HTTPTransport": "http_transport",
+    "PoolLimits": "http_transport",
+}
 
 
 def __getattr__(name: str) -> Any:
     if name in _LAZY:
-        from webtap.net import client
+        from importlib import import_module
 
-        return getattr(client, name)
+        return getattr(import_module(f"webtap.net.{_LAZY[name]}"), name)
     raise AttributeError(f"module 'webtap.net' has no attribute {name!r}")

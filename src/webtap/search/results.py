@@ -34,7 +34,7 @@ def clean_text(value: Any) -> str:
     controls and invisible characters (:func:`webtap.text.strip_invisible`) taken out.
 
     Tags go first so that an encoded ``&lt;b&gt;`` stays the visible text ``<b>``; invisible
-    characters go before whitespace is collapsed, so that none is left doubled where they were.
+    characters go before whitespace is collapsed, so that no space is left doubled where they were.
     """
     if not isinstance(value, str):
         return ""

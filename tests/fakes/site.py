@@ -3,7 +3,8 @@
 ``site.route(path, ...)`` says how a path answers: status and reason phrase, headers, body, and
 misbehaviour: stall before answering, drip the body one byte at a time, no Content-Length, hang
 up without a word, or ``raw`` bytes sent as the whole answer (status line, headers and body as
-written, for answers no well-behaved server library would send: bad framing, two lengths).
+written, for answers no well-behaved server library would send: bad framing, two lengths;
+dripped too, headers and all, with ``drip``).
 ``site.answer(path, function)`` serves the route ``function(seen_request)`` describes (a dict of
 ``Route``'s fields), for pages that answer differently each time (conditional requests).
 A path is looked up with its query first, then without it (a search provider's endpoint).
@@ -33,7 +34,7 @@ class Route:
     headers: dict[str, str] = field(default_factory=dict)
     body: bytes = b""
     stall: float = 0.0  # seconds to wait before answering at all
-    drip: float = 0.0  # seconds between single bytes of the body (after the headers)
+    drip: float = 0.0  # seconds between single bytes of the body (of all of a raw answer)
     length: bool = True  # send Content-Length (else the body ends when the connection closes)
     hangup: bool = False  # close the connection without answering
     raw: bytes | None = None  # the whole answer, byte for byte; then the connection closes
@@ -68,9 +69,23 @@ class Site:
                 if route.hangup:
                     return
                 if route.raw is not None:
-                    self.wfile.write(route.raw)
+                    self.send(route.raw, route.drip)
                     return
                 self.answer(route)
+
+            def send(self, data: bytes, drip: float = 0.0) -> None:
+                """``data``, whole or a byte at a time; a client that hangs up ends it."""
+                try:
+                    if not drip:
+                        self.wfile.write(data)
+                        return
+                    for byte in data:
+                        self.wfile.write(bytes([byte]))
+                        self.wfile.flush()
+                        if site.stop.wait(drip):
+                            return
+                except (BrokenPipeError, ConnectionResetError):
+                    pass
 
             def answer(self, route: Route) -> None:
                 if route.reason == "":
@@ -83,17 +98,7 @@ class Site:
                 for name, value in headers.items():
                     self.send_header(name, value)
                 self.end_headers()
-                try:
-                    if route.drip:
-                        for byte in route.body:
-                            self.wfile.write(bytes([byte]))
-                            self.wfile.flush()
-                            if site.stop.wait(route.drip):
-                                return
-                    else:
-                        self.wfile.write(route.body)
-                except (BrokenPipeError, ConnectionResetError):
-                    pass
+                self.send(route.body, route.drip)
 
             def log_message(self, *args: Any) -> None:
                 pass
@@ -134,9 +139,10 @@ class Site:
     def page(self, path: str, html: str, content_type: str = "text/html; charset=utf-8") -> str:
         return self.route(path, html, headers={"Content-Type": content_type})
 
-    def raw(self, path: str, answer: bytes) -> str:
-        """Answer ``path`` with exactly ``answer`` (status line, headers, body), then hang up."""
-        return self.route(path, raw=answer)
+    def raw(self, path: str, answer: bytes, drip: float = 0.0) -> str:
+        """Answer ``path`` with exactly ``answer`` (status line, headers, body), then hang up;
+        with ``drip``, one byte every ``drip`` seconds."""
+        return self.route(path, raw=answer, drip=drip)
 
     def answer(self, path: str, function: Callable[[Seen], dict[str, Any]]) -> str:
         """Serve each request to ``path`` as ``function(request)`` says: ``Route``'s fields."""

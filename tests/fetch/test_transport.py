@@ -164,22 +164,11 @@ def test_wire_errors_become_one_network_error(raised, said) -> None:
     assert caught.value.message.startswith(f"Doing it: {said}")
 
 
-def test_a_dropped_connection_mid_body_is_named(free_port) -> None:
+def test_a_dropped_connection_mid_body_is_named(site) -> None:
     """A body cut short of its Content-Length reaches webtap as its NetworkError."""
-    server = socket.create_server(("127.0.0.1", free_port))
-    try:
-
-        def answer() -> None:
-            conn, _ = server.accept()
-            conn.recv(65536)
-            conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\nshort")
-            conn.close()
-
-        threading.Thread(target=answer, daemon=True).start()
-        with pytest.raises(NetworkError, match="connection closed unexpectedly"):
-            fetch(f"http://127.0.0.1:{free_port}/", guard=LOCAL_ONLY, timeouts=FAST)
-    finally:
-        server.close()
+    url = site.raw("/short", b"HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\nshort")
+    with pytest.raises(NetworkError, match="connection closed unexpectedly"):
+        fetch(url, guard=LOCAL_ONLY, timeouts=FAST)
 
 
 # --- CA certificates -------------------------------------------------------------------------

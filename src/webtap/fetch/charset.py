@@ -60,9 +60,9 @@ _NOT_CHARSETS = {"idna", "punycode", "undefined", "unicode-escape", "raw-unicode
 
 def decode(body: bytes, charset: str | None, *, html: bool = False) -> str:
     """Text from ``body``: BOM, then ``charset`` (the header), then ``<meta>``, then detection."""
-    for bom, codec in _BOMS:
+    for bom, bom_codec in _BOMS:
         if body.startswith(bom):
-            return body.decode(codec, errors="replace")
+            return body.decode(bom_codec, errors="replace")
     codec = _codec(charset)
     if codec is None and html:
         match = _META_CHARSET.search(body[:8192])

@@ -80,11 +80,12 @@ class Connection(http.client.HTTPConnection):
     def connect(self) -> None:
         sock = open_socket(self.host, self.port, self.deadline, self.connect_timeout, self.guard)
         try:
-            if self._tunnel_host:
+            if self._tunnel_host:  # type: ignore[attr-defined]
                 self.sock = sock
                 sock.settimeout(self.deadline.clamp(self.connect_timeout, ConnectTimeout))
                 try:
-                    self._tunnel()  # CONNECT, as http.client's own connect() does after set_tunnel
+                    # CONNECT, as http.client's own connect() does after set_tunnel.
+                    self._tunnel()  # type: ignore[attr-defined]
                 except TimeoutError:
                     raise ConnectTimeout("the proxy did not answer CONNECT in time") from None
                 except (OSError, http.client.HTTPException) as exc:

@@ -128,13 +128,13 @@ def test_last_modified_is_asked_with_if_modified_since(site, fetch_tool):
 
 
 def test_a_304_refreshes_without_converting_again(site, fetch_call, monkeypatch):
-    from webtap.fetch import page
+    from webtap.fetch import media
 
     url = site.answer("/v", versioned('"v1"', article()))
     conversions = []
-    real = page.convert_body
+    real = media.convert_body
     monkeypatch.setattr(
-        page, "convert_body", lambda *a, **k: conversions.append(1) or real(*a, **k)
+        media, "convert_body", lambda *a, **k: conversions.append(1) or real(*a, **k)
     )
     stale = {"WEBTAP_FETCH_CACHE_TTL": "0"}
     first = fetch_call(url, env=stale)
@@ -425,6 +425,7 @@ def test_a_page_served_from_the_cache_starts_no_http_stack(site):
         )
         assert b'"success": true' in proc.stdout
         assert (b" http.client\n" in proc.stderr) is expected
+        assert (b" webtap.convert\n" in proc.stderr) is expected  # nor the converters
         assert b" httpx\n" not in proc.stderr
     assert site.paths() == ["/"]
 

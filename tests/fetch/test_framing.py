@@ -14,7 +14,7 @@ import pytest
 from webtap.errors import NetworkError
 from webtap.fetch import fetch
 from webtap.guard import Guard
-from webtap.net.framing import chunk_size, content_length
+from webtap.net.connection import chunk_size, content_length
 
 LOCAL = Guard(allowed_networks=(ipaddress.ip_network("127.0.0.1/32"),))
 PREFIX = "the server's answer is not valid HTTP: "

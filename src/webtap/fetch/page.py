@@ -21,7 +21,6 @@ from __future__ import annotations
 from http import HTTPStatus
 from typing import TYPE_CHECKING, NamedTuple
 
-from webtap.fetch.media import convert_body
 from webtap.fetch.page_cache import page_cache
 from webtap.fetch.settings import checked_mode, fetch_limits, fetch_mode, fetch_timeouts, max_body
 from webtap.fetch.urls import check_url
@@ -31,8 +30,8 @@ if TYPE_CHECKING:
     from webtap.fetch.page_cache import StoredPage
     from webtap.net import Client, Limits, Timeouts
 
-# webtap.net's client (and with it http.client) is imported only where a request is made: a
-# page served from the cache costs no HTTP stack at all.
+# webtap.net's client (and with it http.client) and the converters are imported only where a
+# request is made: a page served from the cache costs no HTTP stack and no converter at all.
 
 __all__ = ["Page", "fetch"]
 
@@ -81,8 +80,10 @@ def fetch(
     if hit is not None and hit.fresh:
         return _from_cache(hit.page, url)
 
+    # Only now: a page from the cache needs no HTTP stack and no converter.
     from webtap.fetch.download import download
-    from webtap.net import Deadline  # only now: a page from the cache needs no HTTP stack
+    from webtap.fetch.media import convert_body
+    from webtap.net import Deadline
 
     timeouts = timeouts or fetch_timeouts()
     deadline = Deadline(timeouts.total)

@@ -3,20 +3,19 @@
 - :mod:`~webtap.net.client`: :class:`Client`, which makes each request whole and hands it to
   its transport;
 - :mod:`~webtap.net.transport`: the transport seam (one method, ``handle_request``, as httpx's),
-  :class:`Request`, :class:`Response`, and :class:`MockTransport` for tests;
+  :class:`Request`, :class:`Response`, :class:`MockTransport` for tests, header fields;
 - :mod:`~webtap.net.http_transport`: :class:`HTTPTransport`, connections kept alive per origin,
   each request bounded by a :class:`Deadline`;
-- :mod:`~webtap.net.connection`: one ``http.client`` connection, its response framing checked
-  (:mod:`~webtap.net.framing`);
+- :mod:`~webtap.net.connection`: one ``http.client`` connection, its responses' framing read
+  strictly (RFC 9112 §6);
 - :mod:`~webtap.net.connect`: names resolved by webtap within the deadline, every address
   checked by the SSRF guard (``webtap.guard``) before connecting to it;
 - :mod:`~webtap.net.tls`: one TLS context, CA certificates loaded as cheaply as possible;
 - :mod:`~webtap.net.body`: bodies decoded (gzip/deflate/br) in bounded pieces, the size cap
   on decoded bytes;
 - :mod:`~webtap.net.errors`: one translation of what goes wrong into webtap's errors;
-- :mod:`~webtap.net.cookies`, :mod:`~webtap.net.proxy`, :mod:`~webtap.net.url`,
-  :mod:`~webtap.net.headers`: cookies across a redirect chain, proxies for search providers,
-  URLs as a request line needs them, header fields.
+- :mod:`~webtap.net.cookies`, :mod:`~webtap.net.proxy`, :mod:`~webtap.net.url`: cookies across
+  a redirect chain, proxies for search providers, URLs as a request line needs them.
 
 httpx is not used here: it stays for the Anthropic SDK, whose client gets the capped decoder
 through :func:`capping_hook`. The client modules (and ``http.client``) load on first use of

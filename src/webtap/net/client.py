@@ -17,9 +17,8 @@ from typing import TYPE_CHECKING
 
 from webtap import __version__
 from webtap.net.connection import Connection as _Connection  # noqa: F401 - tests patch it here
-from webtap.net.headers import basic_auth, check_headers
 from webtap.net.http_transport import POOL_LIMITS, HTTPTransport, PoolLimits
-from webtap.net.transport import Request, Response, Transport
+from webtap.net.transport import Request, Response, Transport, basic_auth, check_headers
 from webtap.net.url import parse_url
 
 if TYPE_CHECKING:

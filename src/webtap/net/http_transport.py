@@ -4,7 +4,7 @@
 another (see :mod:`webtap.net.transport`). It is where the wire rules hold: the SSRF guard
 checks every address before connecting (:mod:`webtap.net.connect`), the request's deadline
 bounds DNS, connect, TLS and every read, proxies from the environment are honoured when asked,
-and responses are framed strictly (:mod:`webtap.net.framing`). Errors are the standard
+and responses are framed strictly (:mod:`webtap.net.connection`). Errors are the standard
 library's or :mod:`webtap.net.errors`' (translated by ``translate_errors``).
 """
 
@@ -22,9 +22,8 @@ from typing import TYPE_CHECKING, NamedTuple
 from webtap.net.body import PIECE
 from webtap.net.connection import Connection
 from webtap.net.errors import ReadTimeout
-from webtap.net.headers import basic_auth, check_headers
 from webtap.net.proxy import Proxy, proxy_for
-from webtap.net.transport import Request, Response
+from webtap.net.transport import Request, Response, basic_auth, check_headers
 
 if TYPE_CHECKING:
     from webtap.guard import Guard

@@ -9,6 +9,10 @@ pieces (``iter_raw``) and closes it. webtap's own transport is
 the SSRF guard at connect, the deadline on every read, HTTP framing checked).
 :class:`MockTransport` answers from a function, so that redirect, cookie and conditional-request
 logic is tested without a socket; another way to get a page can be one more transport.
+
+The header fields a request and a response carry have their helpers here too: checked before
+they are sent (:func:`check_headers`), joined when read (:func:`joined`), Basic credentials
+(:func:`basic_auth`).
 """
 
 from __future__ import annotations
@@ -16,13 +20,19 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING, NamedTuple, Protocol
 
-from webtap.net.headers import joined
-
 if TYPE_CHECKING:
     from webtap.net.deadline import Deadline
     from webtap.net.url import Target
 
-__all__ = ["MockTransport", "Request", "Response", "Transport"]
+__all__ = [
+    "MockTransport",
+    "Request",
+    "Response",
+    "Transport",
+    "basic_auth",
+    "check_headers",
+    "joined",
+]
 
 
 class Request(NamedTuple):
@@ -95,3 +105,33 @@ class MockTransport:
     def handle_request(self, request: Request) -> Response:
         self.requests.append(request)
         return self.handler(request)
+
+
+# --- Header fields -------------------------------------------------------------------------
+
+
+def check_headers(headers: Mapping[str, str]) -> None:
+    """Refuse a header value http.client would refuse, without quoting it (it may be a key)."""
+    for name, value in headers.items():
+        if any((ord(ch) < 32 and ch != "\t") or ord(ch) == 127 for ch in value):
+            raise ValueError(
+                f"the {name} header's value contains a line break or a control character; "
+                "it was not sent"
+            )
+
+
+def joined(fields: Iterable[tuple[str, str]]) -> dict[str, str]:
+    """Header fields as one dict: names in lower case, a repeated field's values joined with
+    ``", "`` (as httpx's ``Headers.get``)."""
+    headers: dict[str, str] = {}
+    for name, value in fields:
+        key = name.lower()
+        headers[key] = f"{headers[key]}, {value}" if key in headers else value
+    return headers
+
+
+def basic_auth(userinfo: str) -> str:
+    """The ``Authorization`` (or ``Proxy-Authorization``) value for ``"user:password"``."""
+    import base64  # only for a URL or proxy with credentials
+
+    return "Basic " + base64.b64encode(userinfo.encode("utf-8")).decode("ascii")

@@ -18,8 +18,8 @@
   a redirect chain, proxies for search providers, URLs as a request line needs them.
 
 httpx is not used here: it stays for the Anthropic SDK, whose client gets the capped decoder
-through :func:`capping_hook`. The client modules (and ``http.client``) load on first use of
-their names, so that an answer from a cache costs no HTTP stack.
+through :func:`capping_hook`. The client modules (and ``http.client``) and the hook load on
+first use of their names, so that an answer from a cache costs no HTTP stack.
 """
 
 from __future__ import annotations
@@ -37,11 +37,11 @@ from webtap.net.errors import (
     TransportError,
     translate_errors,
 )
-from webtap.net.hook import capping_hook
 from webtap.net.transport import MockTransport, Request, Response, Transport
 
 if TYPE_CHECKING:
     from webtap.net.client import USER_AGENT, Client
+    from webtap.net.hook import capping_hook
     from webtap.net.http_transport import POOL_LIMITS, HTTPTransport, PoolLimits
 
 __all__ = [
@@ -73,7 +73,9 @@ __all__ = [
     "translate_errors",
 ]
 
+# Loaded on first use: the client modules need http.client; the hook is the agent's alone.
 _LAZY = {
+    "capping_hook": "hook",
     "USER_AGENT": "client",
     "Client": "client",
     "POOL_LIMITS": "http_transport",

@@ -22,12 +22,12 @@ from typing import TYPE_CHECKING, NamedTuple
 from webtap.net.body import PIECE
 from webtap.net.connection import Connection
 from webtap.net.errors import ReadTimeout
-from webtap.net.proxy import Proxy, proxy_for
 from webtap.net.transport import Request, Response, basic_auth, check_headers
 
 if TYPE_CHECKING:
     from webtap.guard import Guard
     from webtap.net.deadline import Deadline
+    from webtap.net.proxy import Proxy
     from webtap.net.url import Target
 
 __all__ = ["POOL_LIMITS", "HTTPTransport", "PoolLimits", "WireResponse"]
@@ -70,7 +70,7 @@ class HTTPTransport:
 
     def handle_request(self, request: Request) -> WireResponse:
         target, deadline = request.target, request.deadline
-        proxy = proxy_for(target.scheme, target.host, target.port) if self.proxies else None
+        proxy = _proxy(target) if self.proxies else None
         headers = request.headers
         line = target.target
         if proxy and target.scheme == "http":
@@ -200,6 +200,12 @@ class WireResponse(Response):
         conn, self._conn = self._conn, None
         if conn is not None:
             self._transport.give_back(conn, self._raw)
+
+
+def _proxy(target: Target) -> Proxy | None:
+    from webtap.net.proxy import proxy_for  # here: the fetch tool never uses a proxy
+
+    return proxy_for(target.scheme, target.host, target.port)
 
 
 def _fields(raw: http.client.HTTPResponse) -> list[tuple[str, str]]:

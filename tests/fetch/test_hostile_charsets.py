@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from webtap.fetch.charset import decode
+from webtap.fetch.media import decode
 
 
 @pytest.mark.parametrize(

@@ -11,8 +11,8 @@ One module per step of a fetch, in the order :func:`fetch` takes them (:mod:`.pa
 - :mod:`.page_cache`: converted pages kept, so that paging through one is one request;
 - :mod:`.download`: a page's bytes (:class:`~webtap.fetch.download.Download`), over HTTP with
   webtap's client; :mod:`.redirects` follows them, the SSRF guard checking every hop;
-- :mod:`.media` and :mod:`.charset`: the bytes to Markdown by media type and charset, without
-  controls or invisible characters;
+- :mod:`.media`: the bytes to Markdown by media type and charset, without controls or
+  invisible characters;
 - :mod:`.paging`: the Markdown cut into lines; :mod:`.tool`: the ``web_fetch`` handler.
 
 The HTTP itself is :mod:`webtap.net`'s (its transport checks every address it connects to), and

@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     from webtap.fetch.page_cache import Conditions
     from webtap.guard import Guard
     from webtap.net import Client, Deadline, Limits, Response, Timeouts
+    from webtap.net.cookies import RedirectCookies
     from webtap.net.url import Target
 
 __all__ = ["ACCEPT", "REDIRECT_STATUSES", "checked_hop", "follow", "status_line"]
@@ -49,11 +50,10 @@ def follow(
     returned as such (with no body). A status of 400 or more is an :class:`HTTPError`.
     """
     from webtap.net import read_body
-    from webtap.net.cookies import RedirectCookies
 
     hop = url  # this hop's URL as written: the caller's, then each Location made absolute
     visited: list[str] = []
-    cookies = RedirectCookies()
+    cookies: RedirectCookies | None = None  # made when a hop sets one (most never do)
     for _ in range(limits.max_redirects + 1):
         target = checked_hop(hop, guard)
         plain = urldefrag(hop).url
@@ -64,7 +64,7 @@ def follow(
         if asking and conditions is not None:
             headers.update(conditions.headers)
         path = target.target.split("?")[0]
-        cookie = cookies.header(target.host, path, target.scheme == "https")
+        cookie = cookies and cookies.header(target.host, path, target.scheme == "https")
         if cookie:
             headers["Cookie"] = cookie
         try:
@@ -76,7 +76,12 @@ def follow(
                 connect_timeout=timeouts.connect,
                 read_timeout=timeouts.read,
             ) as r:
-                cookies.learn(target.host, path, r.set_cookies)
+                if r.set_cookies:
+                    if cookies is None:
+                        from webtap.net.cookies import RedirectCookies
+
+                        cookies = RedirectCookies()
+                    cookies.learn(target.host, path, r.set_cookies)
                 location = r.headers.get("location")
                 if r.status in REDIRECT_STATUSES and location:
                     visited.append(plain)

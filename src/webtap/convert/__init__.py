@@ -9,13 +9,26 @@ libxml2 (through lxml) parses the page and does the bulk work in C: it drops com
 scripts, styles and hidden subtrees and unwraps purely presentational tags. One iterative
 walk over what is left writes GitHub-flavoured Markdown (CommonMark plus tables and
 strikethrough). See ``docs/convert.md`` for the full mapping.
+
+The escaping it applies is public too, for other writers of Markdown (the fetch tool's JSON
+blocks, the PDF reader): :func:`escape_text`, :func:`escape_line_start`,
+:func:`escape_heading_end` and :func:`code_fence`.
 """
 
 from __future__ import annotations
 
 from typing import NamedTuple
 
-__all__ = ["Document", "convert"]
+from webtap.convert._escape import code_fence, escape_heading_end, escape_line_start, escape_text
+
+__all__ = [
+    "Document",
+    "code_fence",
+    "convert",
+    "escape_heading_end",
+    "escape_line_start",
+    "escape_text",
+]
 
 
 class Document(NamedTuple):

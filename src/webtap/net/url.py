@@ -81,8 +81,8 @@ def with_params(url: str, params: Mapping[str, Any]) -> str:
 
 
 def ascii_host(host: str) -> str:
-    """``host`` in ASCII: an international name IDNA-encoded, ``xn--`` labels checked; else
-    :class:`URLProblem`."""
+    """``host`` as DNS and the ``Host`` header need it: IDNA-encoded when it is not ASCII; an
+    ``xn--`` label must decode. Else :class:`URLProblem`."""
     if host.isascii() and "xn--" not in host:
         return host
     import idna

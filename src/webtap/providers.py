@@ -19,11 +19,7 @@ Light on purpose (no dataclasses, no pathlib): every tool call imports it.
 
 from __future__ import annotations
 
-from importlib import import_module
-from typing import TYPE_CHECKING, Any, ClassVar
-
-if TYPE_CHECKING:
-    from webtap.search.pipeline import Engine
+from typing import Any, ClassVar
 
 __all__ = [
     "BRAVE",
@@ -201,11 +197,6 @@ class Provider:
     def keys(self) -> dict[str, KeySource]:
         """Its keys by the argument each is passed as."""
         return self.credentials.keys
-
-    def engine(self) -> Engine:
-        """Its own part, imported on first use."""
-        module, _, name = self.engine_path.partition(":")
-        return getattr(import_module(module), name)(self)
 
 
 PROVIDERS: dict[str, Provider] = {}

@@ -14,7 +14,6 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
-
 from tests.fakes.site import Site
 
 

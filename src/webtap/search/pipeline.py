@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from webtap.credentials import require
 from webtap.errors import APIError, InvalidInput, WebtapError
-from webtap.providers import PROVIDERS
+from webtap.providers import PROVIDERS, Provider
 from webtap.search.budget import Limits, RateBudget
 from webtap.search.cached import cached
 from webtap.search.domains import filter_results, normalize_domains
@@ -42,7 +42,7 @@ if TYPE_CHECKING:
     from webtap.net import Client, Deadline
     from webtap.providers import Found, Provider
 
-__all__ = ["Engine", "Request", "Search", "answer", "parse_items", "run", "search"]
+__all__ = ["Engine", "Request", "Search", "answer", "engine_of", "parse_items", "run", "search"]
 
 
 class Search(NamedTuple):
@@ -261,7 +261,7 @@ def search(
         raise InvalidInput(
             f"Unknown search provider {provider!r} (use one of {', '.join(PROVIDERS)})"
         )
-    engine = record.engine()
+    engine = engine_of(record)
     if engine.max_count is not None and count > engine.max_count:
         raise InvalidInput(
             f"Invalid input: {engine.what} returns at most {engine.max_count} results"
@@ -280,10 +280,20 @@ def search(
     )
 
 
+def engine_of(provider: Provider) -> Engine:
+    """The provider's own part (its module under :mod:`webtap.search`, named by the record's
+    ``engine_path``), imported on first use: a search call loads only its own provider."""
+    from importlib import import_module
+
+    module, _, name = provider.engine_path.partition(":")
+    engine: Engine = getattr(import_module(module), name)(provider)
+    return engine
+
+
 def answer(provider: str, request: dict[str, Any]) -> dict[str, Any]:
     """Provider ``provider``'s tool (``web_search_<provider>``) on a validated request: its
     count and start fields as the record names them, one deadline for the whole tool."""
-    engine = PROVIDERS[provider].engine()
+    engine = engine_of(PROVIDERS[provider])
     record = engine.provider
     count = request.get(record.count_field, 10)
     results = run(

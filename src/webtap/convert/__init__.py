@@ -22,6 +22,10 @@ from typing import NamedTuple
 from webtap.convert._escape import code_fence, escape_heading_end, escape_line_start, escape_text
 
 __all__ = [
+    "CONTENT",
+    "EMPTY",
+    "SCRIPT_SHELL",
+    "STATE_NOTES",
     "Document",
     "code_fence",
     "convert",
@@ -29,6 +33,25 @@ __all__ = [
     "escape_line_start",
     "escape_text",
 ]
+
+# What a converted page holds (`Document.state`): the hook for the headless-browser path (which
+# renders script shells) and the typed verdicts.
+CONTENT = "content"
+"""The page has readable content."""
+EMPTY = "empty"
+"""The page holds no text at all (an empty body)."""
+SCRIPT_SHELL = "script_shell"
+"""The server sent a page whose content a script builds: few words, an empty mount element
+(``#root``, ``#app``, ``#__next``, ``<app-root>``), a ``<noscript>`` asking for JavaScript or
+a "Loading…" body, and nothing recovered from ``<noscript>``, streamed segments or
+structured data."""
+STATE_NOTES = {
+    CONTENT: "the page has readable content",
+    EMPTY: "the page holds no text (an empty body)",
+    SCRIPT_SHELL: "the page's content is built by scripts in a browser; the server sent only "
+    "a shell, and no text for readers without scripts",
+}
+"""One line saying what each state means, for a result that reports it."""
 
 
 class Document(NamedTuple):
@@ -41,6 +64,9 @@ class Document(NamedTuple):
     trimmed: bool = False
     """True when ``markdown`` is the page's main content only (``convert(main_content=True)``
     found it); False when it is the whole page."""
+    state: str = CONTENT
+    """`CONTENT`, `EMPTY` or `SCRIPT_SHELL`: whether the page holds readable content, and if
+    not, why (see ``docs/convert.md``)."""
 
 
 def convert(

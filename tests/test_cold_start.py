@@ -92,7 +92,8 @@ def test_a_fetch_call_imports_nothing_it_does_not_need(httpserver, tmp_path) -> 
         "fetch_main",
         {"url": httpserver.url_for("/page")},
         tmp_path,
-        {"WEBTAP_ALLOW_NETWORKS": "127.0.0.1/32"},
+        # Rendering as it is by default: a page that is no script shell starts no browser.
+        {"WEBTAP_ALLOW_NETWORKS": "127.0.0.1/32", "WEBTAP_RENDER": "auto"},
     )
     assert [name for name in FORBIDDEN if name in modules] == []
     assert "lxml" in modules and "http" in modules  # what a fetch does need

@@ -43,6 +43,7 @@ LAYERS: list[tuple[str, set[str]]] = [
         },
     ),
     ("converters", {"convert", "pdf"}),
+    ("browser", {"browser"}),  # renders pages for the fetch, through the guard and net
     ("fetch and search", {"fetch", "search"}),
     ("tools", {"tools", "entry"}),
     ("host", {"host", "store"}),

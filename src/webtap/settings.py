@@ -23,6 +23,9 @@ import os
 from webtap.errors import ConfigError, clip
 
 __all__ = [
+    "BROWSER",
+    "RENDER",
+    "RENDER_MODES",
     "SETTINGS",
     "Setting",
     "declare",
@@ -223,3 +226,26 @@ def declare(
     )
     SETTINGS[name] = setting
     return setting
+
+
+# --- Rendering with a browser (issue 21; docs/fetch.md, "Rendering with a browser") -----------
+
+RENDER_MODES = ("auto", "always", "off")
+RENDER = declare(
+    "WEBTAP_RENDER",
+    "choice",
+    "auto",
+    "when web_fetch renders a page in a browser: auto (a page judged to be a script shell), "
+    "always (every HTML page) or off",
+    section="rendering",
+    choices=RENDER_MODES,
+    shown="auto (renders only when a browser is found)",
+)
+BROWSER = declare(
+    "WEBTAP_BROWSER",
+    "path",
+    None,
+    "the Chrome-family browser that renders pages (a name on PATH or a path)",
+    section="rendering",
+    shown="the first of chromium-headless-shell, chromium, google-chrome, ... on PATH",
+)

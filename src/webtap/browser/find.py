@@ -1,4 +1,5 @@
-"""Which browser: ``WEBTAP_BROWSER``, else the usual names of Chrome-family browsers on PATH.
+"""Which browser: ``WEBTAP_BROWSER`` (:data:`webtap.settings.BROWSER`), else the usual names of
+Chrome-family browsers on PATH.
 
 webtap ships no browser and downloads none: it uses one the person installed
 (``apt-get install chromium-headless-shell``, or any Chrome or Chromium). The headless shell is
@@ -13,6 +14,7 @@ import os
 import shutil
 
 from webtap.errors import ConfigError, clip
+from webtap.settings import BROWSER
 
 __all__ = [
     "BROWSER_ENV",
@@ -23,7 +25,7 @@ __all__ = [
     "find_browser",
 ]
 
-BROWSER_ENV = "WEBTAP_BROWSER"
+BROWSER_ENV = BROWSER.name
 
 NAMES = (
     "chromium-headless-shell",
@@ -54,8 +56,8 @@ def find_browser() -> str | None:
     Raises :class:`BrowserNotFound` when ``WEBTAP_BROWSER`` is set to something that is not
     an executable file: a setting that names nothing is a mistake to report, not to skip.
     """
-    named = os.environ.get(BROWSER_ENV, "").strip()
-    if named:
+    named = BROWSER.get()
+    if isinstance(named, str):
         path = shutil.which(named)
         if path is None:
             raise BrowserNotFound(

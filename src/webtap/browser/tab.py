@@ -71,12 +71,15 @@ class Rendered(NamedTuple):
     ``outcome`` says why the render stopped: ``"settled"`` (loaded, then quiet), ``"deadline"``
     (the deadline came first: ``html`` is what the page showed then) or ``"capped"`` (the
     proxy's byte or request cap was reached). ``requests`` counts the connections and plain
-    requests the proxy handled, ``refused`` the ones it did not make and why.
+    requests the proxy handled, ``refused`` the ones it did not make and why. ``status`` and
+    ``headers`` (names in lower case) are the page's own response's, the last one a main-frame
+    navigation got.
     """
 
     url: str
     final_url: str
     status: int | None
+    headers: dict[str, str]
     html: str
     outcome: str
     requests: int
@@ -85,7 +88,7 @@ class Rendered(NamedTuple):
 
 
 class _State:
-    __slots__ = ("final_url", "in_flight", "last", "loaded", "main_request", "status")
+    __slots__ = ("final_url", "headers", "in_flight", "last", "loaded", "main_request", "status")
 
     def __init__(self, url: str) -> None:
         self.final_url = url
@@ -94,6 +97,7 @@ class _State:
         self.loaded = False
         self.main_request: str | None = None
         self.status: int | None = None
+        self.headers: dict[str, str] = {}
 
 
 def render_tab(
@@ -155,6 +159,7 @@ def render_tab(
             url=url,
             final_url=final_url or state.final_url,
             status=state.status,
+            headers=state.headers,
             html=html,
             outcome=outcome,
             requests=proxy.requests,
@@ -243,6 +248,8 @@ def _handle(
             response = params.get("response", {})
             state.status = response.get("status")
             state.final_url = response.get("url", state.final_url)
+            headers = response.get("headers") or {}
+            state.headers = {str(name).lower(): str(value) for name, value in headers.items()}
     elif method == "Page.frameNavigated":
         navigated = params.get("frame", {})
         if not navigated.get("parentId"):

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from webtap.convert import Document
 from webtap.convert._html import clean, find_base, find_title, first_h1, parse
+from webtap.convert._shell import interim_state
 from webtap.convert._walk import MarkdownConverter
 
 __all__ = ["MarkdownConverter", "convert_document"]
@@ -31,5 +32,7 @@ def convert_document(
 
         content = extract_root(root)
         if content is not None:
-            return Document(title, MarkdownConverter(base).convert(content), trimmed=True)
-    return Document(title, MarkdownConverter(base).convert(root))
+            markdown = MarkdownConverter(base).convert(content)
+            return Document(title, markdown, True, interim_state(html, markdown))
+    markdown = MarkdownConverter(base).convert(root)
+    return Document(title, markdown, state=interim_state(html, markdown))

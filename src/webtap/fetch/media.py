@@ -80,13 +80,15 @@ _ATX_HEADING = re.compile(r"^ {0,3}#{1,6}[ \t]+(.+?)(?:[ \t]+#+)?[ \t]*$", re.MU
 class Converted(NamedTuple):
     """A body as Markdown: its title, the Markdown, the media type read, whether the Markdown
     is only the page's main content (HTML with ``main_content``, when extraction kept less than
-    the whole page), and how many invisible characters were taken out of title and Markdown."""
+    the whole page), how many invisible characters were taken out of title and Markdown, and
+    what the page holds (HTML: :attr:`webtap.convert.Document.state`)."""
 
     title: str
     markdown: str
     media_type: str
     trimmed: bool = False
     invisible_removed: int = 0
+    state: str = "content"  # HTML: `webtap.convert.Document.state`
 
 
 def to_markdown(
@@ -226,7 +228,9 @@ def _html(
         raise ParseError("Failed to parse HTML: the document is nested too deeply") from None
     except Exception as exc:
         raise ParseError(f"Failed to parse HTML: {type(exc).__name__}: {exc}") from None
-    return Converted(document.title, document.markdown, media_type, document.trimmed)
+    return Converted(
+        document.title, document.markdown, media_type, document.trimmed, state=document.state
+    )
 
 
 def _pdf(body: bytes, media_type: str, deadline: Deadline | None) -> tuple[str, str]:

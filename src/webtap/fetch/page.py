@@ -8,7 +8,8 @@
    every hop checked by the SSRF guard (:mod:`webtap.fetch.redirects`), a stale cached page
    asked for with a conditional request. A ``304`` serves the cached page.
 4. The body is converted by its media type (:mod:`webtap.fetch.media`), controls and
-   invisible characters taken out.
+   invisible characters taken out. A page whose content scripts build is then rendered in a
+   browser, when it should be and can be (:mod:`webtap.fetch.render`).
 5. The page is kept in the cache when the server allows it.
 
 Another way to get a page's bytes answers a :class:`~webtap.fetch.download.Download` as step 3
@@ -47,6 +48,8 @@ class Page(NamedTuple):
     """True when ``markdown`` is only the page's main content (see ``mode``)."""
     invisible_removed: int = 0
     """How many invisible characters were taken out of ``title`` and ``markdown``."""
+    rendered: bool = False
+    """True when ``markdown`` is the page as a browser rendered it (:mod:`webtap.fetch.render`)."""
 
 
 def fetch(
@@ -58,6 +61,7 @@ def fetch(
     guard: Guard | None = None,
     client: Client | None = None,
     cache: bool | None = None,
+    render: bool | None = None,
 ) -> Page:
     """Fetch ``url`` and convert it to Markdown.
 
@@ -70,6 +74,8 @@ def fetch(
     when webtap makes its own client, since a client of yours may see a different web than
     webtap's. A page is only ever cached after a fetch under the same guard policy (it is in
     the key), so an address the guard refuses is never served from the cache either.
+    ``render``: render the page in a browser (True), never (False), or as ``WEBTAP_RENDER``
+    says (None; see :mod:`webtap.fetch.render`).
     """
     url = check_url(url)
     mode = fetch_mode() if mode is None else checked_mode(mode)
@@ -77,6 +83,8 @@ def fetch(
     pages = page_cache() if (client is None if cache is None else cache) else None
     key = pages.key(url, mode, guard) if pages is not None else None
     hit = pages.lookup(key, max_body(limits)) if pages is not None else None
+    if hit is not None and not _serves(hit.page, render):
+        hit = None  # kept unrendered, and this fetch must render it: fetched again
     if hit is not None and hit.fresh:
         return _from_cache(hit.page, url)
 
@@ -96,9 +104,29 @@ def fetch(
     converted = convert_body(
         got.body, got.content_type, got.url, main_content=mode == "main", deadline=deadline
     )
-    if pages is not None:
-        pages.remember(key, mode, guard, got, converted)
-    return Page(got.url, *converted)
+    from webtap.fetch.render import render_step
+
+    step = render_step(
+        url,
+        got,
+        converted,
+        render=render,
+        mode=mode,
+        guard=guard,
+        deadline=deadline,
+        limits=limits,
+        pages=pages,
+    )
+    got, converted = step.download, step.converted
+    if pages is not None and step.keep:
+        pages.remember(key, mode, guard, got, converted, rendered=step.rendered)
+    return Page(got.url, *converted[:5], rendered=step.rendered)
+
+
+def _serves(page: StoredPage, render: bool | None) -> bool:
+    from webtap.fetch.render import cached_page_serves  # light: no browser, no converter
+
+    return cached_page_serves(page, render)
 
 
 def _from_cache(page: StoredPage, url: str) -> Page:
@@ -109,4 +137,5 @@ def _from_cache(page: StoredPage, url: str) -> Page:
         page.media_type,
         page.trimmed,
         page.invisible_removed,
+        page.rendered,
     )

@@ -158,6 +158,7 @@ class StoredPage(NamedTuple):
     lifetime: float | None = None
     always_revalidate: bool = False
     invisible_removed: int = 0  # characters taken out of title and Markdown (webtap.text)
+    rendered: bool = False  # the Markdown is the page as a browser rendered it (fetch.render)
 
     @classmethod
     def from_json(cls, value: Any) -> StoredPage | None:
@@ -269,10 +270,16 @@ class PageCache:
             self.store(key, renewed)
 
     def remember(
-        self, key: str | None, mode: str, guard: Guard, download: Download, converted: Converted
+        self,
+        key: str | None,
+        mode: str,
+        guard: Guard,
+        download: Download,
+        converted: Converted,
+        rendered: bool = False,
     ) -> None:
         """Keep a converted page, if it was a complete success the server lets us keep; under
-        its final URL's key too when it was redirected."""
+        its final URL's key too when it was redirected. ``rendered``: it came from a browser."""
         if key is None or download.status not in _STORED_STATUSES:
             return
         stored = stored_page(
@@ -281,6 +288,7 @@ class PageCache:
             headers=download.headers,
             final_url=download.final_url,
             final_fragment=download.final_fragment,
+            rendered=rendered,
         )
         if stored is None:  # no-store: an older copy must not outlive the server's wish either
             self.delete(key)
@@ -324,6 +332,7 @@ def stored_page(
     final_url: str | None = None,
     final_fragment: str = "",
     now: float | None = None,
+    rendered: bool = False,
 ) -> StoredPage | None:
     """The page to store for a response with ``headers``, or None when they forbid storing."""
     allowed = freshness(headers, now)
@@ -341,6 +350,7 @@ def stored_page(
         lifetime=allowed.lifetime,
         always_revalidate=allowed.always_revalidate,
         invisible_removed=converted.invisible_removed,
+        rendered=rendered,
     )
 
 

@@ -1,8 +1,9 @@
 """The ``web_fetch`` tool's handler: a request in, the protocol's response out.
 
 Fields beyond the spec's (allowed: added, never renamed): ``content_mode`` when the content is
-only the page's main content, and ``invisible_characters_removed`` when characters a person
-would not see were taken out of the page (:func:`webtap.text.strip_invisible`).
+only the page's main content, ``invisible_characters_removed`` when characters a person
+would not see were taken out of the page (:func:`webtap.text.strip_invisible`), and
+``rendered`` when the content is the page as a browser rendered it (:mod:`webtap.fetch.render`).
 """
 
 from __future__ import annotations
@@ -15,16 +16,20 @@ from webtap.fetch.paging import paginate
 __all__ = ["web_fetch"]
 
 
-def web_fetch(request: dict[str, Any], *, full_page: bool = False) -> dict[str, Any]:
+def web_fetch(
+    request: dict[str, Any], *, full_page: bool = False, render: bool | None = None
+) -> dict[str, Any]:
     """The ``web_fetch`` tool: fetch ``url`` and return lines ``offset``.. of its Markdown.
 
     ``full_page`` asks for the whole page whatever ``WEBTAP_FETCH_MODE`` says (MCP's
     ``full_page``, ``webtap fetch --full``). When the Markdown is only the page's main content,
     the response says so with ``"content_mode": "main"``; when invisible characters were taken
     out of the page (its title and all its lines), ``"invisible_characters_removed"`` says how
-    many.
+    many. ``render`` asks for the page rendered in a browser (True) or never (False), instead of
+    what ``WEBTAP_RENDER`` says (MCP's ``render``, ``webtap fetch --render``); a rendered page
+    says ``"rendered": true``.
     """
-    page = fetch(request["url"], mode="page" if full_page else None)
+    page = fetch(request["url"], mode="page" if full_page else None, render=render)
     content, total = paginate(page.markdown, request.get("offset", 1), request.get("limit"))
     response: dict[str, Any] = {
         "success": True,
@@ -37,4 +42,6 @@ def web_fetch(request: dict[str, Any], *, full_page: bool = False) -> dict[str, 
         response["content_mode"] = "main"
     if page.invisible_removed:
         response["invisible_characters_removed"] = page.invisible_removed
+    if page.rendered:
+        response["rendered"] = True
     return response

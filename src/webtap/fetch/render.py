@@ -1,0 +1,301 @@
+"""A page whose content scripts build, rendered in a browser: the step of a fetch after
+conversion (issue 21; :mod:`webtap.browser` does the rendering).
+
+**When** (``WEBTAP_RENDER``, :data:`webtap.settings.RENDER`; a caller's ``render`` overrides it
+for one fetch: ``True`` is ``always``, ``False`` is ``off``): ``auto``, the default, renders an
+HTML page the converter judged to be a script shell (``Document.state``), and only when a
+browser is installed; ``always`` renders every HTML page; ``off`` none. The page is fetched and
+converted as always first: the fetch's guard has checked it and every redirect, its media type
+is known, and most pages need no browser.
+
+**How**: the browser loads the URL through a proxy that applies the same guard
+(:meth:`Guard.from_env <webtap.guard.Guard.from_env>`, as the fetch) to every connection, within
+what is left of the fetch's deadline; the DOM it settles on is a
+:class:`~webtap.fetch.download.Download` converted by the same converter in the same mode. A page
+still judged a shell after rendering is not taken.
+
+**What if not**: a shell that is not rendered (rendering off, no browser, the render failed or
+did not help) keeps its state (``script_shell``, for the verdict that turns it into an error)
+and gets a note saying that it needs JavaScript and how to have it rendered: the first line of
+its Markdown, and :attr:`Rendering.note`. A setting that cannot be honoured is an error:
+``always`` (or ``render=True``) with no browser installed is a
+:class:`~webtap.browser.find.BrowserNotFound` that says how to get one. A guard refusal in the
+browser (the page sent itself to a private address) is the fetch's error, as without it.
+
+**Memory**: what rendering did for a URL is kept a day in the page cache (beside its pages,
+under the same guard policy), so that the next read in ``auto`` does not judge again: a URL
+rendering helped is rendered, one it did not help (still a shell) is not. A rendered page
+itself is kept like any page (marked ``rendered``), but without the shell's validators: its
+content came from more than the one response they describe.
+
+**Which browser process**: by default each render starts a browser and kills it (a one-shot
+executable). A long-lived host -- ``webtap mcp``, the ask loop, the SQL functions -- holds
+:func:`keep_browser` while it runs: its renders share one browser with a few tabs, restarted
+when it dies, closed when the last hold is let go (and killed at exit, or by
+:func:`webtap.browser.kill_all` from a signal handler).
+
+Nothing here imports :mod:`webtap.browser` until a page is to be rendered: a plain fetch never
+loads it (tests/test_cold_start.py), nor, from the cache, the converter.
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import TYPE_CHECKING, NamedTuple
+from urllib.parse import urldefrag
+
+from webtap.settings import RENDER
+
+if TYPE_CHECKING:
+    from types import TracebackType
+
+    from webtap.browser import Browser, Rendered
+    from webtap.fetch.download import Download
+    from webtap.fetch.media import Converted
+    from webtap.fetch.page_cache import PageCache, StoredPage
+    from webtap.guard import Guard
+    from webtap.net import Deadline, Limits
+
+__all__ = [
+    "MEMORY_TTL",
+    "BrowserKept",
+    "Rendering",
+    "cached_page_serves",
+    "keep_browser",
+    "render_step",
+]
+
+MEMORY_TTL = 24 * 3600.0  # seconds what rendering did for a URL is remembered
+MIN_SECONDS = 1.0  # of the fetch's deadline left, to be worth starting a render
+# media.py's HTML types, spelled here so that a page from the cache imports no converter.
+_HTML_TYPES = ("text/html", "application/xhtml+xml", "application/vnd.wap.xhtml+xml")
+_MEMORY = "rendering"  # the mode slot of the page cache's key for what rendering did
+_RENDERED_TYPE = "text/html; charset=utf-8"  # the DOM as the browser serialized it
+_NOT_REVALIDATED = ("etag", "last-modified")
+_SHELL = "This page's content is built by JavaScript in a browser; the server sent only a shell"
+
+
+class Rendering(NamedTuple):
+    """What the step made of a page: the download and conversion to use (the browser's, when
+    ``rendered``), and ``note``, when a page that needed rendering was not rendered: why, and
+    how to have it rendered (also the first line of ``converted.markdown``)."""
+
+    download: Download
+    converted: Converted
+    rendered: bool = False
+    note: str = ""
+    complete: bool = True  # False: the render stopped at the deadline or a cap
+
+    @property
+    def keep(self) -> bool:
+        """Whether the page may be kept in the page cache: complete, and no note (a note
+        speaks of this moment: a browser may be installed, rendering turned on)."""
+        return self.complete and not self.note
+
+
+def wanted(render: bool | None) -> str:
+    """``"auto"``, ``"always"`` or ``"off"``: the caller's ``render``, else the setting."""
+    if render is not None:
+        return "always" if render else "off"
+    return str(RENDER.get())
+
+
+def cached_page_serves(page: StoredPage, render: bool | None) -> bool:
+    """Whether a page from the cache answers a fetch asking ``render``: any page does, but
+    an HTML page that was not rendered does not answer one that must be rendered."""
+    if page.rendered or page.media_type not in _HTML_TYPES:
+        return True
+    return wanted(render) != "always"
+
+
+def render_step(
+    url: str,
+    got: Download,
+    converted: Converted,
+    *,
+    render: bool | None,
+    mode: str,
+    guard: Guard,
+    deadline: Deadline,
+    limits: Limits,
+    pages: PageCache | None,
+) -> Rendering:
+    """The page fetched from ``url`` (``got``, ``converted``), rendered if it should be and
+    can be (see the module doc); ``mode`` is the fetch's content mode."""
+    from webtap.convert import CONTENT, SCRIPT_SHELL
+
+    plain = Rendering(got, converted)
+    if converted.media_type not in _HTML_TYPES:
+        return plain
+    how = wanted(render)
+    shell = converted.state == SCRIPT_SHELL
+    if how == "off":
+        reason = (
+            "it was not rendered (render was false); ask for it with render: true"
+            if render is False
+            else f"rendering is off ({RENDER.name}=off): set {RENDER.name}=auto, or ask for "
+            "this page rendered (webtap fetch --render; web_fetch's render argument in "
+            "webtap mcp)"
+        )
+        return _unrendered(plain, shell, reason) if shell else plain
+    helped_before = _recall(pages, url, guard) if how == "auto" else None
+    if how == "auto":
+        if helped_before is False and shell:
+            return _unrendered(
+                plain,
+                shell,
+                "a browser rendered it earlier and it showed no content there either; ask "
+                "for it rendered (render: true) to try again",
+            )
+        if not (shell or helped_before):
+            return plain
+        from webtap.browser.find import INSTALL_HINT, find_browser
+
+        if find_browser() is None:  # a WEBTAP_BROWSER that names nothing raises here
+            reason = f"no browser is installed to render it: {INSTALL_HINT}"
+            return _unrendered(plain, shell, reason) if shell else plain
+    if deadline.remaining() < MIN_SECONDS:
+        return _unrendered(plain, shell, "too little of the fetch's deadline was left to render it")
+    from webtap.browser import RenderFailed
+
+    try:
+        page = _render(url, deadline, guard, limits.max_body)
+    except RenderFailed as exc:
+        return _unrendered(plain, shell, f"rendering it in a browser failed ({exc})")
+    from webtap.fetch.media import convert_body
+
+    download = _as_download(url, got, page)
+    shown = convert_body(
+        download.body,
+        download.content_type,
+        download.url,
+        main_content=mode == "main",
+        deadline=deadline,
+    )
+    complete = page.outcome == "settled" and not page.truncated
+    helped = shown.state == CONTENT and (shell or len(shown.markdown) > 2 * len(converted.markdown))
+    if pages is not None and complete:
+        # Remembered: that it helped, or that a shell stayed one; else nothing (a page that
+        # needs no browser is not judged by this memory).
+        _memorize(pages, url, guard, helped if helped or shell else None)
+    if shown.state != CONTENT:
+        return _unrendered(
+            plain, shell, "a browser rendered it, and it showed no content there either"
+        )
+    return Rendering(download, shown, rendered=True, complete=complete)
+
+
+def _unrendered(plain: Rendering, shell: bool, reason: str) -> Rendering:
+    """``plain`` with the note: why it was not rendered, and what would have it rendered."""
+    note = f"[{_SHELL}; {reason}.]" if shell else f"[Not rendered in a browser: {reason}.]"
+    converted = plain.converted
+    markdown = f"{note}\n\n{converted.markdown}" if converted.markdown else f"{note}\n"
+    return plain._replace(converted=converted._replace(markdown=markdown), note=note)
+
+
+def _as_download(url: str, got: Download, page: Rendered) -> Download:
+    """The rendered DOM as what a download answers: the URL the page ended on, the page's own
+    response's status and headers (the fetch's, if the browser saw none) without validators."""
+    from webtap.fetch.download import Download
+
+    headers = page.headers or got.headers
+    kept = {name: value for name, value in headers.items() if name not in _NOT_REVALIDATED}
+    status = page.status if page.status is not None and page.status < 400 else got.status
+    final, fragment = urldefrag(page.final_url)
+    redirected = bool(final) and final != urldefrag(url).url
+    return Download(
+        page.final_url if redirected else url,
+        _RENDERED_TYPE,
+        page.html.encode("utf-8", "replace"),
+        kept,
+        status=status,
+        final_url=final if redirected else None,
+        final_fragment=fragment if redirected else "",
+    )
+
+
+# --- What rendering did for a URL ------------------------------------------------------------
+
+
+def _recall(pages: PageCache | None, url: str, guard: Guard) -> bool | None:
+    """Whether rendering helped ``url`` when it was last rendered (within a day); None: not
+    known."""
+    key = pages.key(url, _MEMORY, guard) if pages is not None else None
+    entry = pages.cache.get(key) if pages is not None and key is not None else None
+    if entry is None or entry.age() >= MEMORY_TTL or not isinstance(entry.value, dict):
+        return None
+    helped = entry.value.get("helped")
+    return helped if isinstance(helped, bool) else None
+
+
+def _memorize(pages: PageCache, url: str, guard: Guard, helped: bool | None) -> None:
+    key = pages.key(url, _MEMORY, guard)
+    if key is None:
+        return
+    if helped is None:
+        pages.cache.delete(key)
+    else:
+        pages.cache.put(key, {"helped": helped})
+
+
+# --- Which browser process -------------------------------------------------------------------
+
+_lock = threading.Lock()
+_holds = 0
+_kept: Browser | None = None
+
+
+class BrowserKept:
+    """A hold on this process's long-lived browser (:func:`keep_browser`); :meth:`close` (or
+    the end of a ``with`` block) lets go of it, once."""
+
+    __slots__ = ("_held",)
+
+    def __init__(self) -> None:
+        self._held = True
+
+    def __enter__(self) -> BrowserKept:
+        return self
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        trace: TracebackType | None,
+    ) -> None:
+        self.close()
+
+    def close(self) -> None:
+        global _holds, _kept
+        with _lock:
+            if not self._held:
+                return
+            self._held = False
+            _holds -= 1
+            browser, _kept = (_kept, None) if _holds == 0 else (None, _kept)
+        if browser is not None:
+            browser.close()
+
+
+def keep_browser() -> BrowserKept:
+    """Until the hold is let go, renders in this process share one browser (started on the
+    first render, restarted when it dies). Holds nest: the last one closes the browser. Starts
+    nothing and imports no browser code by itself."""
+    global _holds
+    with _lock:
+        _holds += 1
+    return BrowserKept()
+
+
+def _render(url: str, deadline: Deadline, guard: Guard, max_html: int) -> Rendered:
+    """``url`` rendered in the kept browser, else in a browser of its own."""
+    global _kept
+    from webtap.browser import Browser, render
+
+    with _lock:
+        if _holds and _kept is None:
+            _kept = Browser()  # finds the executable; starts it on its first render
+        browser = _kept
+    if browser is not None:
+        return browser.render(url, deadline=deadline, guard=guard, max_html=max_html)
+    return render(url, deadline=deadline, guard=guard, max_html=max_html)

@@ -1,19 +1,14 @@
 """A real browser for the browser tests (they skip, saying why, where none is installed), the
-apps it renders and the traps that count what reaches them (``browser_apps``)."""
+suite's fake site for the apps it renders (its own origin the only one a render lets past the
+guard) and free ports for servers that never answer."""
 
 from __future__ import annotations
 
 import socket
-import sys
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
-
-# Test folders are not packages (--import-mode=importlib): the helpers' folder goes on the path.
-sys.path.insert(0, str(Path(__file__).parent))
-
-from browser_apps import App
+from tests.fakes.site import Site
 
 from webtap.browser import Browser, find_browser
 
@@ -31,10 +26,9 @@ def chromium() -> str:
 
 
 @pytest.fixture
-def app() -> Iterator[App]:
-    server = App()
-    yield server
-    server.close()
+def app() -> Iterator[Site]:
+    with Site.running() as site:
+        yield site
 
 
 @pytest.fixture(scope="module")

@@ -18,6 +18,7 @@ from webtap.browser.launch import chromium_args, session_members
 from webtap.guard import Guard
 
 GUARD = Guard()
+JSON = {"Content-Type": "application/json"}
 
 
 def wait_until_gone(session: int, limit: float = 15.0) -> list[int]:
@@ -103,12 +104,12 @@ def test_the_request_cap_stops_the_render(chromium, app):
     assert result.outcome == "capped"
     assert result.requests > 4
     assert any("cap of 4 requests" in refusal.reason for refusal in result.refused)
-    assert len([p for p in app.paths if p.startswith("/i")]) <= 3
+    assert len([p for p in app.paths() if p.startswith("/i")]) <= 3
 
 
 def test_the_byte_cap_stops_the_render(chromium, app):
     url = app.page("/", '<body><p>big</p><script>fetch("/big.bin")</script></body>')
-    app.json("/big.bin", "x" * 2_000_000)
+    app.route("/big.bin", "x" * 2_000_000, headers=JSON)
     with Browser(chromium, limits=ProxyLimits(max_bytes=200_000)) as browser:
         result = browser.render(url, deadline=15, guard=GUARD, origins={app.origin})
     assert result.outcome == "capped"

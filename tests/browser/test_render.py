@@ -6,13 +6,14 @@ from __future__ import annotations
 import json
 
 import pytest
-from browser_apps import WebSocketHello
+from tests.fakes.traps import WebSocketHello
 
 from webtap.browser import RenderFailed, render
 from webtap.errors import URLNotAllowed
 from webtap.guard import Guard
 
 GUARD = Guard()  # the real guard, on: no loopback, no private network, but the app's origin
+JSON = {"Content-Type": "application/json"}
 
 DELAYED = """<!doctype html><html><head><title>Shell</title></head><body>
 <div id="root"></div>
@@ -58,29 +59,29 @@ def test_content_inserted_after_a_delay_is_waited_for(browser, app):
 
 
 def test_a_client_side_router_is_followed_to_its_view(browser, app):
-    app.page("/spa/*", ROUTER)
+    app.page("/spa/", ROUTER)
     result = browser.render(app.url("/spa/"), deadline=15, guard=GUARD, origins={app.origin})
     assert result.outcome == "settled"
     assert "<h1>Docs</h1><p>Routed on the client.</p>" in result.html
     assert result.final_url == app.url("/spa/docs")
-    assert app.paths == ["/spa/"]  # the route changed in the page, not on the server
+    assert app.paths() == ["/spa/"]  # the route changed in the page, not on the server
 
 
 def test_content_fetched_from_a_json_endpoint_is_waited_for(browser, app):
     url = app.page("/", FROM_JSON)
     items = [{"name": "Kettle"}, {"name": "Teapot"}]
-    app.json("/api/items.json", json.dumps(items), stall=0.5)
+    app.route("/api/items.json", json.dumps(items), headers=JSON, stall=0.5)
     result = browser.render(url, deadline=15, guard=GUARD, origins={app.origin})
     assert result.outcome == "settled"
     assert '<ul id="items"><li>Kettle</li><li>Teapot</li></ul>' in result.html
     assert "Loading…" not in result.html
-    assert app.paths == ["/", "/api/items.json"]
+    assert app.paths() == ["/", "/api/items.json"]
     assert result.requests == 2 and result.refused == ()
 
 
 def test_an_endless_loading_page_stops_at_the_deadline_with_what_it_shows(browser, app):
     url = app.page("/", FOREVER_LOADING)
-    app.json("/api/never", "{}", stall=60)
+    app.route("/api/never", "{}", headers=JSON, stall=60)
     result = browser.render(url, deadline=3, guard=GUARD, origins={app.origin})
     assert result.outcome == "deadline"
     assert '<div id="app">Loading…</div>' in result.html
@@ -153,7 +154,7 @@ def test_a_page_the_guard_refuses_is_an_error_naming_the_url(browser, app):
         f"Refusing to fetch {url}: 127.0.0.1 is a loopback address "
         "(set WEBTAP_ALLOW_PRIVATE_NETWORKS=1 to allow private networks)"
     )
-    assert app.paths == []
+    assert app.paths() == []
 
 
 def test_a_server_that_does_not_answer_is_a_render_failure(browser, free_port):

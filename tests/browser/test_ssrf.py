@@ -1,18 +1,13 @@
 """The SSRF guard inside the browser: a page on 127.0.0.1 (its own origin allowed, nothing else)
 aims everything a page can aim at other loopback ports and addresses, in every spelling, and at
-the cloud metadata address. Every trap counts what reaches it: 0, in every mode.
-
-The page proves its scripts ran to the end by asking its own origin for ``/done-*`` paths
-after each attack was made (the service worker installed, ICE gathering complete), so a quiet
-trap means refused, not never tried.
+the cloud metadata address (``tests/fakes/attack.py``). Every trap counts what reaches it: 0, in
+every mode. (Through the executable and ``webtap mcp``: tests/browser/test_fetch_ssrf.py.)
 """
 
 from __future__ import annotations
 
-import socket
-
 import pytest
-from browser_apps import App, Route, Trap
+from tests.fakes import attack
 
 from webtap.browser import render
 from webtap.errors import URLNotAllowed
@@ -20,89 +15,11 @@ from webtap.guard import Guard
 
 GUARD = Guard()
 
-ATTACK = """<!doctype html><html><head>
-<link rel="stylesheet" href="http://127.0.0.1:{T}/style.css">
-<link rel="prefetch" href="http://localhost:{T}/prefetch">
-<link rel="preconnect" href="http://127.0.0.2:{T2}">
-<link rel="dns-prefetch" href="http://{NAME}:{T}">
-<script src="http://2130706433:{T}/decimal.js"></script>
-</head><body>
-<img src="http://[::ffff:127.0.0.1]:{T}/mapped.png">
-<img src="http://0x7f.1:{T}/hex.png">
-<img src="http://169.254.169.254/latest/meta-data/">
-<img src="http://[::1]:{T6}/v6.png">
-<img src="http://{NAME}:{T}/name.png">
-<iframe src="http://localhost:{T}/frame"></iframe>
-<iframe src="/redirect-to-trap"></iframe>
-<script>
-const done = (what) => fetch("/done-" + what).catch(() => {{}});
-Promise.allSettled([
-  fetch("http://127.0.0.1:{T}/fetch"),
-  fetch("/redirect-to-trap"),
-  fetch("http://[::1]:{T6}/fetch", {{mode: "no-cors"}}),
-  fetch("http://169.254.169.254/latest/meta-data/iam/"),
-]).then(() => done("fetch"));
-for (const url of ["ws://127.0.0.1:{T}/ws", "ws://localhost:{T}/ws", "wss://127.0.0.2:{T2}/ws",
-                   "ws://[::ffff:7f00:1]:{T}/ws"]) {{
-  try {{ new WebSocket(url).onerror = () => done("ws"); }} catch (e) {{}}
-}}
-try {{ new EventSource("http://127.0.0.1:{T}/events"); }} catch (e) {{}}
-navigator.sendBeacon("http://127.0.0.1:{T}/beacon", "x");
-navigator.serviceWorker.register("/sw.js").then(
-  () => navigator.serviceWorker.ready).then(() => done("sw"), () => done("sw-failed"));
-const pc = new RTCPeerConnection({{iceServers: [
-  {{urls: "stun:127.0.0.1:{U}"}},
-  {{urls: "turn:127.0.0.1:{U}?transport=udp", username: "u", credential: "p"}},
-  {{urls: "turn:127.0.0.1:{T}?transport=tcp", username: "u", credential: "p"}}]}});
-pc.onicegatheringstatechange = () => {{ if (pc.iceGatheringState === "complete") done("rtc"); }};
-pc.createDataChannel("x");
-pc.createOffer().then((offer) => pc.setLocalDescription(offer));
-</script></body></html>"""
-
-SERVICE_WORKER = """
-self.addEventListener("install", (event) => {{
-  event.waitUntil(Promise.allSettled([
-    fetch("http://127.0.0.1:{T}/from-sw"), fetch("http://localhost:{T}/from-sw")]));
-  self.skipWaiting();
-}});
-self.addEventListener("activate", (event) => event.waitUntil(clients.claim()));
-"""
-
-
-def loopback_name() -> str:
-    """This machine's own name when it resolves to loopback only (else plain localhost): a
-    name, not an address, that leads to a private place."""
-    name = socket.gethostname()
-    try:
-        addresses = {info[4][0] for info in socket.getaddrinfo(name, 80)}
-    except OSError:
-        return "localhost"
-    return name if addresses and all(a.startswith("127.") for a in addresses) else "localhost"
-
 
 @pytest.fixture
 def traps():
-    made = {
-        "T": Trap("127.0.0.1"),
-        "T2": Trap("127.0.0.2"),
-        "T6": Trap("::1"),
-        "U": Trap("127.0.0.1", udp=True),
-    }
-    yield made
-    for trap in made.values():
-        trap.close()
-
-
-def attack_page(app: App, traps: dict[str, Trap]) -> str:
-    ports = {key: trap.port for key, trap in traps.items()}
-    app.routes["/sw.js"] = Route(
-        SERVICE_WORKER.format(**ports).encode(),
-        headers=(("Content-Type", "application/javascript"),),
-    )
-    app.redirect("/redirect-to-trap", f"http://127.0.0.1:{ports['T']}/redirected")
-    for what in ("fetch", "ws", "sw", "sw-failed", "rtc"):
-        app.routes[f"/done-{what}"] = Route(b"ok", headers=(("Content-Type", "text/plain"),))
-    return app.page("/", ATTACK.format(NAME=loopback_name(), **ports))
+    with attack.traps() as made:
+        yield made
 
 
 @pytest.fixture(params=["one-shot", "long-lived"])
@@ -116,11 +33,11 @@ def renderer(request, chromium):
 
 
 def test_nothing_a_page_aims_at_private_places_arrives(renderer, app, traps):
-    url = attack_page(app, traps)
+    url = attack.attack_page(app, traps)
     result = renderer(url, deadline=20, guard=GUARD, origins={app.origin})
     assert {name: trap.arrivals for name, trap in traps.items()} == dict.fromkeys(traps, 0)
     # The attacks were made (each /done-* comes after its attack), and the guard refused them.
-    asked = set(app.paths)
+    asked = set(app.paths())
     assert {"/", "/redirect-to-trap", "/sw.js", "/done-fetch", "/done-sw", "/done-rtc"} <= asked
     assert "/done-ws" in asked
     refused = {(r.host, r.port) for r in result.refused if r.guarded}
@@ -171,9 +88,9 @@ def test_the_origin_allowed_is_exactly_one_host_and_port(renderer, app, traps):
                             fetch("http://localhost:{app.port}/")]).then(() => fetch("/done"));
         </script>""",
     )
-    app.routes["/done"] = Route(b"ok")
+    app.route("/done", "ok")
     result = renderer(url, deadline=20, guard=GUARD, origins={app.origin})
     assert trap.arrivals == 0
-    assert app.paths == ["/", "/done"]  # not the localhost:{app.port} fetch
+    assert app.paths() == ["/", "/done"]  # not the localhost:{app.port} fetch
     refused = {(r.host, r.port) for r in result.refused}
     assert {("127.0.0.1", trap.port), ("localhost", app.port)} <= refused

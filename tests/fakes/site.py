@@ -9,7 +9,9 @@ dripped too, headers and all, with ``drip``).
 ``Route``'s fields), for pages that answer differently each time (conditional requests).
 A path is looked up with its query first, then without it (a search provider's endpoint).
 
-The site records every request it gets, so a test can prove that nothing was sent.
+The site records every request it gets, so a test can prove that nothing was sent. It listens
+on 127.0.0.1, or on another address given (``host="127.0.0.2"``: a page on a loopback address
+of its own, for tests that allow exactly that one past the SSRF guard).
 
     with Site.running() as site:
         url = site.page("/", "<title>Hi</title><p>hello</p>")
@@ -47,7 +49,7 @@ class Seen:
 
 
 class Site:
-    def __init__(self, tls: Any = None) -> None:
+    def __init__(self, tls: Any = None, host: str = "127.0.0.1") -> None:
         self.routes: dict[str, Route | Callable[[Seen], dict[str, Any]]] = {}
         self.requests: list[Seen] = []
         self.stop = threading.Event()
@@ -103,7 +105,8 @@ class Site:
             def log_message(self, *args: Any) -> None:
                 pass
 
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.host = host
+        self.server = ThreadingHTTPServer((host, 0), Handler)
         self.server.daemon_threads = True
         self.scheme = "http"
         if tls is not None:  # an ssl.SSLContext for the server side
@@ -114,9 +117,9 @@ class Site:
 
     @classmethod
     @contextmanager
-    def running(cls, tls: Any = None) -> Iterator[Site]:
+    def running(cls, tls: Any = None, host: str = "127.0.0.1") -> Iterator[Site]:
         """A site serving until the block ends (``tls``: a server-side ``ssl.SSLContext``)."""
-        site = cls(tls)
+        site = cls(tls, host)
         site.thread.start()
         try:
             yield site
@@ -125,8 +128,13 @@ class Site:
             site.server.shutdown()
             site.server.server_close()
 
-    def url(self, path: str = "/", host: str = "127.0.0.1") -> str:
-        return f"{self.scheme}://{host}:{self.port}{path}"
+    def url(self, path: str = "/", host: str | None = None) -> str:
+        return f"{self.scheme}://{host or self.host}:{self.port}{path}"
+
+    @property
+    def origin(self) -> tuple[str, int]:
+        """``(host, port)``: the one origin a browser test lets past the guard."""
+        return (self.host, self.port)
 
     def route(self, path: str, body: bytes | str = b"", **kwargs: Any) -> str:
         """Serve ``body`` at ``path`` (``Route``'s other fields as keywords); returns its URL."""

@@ -218,6 +218,45 @@ def test_cache_lives_in_xdg_cache_home(folders, isolated_env) -> None:
     assert cache_path().exists()
 
 
+def _counted_tool(folders) -> Path:
+    """A tool that notes each time it is asked for its schema; returns the note file."""
+    counter = folders.cwd / "schema-calls"
+    folders.tool(
+        "project",
+        "counted-tool",
+        schema_script=f"echo x >> {counter}\n"
+        + f"cat <<'E'\n{json.dumps(_schema('counted'))}\nE\nexit 0",
+    )
+    return counter
+
+
+def test_webtap_cache_off_turns_the_discovery_cache_off(folders, monkeypatch) -> None:
+    """DESIGN 12: one switch for every cache, the discovery cache too."""
+    counter = _counted_tool(folders)
+    monkeypatch.setenv("WEBTAP_CACHE", "off")
+
+    assert discover().names() == ["counted"]
+    assert discover().names() == ["counted"]
+
+    assert len(counter.read_text().splitlines()) == 2, "a cache that is off answered"
+    assert not cache_path().exists(), "a cache that is off was written"
+
+
+def test_webtap_cache_dir_moves_the_discovery_cache(folders, monkeypatch, tmp_path) -> None:
+    """DESIGN 12: one folder for every cache, the discovery cache too."""
+    counter = _counted_tool(folders)
+    elsewhere = tmp_path / "caches"
+    monkeypatch.setenv("WEBTAP_CACHE_DIR", str(elsewhere))
+
+    discover()
+    discover()
+
+    assert len(counter.read_text().splitlines()) == 1  # the second came from the cache
+    assert cache_path() == elsewhere / "tool-schemas.json"
+    assert json.loads(cache_path().read_text())["entries"]
+    assert not (Path(os.environ["XDG_CACHE_HOME"]) / "webtap" / "tool-schemas.json").exists()
+
+
 def _schema(name: str) -> dict:
     return {
         "name": name,

@@ -16,6 +16,9 @@ the Model Context Protocol. By default the server speaks MCP on stdin/stdout, as
 and Claude Code start it; --http HOST:PORT serves the streamable HTTP transport at
 http://HOST:PORT/mcp instead.
 Nothing but protocol messages is written to stdout; diagnostics go to stderr.
+
+SIGTERM, SIGHUP and Ctrl-C stop the server at once, calls in flight or not: every running
+tool is killed, and the exit status is 143, 129 or 130.
 """
 
 EPILOG = """\
@@ -73,25 +76,27 @@ def run(args: argparse.Namespace) -> int:
 
     from webtap.cli._output import fail
     from webtap.errors import WebtapError
+    from webtap.host.process import stop_tools_on_signals, stopped_by
 
     # stdout carries the protocol on stdio: everything else goes to stderr.
     logging.basicConfig(stream=sys.stderr, level=logging.WARNING, format="webtap mcp: %(message)s")
+    # Until the server's event loop takes them: SIGTERM/SIGHUP kill every tool and stop it.
+    stop_tools_on_signals()
     try:
         address = _address(args.http) if args.http else None
         settings = _settings(args)
         import anyio
 
-        from webtap.mcp_server import build_server, listen, select_tools, serve_http, serve_stdio
+        from webtap.mcp_server import build_server, select_tools
+        from webtap.mcp_transports import listen, serve_http, serve_stdio
 
         tools = select_tools(discovered=args.discovered, only=args.only)
     except (ValueError, WebtapError) as exc:
         return fail(str(exc), 2)
-    server = build_server(tools, settings)
-    from webtap.host.process import stop_tools_on_signals
-
-    stop_tools_on_signals()  # SIGTERM/SIGHUP: every running tool dies, then the server stops
     if address is None:
-        anyio.run(serve_stdio, server)
+        signum = anyio.run(serve_stdio, build_server(tools, settings))
+        if signum is not None:
+            raise stopped_by(signum)
         return 0
     host, port = address
     shown = f"[{host}]" if ":" in host else host
@@ -104,7 +109,9 @@ def run(args: argparse.Namespace) -> int:
         f"webtap mcp: serving {len(tools)} tools at http://{shown}:{port}/mcp (Ctrl-C stops)\n"
     )
     with sock:
-        anyio.run(serve_http, server, host, port, sock)
+        signum = anyio.run(serve_http, build_server(tools, settings), host, port, sock)
+    if signum is not None:
+        raise stopped_by(signum)
     return 0
 
 

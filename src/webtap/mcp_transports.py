@@ -1,8 +1,14 @@
 """How ``webtap mcp`` meets its clients -- stdio or streamable HTTP -- and how it stops.
 
 The server (:func:`webtap.mcp_server.build_server`) does not care which transport carries it;
-this module is what does, and it answers two questions:
+this module is what does, and it answers three questions:
 
+- **Who may call?** On stdio, the process that started the server. Over HTTP on a loopback
+  address, anyone on this machine (the SDK checks ``Host`` and ``Origin`` against DNS
+  rebinding). Beyond loopback, only a client that sends the server's bearer token:
+  :class:`BearerGate` answers every other request 401 before the MCP app sees it, so a
+  stranger gets neither a tool list nor a call. Set in ``WEBTAP_MCP_TOKEN``, the token is
+  required on loopback too.
 - **What is in the way of stopping?** Nothing that cannot be dropped. The SDK's own stdio
   transport reads stdin in one of anyio's worker threads: not a daemon, and not cancellable,
   so a server told to stop waited for the client's next line (forever, when the client was
@@ -19,6 +25,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hmac
+import ipaddress
+import json
 import logging
 import os
 import queue
@@ -30,11 +39,15 @@ from typing import Any, BinaryIO
 import anyio
 
 __all__ = [
+    "TOKEN_ENV",
+    "BearerGate",
+    "is_loopback",
     "listen",
     "serve_http",
     "serve_stdio",
 ]
 
+TOKEN_ENV = "WEBTAP_MCP_TOKEN"
 STOP_GRACE = 0.5  # seconds a stopping HTTP server gives its connections to finish
 
 
@@ -186,9 +199,22 @@ def listen(host: str, port: int) -> Any:
     return sock
 
 
-async def serve_http(server: Any, host: str, port: int, sock: Any = None) -> int | None:
-    """Serve the streamable HTTP transport at ``http://HOST:PORT/mcp`` (on ``sock`` if given).
-    Returns the number of the signal that stopped it."""
+def is_loopback(sock: Any) -> bool:
+    """Whether a bound socket only takes connections from this machine: its address is a
+    loopback one (``0.0.0.0`` and ``::`` are every interface, so they are not)."""
+    address = str(sock.getsockname()[0]).partition("%")[0]
+    try:
+        return ipaddress.ip_address(address).is_loopback
+    except ValueError:
+        return False
+
+
+async def serve_http(
+    server: Any, host: str, port: int, sock: Any = None, *, token: str | None = None
+) -> int | None:
+    """Serve the streamable HTTP transport at ``http://HOST:PORT/mcp`` (on ``sock`` if given);
+    with ``token``, only to requests that carry it (:class:`BearerGate`). Returns the number
+    of the signal that stopped it."""
     import uvicorn
 
     class Server(uvicorn.Server):
@@ -196,6 +222,8 @@ async def serve_http(server: Any, host: str, port: int, sock: Any = None) -> int
             return contextlib.nullcontext()  # the event loop takes the signals: _watch_signals
 
     app: Any = server.streamable_http_app(host=host)
+    if token:
+        app = BearerGate(app, token)
     config = uvicorn.Config(
         app,
         host=host,
@@ -222,6 +250,69 @@ async def serve_http(server: Any, host: str, port: int, sock: Any = None) -> int
         await web.serve(sockets=[sock] if sock is not None else None)
         group.cancel_scope.cancel()
     return stop.signum
+
+
+class BearerGate:
+    """ASGI middleware: every HTTP request must carry ``Authorization: Bearer <token>``.
+
+    The token is compared in constant time (:func:`hmac.compare_digest`) on every request;
+    without it, or with another, the answer is 401 with ``WWW-Authenticate: Bearer`` and a
+    JSON body that says what to send, and the MCP app never sees the request. The token is
+    registered with :mod:`webtap.redact`, so no message webtap writes can quote it.
+    """
+
+    def __init__(self, app: Any, token: str) -> None:
+        from webtap.redact import remember
+
+        remember([token])
+        self.app = app
+        self._token = token.encode("utf-8")
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        if scope["type"] not in ("http", "websocket") or self._carries_token(scope):
+            await self.app(scope, receive, send)
+            return
+        if scope["type"] == "websocket":
+            await send({"type": "websocket.close", "code": 1008})  # policy violation
+            return
+        # RFC 6750 3.1: a request without credentials gets no error code, a wrong token
+        # "invalid_token".
+        challenge = 'Bearer realm="webtap"'
+        if _authorization(scope):
+            challenge += ', error="invalid_token"'
+        body = json.dumps(
+            {
+                "error": "unauthorized",
+                "error_description": "This webtap MCP server needs its bearer token: send the "
+                "header 'Authorization: Bearer <token>' with the token webtap mcp printed at "
+                f"start or was given in {TOKEN_ENV}.",
+            }
+        ).encode()
+        await send(
+            {
+                "type": "http.response.start",
+                "status": 401,
+                "headers": [
+                    (b"content-type", b"application/json"),
+                    (b"content-length", str(len(body)).encode()),
+                    (b"www-authenticate", challenge.encode()),
+                ],
+            }
+        )
+        await send({"type": "http.response.body", "body": body})
+
+    def _carries_token(self, scope: dict[str, Any]) -> bool:
+        scheme, _, given = _authorization(scope).partition(b" ")
+        # compare_digest does not stop at the first wrong byte: the timing tells nothing of
+        # the token's content.
+        return scheme.lower() == b"bearer" and hmac.compare_digest(given.strip(), self._token)
+
+
+def _authorization(scope: dict[str, Any]) -> bytes:
+    for name, value in scope.get("headers") or ():
+        if name.lower() == b"authorization":
+            return bytes(value)
+    return b""
 
 
 # --- Stopping ----------------------------------------------------------------------------

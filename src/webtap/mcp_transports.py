@@ -13,12 +13,13 @@ this module is what does, and it answers three questions:
   transport reads stdin in one of anyio's worker threads: not a daemon, and not cancellable,
   so a server told to stop waited for the client's next line (forever, when the client was
   the one stopping it). Here stdin and stdout are read and written by daemon threads that the
-  event loop awaits and cancellation abandons (:class:`_Worker`), and uvicorn is told to stop
-  at once instead of waiting for the calls in flight.
+  event loop awaits and cancellation abandons (:class:`_Worker`); uvicorn, which would wait
+  for every call in flight, finds them answered (:func:`webtap.mcp_server.stop_calls`) and
+  gives what is still open :data:`STOP_GRACE` seconds.
 - **Who stops it?** SIGINT, SIGTERM and SIGHUP (those the process was not started ignoring)
-  are taken by the event loop: every running tool is killed with its process tree, the
-  serving tasks are cancelled, and the serve function returns the signal's number, so the
-  command exits with 128 + that number.
+  are taken by the event loop: every running tool is killed with its process tree, the calls
+  in flight are answered with an error result, the serving tasks end, and the serve function
+  returns the signal's number, so the command exits with 128 + that number.
 """
 
 from __future__ import annotations

@@ -132,8 +132,8 @@ def run(args: argparse.Namespace) -> int:
                 2,
             )
         try:
-            token = _token(loopback)
             tools = select_tools(discovered=args.discovered, only=args.only)
+            token = _token(loopback)
         except (ValueError, WebtapError) as exc:
             return fail(str(exc), 2)
         sys.stderr.write(

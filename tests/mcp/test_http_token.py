@@ -214,3 +214,12 @@ async def test_the_gate_lets_the_lifespan_through_and_closes_a_websocket() -> No
 
     assert seen == ["lifespan", "http"]
     assert sent == [{"type": "websocket.close", "code": 1008}]
+
+
+def test_the_token_is_a_secret_no_message_quotes() -> None:
+    from webtap.mcp_transports import BearerGate
+    from webtap.redact import redact
+
+    BearerGate(lambda *_: None, TOKEN)
+
+    assert TOKEN not in redact(f"Internal error: the client sent 'Bearer {TOKEN}'")

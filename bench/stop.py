@@ -30,9 +30,9 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).parents[1] / "tests" / "agent"))
+sys.path.insert(0, str(Path(__file__).parents[1]))  # the repository: the tests' fakes
 
-from fake_anthropic import API_KEY, FakeAnthropic, echo, message, tool_use  # the tests' fake
+from tests.fakes.anthropic import API_KEY, FakeAnthropic, echo, message, tool_use
 
 WEBTAP = str(Path(sys.executable).parent / "webtap")
 TARGET = 2.0

@@ -302,7 +302,7 @@ def test_mcp_http_stops_with_a_discovered_tool_running(
 def test_ask_stops_with_a_fetch_in_flight(
     anthropic_api: Any, slow_site: SlowSite, signum: int, code: int, line: str
 ) -> None:
-    from fake_anthropic import message, tool_use
+    from tests.fakes.anthropic import message, tool_use
 
     anthropic_api.queue(
         message(tool_use("web_fetch", {"url": slow_site.url}), stop_reason="tool_use")
@@ -364,7 +364,7 @@ def held_model(anthropic_api: Any) -> Iterator[threading.Event]:
     arrived, release = threading.Event(), threading.Event()
 
     def hold(body: dict[str, Any]) -> Any:
-        from fake_anthropic import echo
+        from tests.fakes.anthropic import echo
 
         arrived.set()
         release.wait(60)

@@ -18,6 +18,11 @@ non-zero exit status.
 Converted pages are kept in the user cache folder for WEBTAP_FETCH_CACHE_TTL seconds (default
 600), so reading a page in parts downloads it once; WEBTAP_CACHE=off turns that off.
 
+A page whose content is built by JavaScript (an empty shell from the server) is rendered in a
+browser when one is installed (WEBTAP_RENDER=auto, the default; apt-get install
+chromium-headless-shell, or any Chrome or Chromium, or WEBTAP_BROWSER=path); --render renders
+any HTML page first (as WEBTAP_RENDER=always), and WEBTAP_RENDER=off never renders.
+
 Private, loopback and link-local addresses are refused unless WEBTAP_ALLOW_PRIVATE_NETWORKS=1.
 Limits: WEBTAP_FETCH_TIMEOUT (seconds, default 30), WEBTAP_CONNECT_TIMEOUT (default 10),
 WEBTAP_MAX_BYTES (default 10485760).
@@ -52,6 +57,11 @@ def add_parser(subparsers: Any) -> None:
         help="the whole page, not only its main content (as WEBTAP_FETCH_MODE=page)",
     )
     parser.add_argument(
+        "--render",
+        action="store_true",
+        help="render the page in a browser first (as WEBTAP_RENDER=always)",
+    )
+    parser.add_argument(
         "--json", action="store_true", help="print the web_fetch tool's JSON response"
     )
     parser.set_defaults(run=run)
@@ -66,7 +76,7 @@ def run(args: argparse.Namespace) -> int:
         request["offset"] = args.offset
     if args.limit is not None:
         request["limit"] = args.limit
-    result = call("web_fetch", request, full_page=args.full)
+    result = call("web_fetch", request, full_page=args.full, render=True if args.render else None)
     if args.json:
         print_json(result.response())
         return 0 if result.success else 1

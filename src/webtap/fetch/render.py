@@ -40,6 +40,7 @@ loads it (tests/test_cold_start.py), nor, from the cache, the converter.
 
 from __future__ import annotations
 
+import re
 import threading
 from typing import TYPE_CHECKING, NamedTuple
 from urllib.parse import urldefrag
@@ -72,6 +73,9 @@ _HTML_TYPES = ("text/html", "application/xhtml+xml", "application/vnd.wap.xhtml+
 _MEMORY = "rendering"  # the mode slot of the page cache's key for what rendering did
 _RENDERED_TYPE = "text/html; charset=utf-8"  # the DOM as the browser serialized it
 _NOT_REVALIDATED = ("etag", "last-modified")
+# A browser that runs scripts shows no <noscript>; its text (raw text in such a DOM, so it cannot
+# hold "</noscript>") would make the rendered page look like the shell that asks for JavaScript.
+_NOSCRIPT = re.compile(r"<noscript\b[^>]*>.*?</noscript\s*>", re.IGNORECASE | re.DOTALL)
 _SHELL = "This page's content is built by JavaScript in a browser; the server sent only a shell"
 
 
@@ -194,8 +198,9 @@ def _unrendered(plain: Rendering, shell: bool, reason: str) -> Rendering:
 
 
 def _as_download(url: str, got: Download, page: Rendered) -> Download:
-    """The rendered DOM as what a download answers: the URL the page ended on, the page's own
-    response's status and headers (the fetch's, if the browser saw none) without validators."""
+    """The rendered DOM as what a download answers: the URL the page ended on, the DOM without
+    ``<noscript>``, the page's own response's status and headers (the fetch's, if the browser
+    saw none) without validators."""
     from webtap.fetch.download import Download
 
     headers = page.headers or got.headers
@@ -206,7 +211,7 @@ def _as_download(url: str, got: Download, page: Rendered) -> Download:
     return Download(
         page.final_url if redirected else url,
         _RENDERED_TYPE,
-        page.html.encode("utf-8", "replace"),
+        _NOSCRIPT.sub("", page.html).encode("utf-8", "replace"),
         kept,
         status=status,
         final_url=final if redirected else None,

@@ -1,13 +1,16 @@
-"""A real browser for the browser tests (they skip, saying why, where none is installed), the
-suite's fake site for the apps it renders (its own origin the only one a render lets past the
-guard) and free ports for servers that never answer."""
+"""A real browser for the browser tests (they skip, saying why, where none is installed), one
+that counts its starts (:class:`Launches`), the suite's fake site for the apps it renders (its
+own origin the only one a render lets past the guard) and free ports for servers that never
+answer."""
 
 from __future__ import annotations
 
 import socket
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
+from tests.browser.processes import Launches
 from tests.fakes.site import Site
 
 from webtap.browser import Browser, find_browser
@@ -44,3 +47,8 @@ def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         return sock.getsockname()[1]
+
+
+@pytest.fixture
+def launches(tmp_path: Path, chromium: str) -> Launches:
+    return Launches(tmp_path, chromium)

@@ -8,10 +8,10 @@ import signal
 import subprocess
 import sys
 import threading
-import time
 from pathlib import Path
 
 import pytest
+from tests.browser.processes import wait_until_gone
 
 from webtap.browser import Browser, ProxyLimits, RenderFailed
 from webtap.browser.launch import chromium_args, session_members
@@ -19,16 +19,6 @@ from webtap.guard import Guard
 
 GUARD = Guard()
 JSON = {"Content-Type": "application/json"}
-
-
-def wait_until_gone(session: int, limit: float = 15.0) -> list[int]:
-    """Poll for the browser's processes to be gone (a generous bound: an exit is not instant)."""
-    end = time.monotonic() + limit
-    left = session_members(session)
-    while left and time.monotonic() < end:
-        time.sleep(0.1)
-        left = session_members(session)
-    return left
 
 
 def test_a_browser_that_died_is_started_again(chromium, app):

@@ -1,21 +1,25 @@
-"""Rendering a page in the guarded browser, beside the plain fetch of the same page (issue 21).
+"""What a rendered page costs through webtap's front doors, beside the plain fetch (issue 21).
 
-    .venv/bin/python bench/render.py [--runs 5] [--pages 30] [--tabs 3]
+    .venv/bin/python bench/render.py [--runs 5] [--pages 30] [--parallel 3]
 
 A light page built by script (a shell whose script writes ~2 KB of content) is served from
-127.0.0.1; the guard stays on with only that origin allowed.
+127.0.0.1, with ``WEBTAP_ALLOW_NETWORKS=127.0.0.1/32`` (the guard on, that one address allowed)
+and the page cache off. In one run:
 
-1. Cold: a fresh Python process renders it once through ``webtap.browser.render`` (start
-   Chromium, render until settled, kill it), beside a fresh ``web-fetch-tool`` process fetching
-   it plainly (what the executable costs today). Median wall time of ``--runs``.
-2. Warm: pages/s through one long-lived ``Browser`` (one tab, then ``--tabs`` in parallel),
-   beside in-process plain fetches (``webtap.tools.call("web_fetch")``, cache off).
-3. Memory: peak PSS (proportional set size, so shared pages count once) of the browser's
-   whole process tree during the warm renders, and its RSS sum, beside this process's own RSS.
+1. Cold, through the executable: a fresh ``web-fetch-tool`` fetches the shell with rendering as
+   by default (``auto``: fetched, judged a shell, rendered in a browser started for it and
+   killed), beside the same executable fetching it plainly (``WEBTAP_RENDER=off``: the shell and
+   its note) and fetching a server-rendered page in ``auto`` (no browser: what auto adds to a
+   page that needs none). Median wall time of ``--runs``.
+2. Warm, through ``webtap mcp`` (one long-lived browser): pages/s of ``web_fetch`` calls on the
+   shell, one at a time and ``--parallel`` in flight at once, beside the same calls with
+   ``render: false`` (plain).
+3. Memory: the peak PSS (shared pages counted once) and RSS of the browser's process tree
+   during the warm renders, beside the server's own RSS.
 
-A render always waits for the quiet spell that says the page has settled (0.3 s), so a
-render's time is at least that: the ratios below are what a rendered page costs over a plain
-one, not the driver's overhead (bench/render_drivers.py measures that).
+A render waits for the quiet spell that says the page has settled (0.3 s), so a render costs at
+least that: the ratios are what a rendered page costs over a plain one, not the driver's
+overhead (bench/render_drivers.py measures that).
 """
 
 from __future__ import annotations
@@ -24,41 +28,37 @@ import argparse
 import http.server
 import json
 import os
-import resource
 import statistics
 import subprocess
 import sys
 import threading
 import time
 from pathlib import Path
+from typing import Any
 
 BIN = Path(sys.executable).parent
-PAGE = (
+SHELL = (
     b"<!doctype html><html><head><title>Light</title></head><body><div id=root></div>"
     b"<script>document.getElementById('root').innerHTML = '<h1>Hello</h1>' + "
     b"'<p>Rendered by script, one paragraph of a light page.</p>'.repeat(40);</script>"
     b"</body></html>"
 )
-
-COLD_RENDER = """
-import sys
-from webtap.browser import render
-from webtap.guard import Guard
-port = int(sys.argv[1])
-result = render(f"http://127.0.0.1:{port}/", deadline=30, guard=Guard(),
-                origins={("127.0.0.1", port)})
-assert result.outcome == "settled" and "Rendered by script" in result.html, result
-"""
+SERVED = (
+    b"<!doctype html><html><head><title>Light</title></head><body><h1>Hello</h1>"
+    + b"<p>Rendered by the server, one paragraph of a light page.</p>" * 40
+    + b"</body></html>"
+)
 
 
 def serve() -> int:
     class Handler(http.server.BaseHTTPRequestHandler):
         def do_GET(self) -> None:
+            body = SERVED if self.path == "/served" else SHELL
             self.send_response(200)
             self.send_header("Content-Type", "text/html; charset=utf-8")
-            self.send_header("Content-Length", str(len(PAGE)))
+            self.send_header("Content-Length", str(len(body)))
             self.end_headers()
-            self.wfile.write(PAGE)
+            self.wfile.write(body)
 
         def log_message(self, *args: object) -> None:
             pass
@@ -69,13 +69,85 @@ def serve() -> int:
     return server.server_address[1]
 
 
-def median_wall(argv: list[str], runs: int, env: dict[str, str], stdin: bytes = b"") -> float:
+def cold(url: str, runs: int, env: dict[str, str], expect: str) -> float:
+    """Median wall time of a fresh ``web-fetch-tool`` fetching ``url``."""
     samples = []
     for _ in range(runs):
         start = time.perf_counter()
-        subprocess.run(argv, input=stdin, env=env, check=True, capture_output=True, timeout=120)
+        done = subprocess.run(
+            [str(BIN / "web-fetch-tool")],
+            input=json.dumps({"url": url}).encode(),
+            env=env,
+            check=True,
+            capture_output=True,
+            timeout=120,
+        )
         samples.append(time.perf_counter() - start)
+        assert expect in done.stdout.decode(), done.stdout
     return statistics.median(samples)
+
+
+class Mcp:
+    """``webtap mcp`` over raw JSON-RPC on stdio; calls may be sent before answers are read."""
+
+    def __init__(self, env: dict[str, str]) -> None:
+        self.process = subprocess.Popen(
+            [str(BIN / "webtap"), "mcp"],
+            env=env,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+        )
+        self.ids = 0
+        self.wait([self.send("initialize", _HELLO)])
+        self.write({"jsonrpc": "2.0", "method": "notifications/initialized"})
+
+    def write(self, message: dict[str, Any]) -> None:
+        assert self.process.stdin is not None
+        self.process.stdin.write(json.dumps(message).encode() + b"\n")
+        self.process.stdin.flush()
+
+    def send(self, method: str, params: dict[str, Any]) -> int:
+        self.ids += 1
+        self.write({"jsonrpc": "2.0", "id": self.ids, "method": method, "params": params})
+        return self.ids
+
+    def fetch(self, arguments: dict[str, Any]) -> int:
+        return self.send("tools/call", {"name": "web_fetch", "arguments": arguments})
+
+    def wait(self, ids: list[int]) -> list[dict[str, Any]]:
+        assert self.process.stdout is not None
+        pending, answers = set(ids), []
+        while pending:
+            message = json.loads(self.process.stdout.readline())
+            if message.get("id") in pending:
+                pending.discard(message["id"])
+                answers.append(message)
+        return answers
+
+    def close(self) -> None:
+        assert self.process.stdin is not None
+        self.process.stdin.close()
+        self.process.wait(timeout=30)
+
+
+_HELLO = {
+    "protocolVersion": "2025-06-18",
+    "capabilities": {},
+    "clientInfo": {"name": "bench", "version": "1"},
+}
+
+
+def pages_per_second(server: Mcp, arguments: dict[str, Any], pages: int, parallel: int) -> float:
+    """``pages`` calls, ``parallel`` in flight at a time; each answer checked."""
+    start = time.perf_counter()
+    for first in range(0, pages, parallel):
+        batch = min(parallel, pages - first)
+        answers = server.wait([server.fetch(arguments) for _ in range(batch)])
+        for answer in answers:
+            result = answer["result"]["structuredContent"]
+            assert result["success"], result
+            assert bool(result.get("rendered")) is arguments.get("render", True), result
+    return pages / (time.perf_counter() - start)
 
 
 def memory_kb(pids: list[int]) -> tuple[int, int]:
@@ -94,12 +166,24 @@ def memory_kb(pids: list[int]) -> tuple[int, int]:
     return pss, rss
 
 
-class PeakMemory:
-    """Samples the browser's process tree every 50 ms while running."""
+def children(pid: int) -> list[int]:
+    found: list[int] = []
+    try:
+        for task in os.listdir(f"/proc/{pid}/task"):
+            with open(f"/proc/{pid}/task/{task}/children") as handle:
+                found += [int(child) for child in handle.read().split()]
+    except OSError:
+        pass
+    return found
 
-    def __init__(self, browser: object) -> None:
-        self.browser = browser
+
+class PeakMemory:
+    """Samples the server's browser tree (every session a child of it leads) every 50 ms."""
+
+    def __init__(self, server_pid: int) -> None:
+        self.server_pid = server_pid
         self.peak = (0, 0)
+        self.server_rss = 0
         self.stop = threading.Event()
         self.thread = threading.Thread(target=self.run, daemon=True)
 
@@ -107,10 +191,9 @@ class PeakMemory:
         from webtap.browser.launch import session_members
 
         while not self.stop.wait(0.05):
-            pid = self.browser.pid  # type: ignore[attr-defined]
-            if pid is not None:
-                now = memory_kb(session_members(pid))
-                self.peak = max(self.peak, now)
+            tree = [pid for child in children(self.server_pid) for pid in session_members(child)]
+            self.peak = max(self.peak, memory_kb(tree))
+            self.server_rss = max(self.server_rss, memory_kb([self.server_pid])[1])
 
     def __enter__(self) -> PeakMemory:
         self.thread.start()
@@ -121,78 +204,60 @@ class PeakMemory:
         self.thread.join()
 
 
-def warm(port: int, pages: int, tabs: int) -> dict[str, float]:
-    from webtap.browser import Browser
-    from webtap.guard import Guard
-    from webtap.tools import call
-
-    url = f"http://127.0.0.1:{port}/"
-    origins = {("127.0.0.1", port)}
-    os.environ["WEBTAP_CACHE"] = "off"
-    os.environ["WEBTAP_ALLOW_NETWORKS"] = "127.0.0.1/32"
-    out: dict[str, float] = {}
-    with Browser(tabs=tabs) as browser, PeakMemory(browser) as peak:
-        browser.render(url, deadline=30, guard=Guard(), origins=origins)  # start it
-        start = time.perf_counter()
-        for _ in range(pages):
-            browser.render(url, deadline=30, guard=Guard(), origins=origins)
-        out["render_one_tab"] = pages / (time.perf_counter() - start)
-
-        def worker(count: int) -> None:
-            for _ in range(count):
-                browser.render(url, deadline=60, guard=Guard(), origins=origins)
-
-        threads = [threading.Thread(target=worker, args=(pages // tabs,)) for _ in range(tabs)]
-        start = time.perf_counter()
-        for thread in threads:
-            thread.start()
-        for thread in threads:
-            thread.join()
-        out["render_tabs"] = (pages // tabs) * tabs / (time.perf_counter() - start)
-    out["pss_mb"], out["rss_mb"] = (value / 1024 for value in peak.peak)
-    start = time.perf_counter()
-    for _ in range(pages):
-        response = call("web_fetch", {"url": url}).response()
-        assert response["success"], response
-    out["fetch"] = pages / (time.perf_counter() - start)
-    out["self_rss_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    return out
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--pages", type=int, default=30)
-    parser.add_argument("--tabs", type=int, default=3)
+    parser.add_argument("--parallel", type=int, default=3)
     options = parser.parse_args()
     from webtap.browser import browser_path
 
     print(f"browser: {browser_path()}")
     port = serve()
-    env = {**os.environ, "WEBTAP_CACHE": "off", "WEBTAP_ALLOW_NETWORKS": "127.0.0.1/32"}
-    cold_render = median_wall([sys.executable, "-c", COLD_RENDER, str(port)], options.runs, env)
-    request = json.dumps({"url": f"http://127.0.0.1:{port}/"}).encode()
-    cold_fetch = median_wall([str(BIN / "web-fetch-tool")], options.runs, env, request)
-    print(f"cold, fresh process (median of {options.runs}):")
-    line("render (library, one-shot browser)", cold_render, "s", 3)
-    line("plain fetch (web-fetch-tool)", cold_fetch, "s", 3)
-    line("ratio render / fetch", cold_render / cold_fetch, "x")
-    n = warm(port, options.pages, options.tabs)
-    tabs = options.tabs
-    print(f"warm ({options.pages} pages):")
-    line("render, one long-lived browser, 1 tab", n["render_one_tab"], "pages/s")
-    line(f"render, {tabs} tabs in parallel", n["render_tabs"], "pages/s")
-    line("plain fetch, in process", n["fetch"], "pages/s")
-    line("ratio fetch / render (1 tab)", n["fetch"] / n["render_one_tab"], "x")
-    line(f"ratio fetch / render ({tabs} tabs)", n["fetch"] / n["render_tabs"], "x")
-    print("memory:")
-    line("browser tree, peak PSS", n["pss_mb"], "MB", 0)
-    line("browser tree, peak RSS (summed)", n["rss_mb"], "MB", 0)
-    line("this Python process, peak RSS", n["self_rss_mb"], "MB", 0)
+    shell, served = f"http://127.0.0.1:{port}/", f"http://127.0.0.1:{port}/served"
+    env = {
+        **os.environ,
+        "WEBTAP_CACHE": "off",
+        "WEBTAP_ALLOW_NETWORKS": "127.0.0.1/32",
+        "WEBTAP_RENDER": "auto",
+    }
+    rendered = '"rendered": true'
+    runs = options.runs
+    cold_render = cold(shell, runs, env, rendered)
+    cold_plain = cold(shell, runs, {**env, "WEBTAP_RENDER": "off"}, "built by JavaScript")
+    cold_served = cold(served, runs, env, "Rendered by the server")
+    print(f"cold, a fresh web-fetch-tool (median of {runs}):")
+    line("shell, auto: rendered (one-shot browser)", cold_render, "s", 3)
+    line("shell, plain (WEBTAP_RENDER=off)", cold_plain, "s", 3)
+    line("server-rendered page, auto (no browser)", cold_served, "s", 3)
+    line("ratio rendered / plain", cold_render / cold_plain, "x")
+
+    server = Mcp(env)
+    try:
+        pages, parallel = options.pages, options.parallel
+        pages_per_second(server, {"url": shell}, parallel, parallel)  # start the browser
+        with PeakMemory(server.process.pid) as peak:
+            one = pages_per_second(server, {"url": shell}, pages, 1)
+            many = pages_per_second(server, {"url": shell}, pages, parallel)
+        plain_one = pages_per_second(server, {"url": shell, "render": False}, pages, 1)
+        plain_many = pages_per_second(server, {"url": shell, "render": False}, pages, parallel)
+    finally:
+        server.close()
+    print(f"warm, through webtap mcp ({pages} pages):")
+    line("rendered, one call at a time", one, "pages/s")
+    line(f"rendered, {parallel} calls in flight", many, "pages/s")
+    line("plain (render: false), one at a time", plain_one, "pages/s")
+    line(f"plain (render: false), {parallel} in flight", plain_many, "pages/s")
+    line("ratio plain / rendered (one at a time)", plain_one / one, "x")
+    line(f"ratio plain / rendered ({parallel} in flight)", plain_many / many, "x")
+    print("memory, during the warm renders:")
+    line("browser tree, peak PSS", peak.peak[0] / 1024, "MB", 0)
+    line("browser tree, peak RSS (summed)", peak.peak[1] / 1024, "MB", 0)
+    line("webtap mcp itself, peak RSS", peak.server_rss / 1024, "MB", 0)
 
 
 def line(label: str, value: float, unit: str, digits: int = 1) -> None:
-    print(f"  {label:<40}{value:8.{digits}f} {unit}")
+    print(f"  {label:<46}{value:8.{digits}f} {unit}")
 
 
 if __name__ == "__main__":

@@ -27,7 +27,7 @@ _CODE_SCRIPT = re.compile(
 )
 _EMPTY_MOUNT = re.compile(
     r"<(div|main|section)\b[^>]*\bid\s*=\s*[\"']?(?:root|app|__next|__nuxt|___gatsby|svelte)"
-    r"[\"'\s>][^>]*>\s*</\1>|<app-root\b[^>]*>\s*</app-root>",
+    r"(?![\w-])[^>]*>\s*</\1>|<app-root\b[^>]*>\s*</app-root>",
     re.IGNORECASE,
 )
 _NOSCRIPT = re.compile(r"<noscript\b[^>]*>(.*?)</noscript>", re.IGNORECASE | re.DOTALL)

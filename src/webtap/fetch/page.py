@@ -120,7 +120,7 @@ def fetch(
     got, converted = step.download, step.converted
     if pages is not None and step.keep:
         pages.remember(key, mode, guard, got, converted, rendered=step.rendered)
-    return Page(got.url, *converted[:5], rendered=step.rendered)
+    return Page(got.url, *step.shown[:5], rendered=step.rendered)
 
 
 def _serves(page: StoredPage, render: bool | None) -> bool:

@@ -16,11 +16,12 @@ still judged a shell after rendering is not taken.
 
 **What if not**: a shell that is not rendered (rendering off, no browser, the render failed or
 did not help) keeps its state (``script_shell``, for the verdict that turns it into an error)
-and gets a note saying that it needs JavaScript and how to have it rendered: the first line of
-its Markdown, and :attr:`Rendering.note`. A setting that cannot be honoured is an error:
-``always`` (or ``render=True``) with no browser installed is a
-:class:`~webtap.browser.find.BrowserNotFound` that says how to get one. A guard refusal in the
-browser (the page sent itself to a private address) is the fetch's error, as without it.
+and gets a note saying that it needs JavaScript and how to have it rendered
+(:attr:`Rendering.note`; the first line of the page's Markdown, :attr:`Rendering.shown`). A
+setting that cannot be honoured is an error: ``always`` (or ``render=True``) with no browser
+installed is a :class:`~webtap.browser.find.BrowserNotFound` that says how to get one. A guard
+refusal in the browser (the page sent itself to a private address) is the fetch's error, as
+without it.
 
 **Memory**: what rendering did for a URL is kept a day in the page cache (beside its pages,
 under the same guard policy), so that the next read in ``auto`` does not judge again: a URL
@@ -82,13 +83,23 @@ _SHELL = "This page's content is built by JavaScript in a browser; the server se
 class Rendering(NamedTuple):
     """What the step made of a page: the download and conversion to use (the browser's, when
     ``rendered``), and ``note``, when a page that needed rendering was not rendered: why, and
-    how to have it rendered (also the first line of ``converted.markdown``)."""
+    how to have it rendered. ``converted`` is the conversion as judged (its state kept, no note
+    in its Markdown, for a verdict to read); :attr:`shown` is what the page reads as."""
 
     download: Download
     converted: Converted
     rendered: bool = False
     note: str = ""
     complete: bool = True  # False: the render stopped at the deadline or a cap
+
+    @property
+    def shown(self) -> Converted:
+        """``converted`` with the note, if any, as the first line of its Markdown."""
+        if not self.note:
+            return self.converted
+        markdown = self.converted.markdown
+        markdown = f"{self.note}\n\n{markdown}" if markdown else f"{self.note}\n"
+        return self.converted._replace(markdown=markdown)
 
     @property
     def keep(self) -> bool:
@@ -133,43 +144,44 @@ def render_step(
         return plain
     how = wanted(render)
     shell = converted.state == SCRIPT_SHELL
+
+    def unrendered(reason: str) -> Rendering:
+        # Said for a shell, and for a page rendering was asked for; else the page is enough.
+        return _noted(plain, shell, reason) if shell or how == "always" else plain
+
     if how == "off":
-        reason = (
+        return unrendered(
             "it was not rendered (render was false); ask for it with render: true"
             if render is False
             else f"rendering is off ({RENDER.name}=off): set {RENDER.name}=auto, or ask for "
             "this page rendered (webtap fetch --render; web_fetch's render argument in "
             "webtap mcp)"
         )
-        return _unrendered(plain, shell, reason) if shell else plain
-    helped_before = _recall(pages, url, guard) if how == "auto" else None
     if how == "auto":
-        if helped_before is False and shell:
-            return _unrendered(
-                plain,
-                shell,
+        helped_before = _recall(pages, url, guard)
+        if helped_before is False:
+            return unrendered(
                 "a browser rendered it earlier and it showed no content there either; ask "
-                "for it rendered (render: true) to try again",
+                "for it rendered (render: true) to try again"
             )
         if not (shell or helped_before):
             return plain
         from webtap.browser.find import INSTALL_HINT, find_browser
 
         if find_browser() is None:  # a WEBTAP_BROWSER that names nothing raises here
-            reason = f"no browser is installed to render it: {INSTALL_HINT}"
-            return _unrendered(plain, shell, reason) if shell else plain
+            return unrendered(f"no browser is installed to render it: {INSTALL_HINT}")
     if deadline.remaining() < MIN_SECONDS:
-        return _unrendered(plain, shell, "too little of the fetch's deadline was left to render it")
+        return unrendered("too little of the fetch's deadline was left to render it")
     from webtap.browser import RenderFailed
 
     try:
         page = _render(url, deadline, guard, limits.max_body)
     except RenderFailed as exc:
-        return _unrendered(plain, shell, f"rendering it in a browser failed ({exc})")
+        return unrendered(f"rendering it in a browser failed ({exc})")
     from webtap.fetch.media import convert_body
 
     download = _as_download(url, got, page)
-    shown = convert_body(
+    made = convert_body(
         download.body,
         download.content_type,
         download.url,
@@ -177,24 +189,20 @@ def render_step(
         deadline=deadline,
     )
     complete = page.outcome == "settled" and not page.truncated
-    helped = shown.state == CONTENT and (shell or len(shown.markdown) > 2 * len(converted.markdown))
+    helped = made.state == CONTENT and (shell or len(made.markdown) > 2 * len(converted.markdown))
     if pages is not None and complete:
         # Remembered: that it helped, or that a shell stayed one; else nothing (a page that
         # needs no browser is not judged by this memory).
         _memorize(pages, url, guard, helped if helped or shell else None)
-    if shown.state != CONTENT:
-        return _unrendered(
-            plain, shell, "a browser rendered it, and it showed no content there either"
-        )
-    return Rendering(download, shown, rendered=True, complete=complete)
+    if made.state != CONTENT:
+        return unrendered("a browser rendered it, and it showed no content there either")
+    return Rendering(download, made, rendered=True, complete=complete)
 
 
-def _unrendered(plain: Rendering, shell: bool, reason: str) -> Rendering:
+def _noted(plain: Rendering, shell: bool, reason: str) -> Rendering:
     """``plain`` with the note: why it was not rendered, and what would have it rendered."""
     note = f"[{_SHELL}; {reason}.]" if shell else f"[Not rendered in a browser: {reason}.]"
-    converted = plain.converted
-    markdown = f"{note}\n\n{converted.markdown}" if converted.markdown else f"{note}\n"
-    return plain._replace(converted=converted._replace(markdown=markdown), note=note)
+    return plain._replace(note=note)
 
 
 def _as_download(url: str, got: Download, page: Rendered) -> Download:

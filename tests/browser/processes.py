@@ -59,7 +59,7 @@ class Mcp:
             stderr=subprocess.PIPE,
         )
         self.ids = 0
-        self.ask(
+        self.hello = self.ask(
             "initialize",
             {
                 "protocolVersion": "2025-06-18",

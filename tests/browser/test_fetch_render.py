@@ -171,6 +171,8 @@ def test_the_mcp_server_renders_in_one_browser_and_takes_render(app, env, launch
     dead = app.page("/dead", DEAD_SHELL)
     server = Mcp(env)
     try:
+        instructions = server.hello["result"]["instructions"]
+        assert "render=true asks for that rendering" in instructions
         assert server.fetch(url=shell)["rendered"] is True
         assert "Added by a script" not in server.fetch(url=article)["content"]
         rendered = server.fetch(url=article, render=True)

@@ -115,3 +115,15 @@ def test_the_ask_loop_renders_a_questions_pages_in_one_browser(
     assert all('"rendered": true' in result for result in results)
     [browser] = launches.pids()
     assert session_members(browser) == []  # closed with the question
+
+
+def test_a_fetch_with_a_client_of_its_own_renders_only_when_asked(rendering, app, launches):
+    """Like the page cache: the browser does not see the web a caller's client sees."""
+    from webtap.net import Client
+
+    [url] = apps(app, "one")
+    with Client() as client:
+        assert fetch(url, client=client).rendered is False
+        assert launches.count() == 0
+        assert fetch(url, client=client, render=True).rendered is True
+    assert launches.count() == 1

@@ -75,7 +75,8 @@ def fetch(
     webtap's. A page is only ever cached after a fetch under the same guard policy (it is in
     the key), so an address the guard refuses is never served from the cache either.
     ``render``: render the page in a browser (True), never (False), or as ``WEBTAP_RENDER``
-    says (None; see :mod:`webtap.fetch.render`).
+    says (None; see :mod:`webtap.fetch.render`), which, like the cache, is only when webtap
+    makes its own client: the browser does not see the web a client of yours sees.
     """
     url = check_url(url)
     mode = fetch_mode() if mode is None else checked_mode(mode)
@@ -110,7 +111,7 @@ def fetch(
         url,
         got,
         converted,
-        render=render,
+        render=False if render is None and client is not None else render,
         mode=mode,
         guard=guard,
         deadline=deadline,

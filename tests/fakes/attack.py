@@ -79,7 +79,7 @@ def loopback_name() -> str:
     name, not an address, that leads to a private place."""
     name = socket.gethostname()
     try:
-        addresses = {info[4][0] for info in socket.getaddrinfo(name, 80)}
+        addresses = {str(info[4][0]) for info in socket.getaddrinfo(name, 80)}
     except OSError:
         return "localhost"
     return name if addresses and all(a.startswith("127.") for a in addresses) else "localhost"

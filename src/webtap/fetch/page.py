@@ -121,7 +121,16 @@ def fetch(
     got, converted = step.download, step.converted
     if pages is not None and step.keep:
         pages.remember(key, mode, guard, got, converted, rendered=step.rendered)
-    return Page(got.url, *step.shown[:5], rendered=step.rendered)
+    shown = step.shown  # with the note, if the page needed a browser and did not get one
+    return Page(
+        got.url,
+        shown.title,
+        shown.markdown,
+        shown.media_type,
+        shown.trimmed,
+        shown.invisible_removed,
+        step.rendered,
+    )
 
 
 def _serves(page: StoredPage, render: bool | None) -> bool:

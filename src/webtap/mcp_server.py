@@ -315,7 +315,7 @@ def build_server(tools: list[ServedTool], settings: ServerSettings | None = None
 @contextlib.asynccontextmanager
 async def _keeping_a_browser(server: Server) -> AsyncIterator[dict[str, Any]]:
     """While the server runs, the pages it renders share one browser, closed when it stops
-    (at exit and on a signal, every browser is killed: webtap.browser.launch)."""
+    (a stop signal kills it at once: ``webtap.host.process.kill_running``)."""
     from webtap.fetch.render import keep_browser
 
     with keep_browser():

@@ -81,6 +81,7 @@ class Converted(NamedTuple):
     markdown: str
     media_type: str
     trimmed: bool = False
+    state: str = "content"  # HTML: `webtap.convert.Document.state`
 
 
 def to_markdown(
@@ -216,7 +217,7 @@ def _html(
         raise ParseError("Failed to parse HTML: the document is nested too deeply") from None
     except Exception as exc:
         raise ParseError(f"Failed to parse HTML: {type(exc).__name__}: {exc}") from None
-    return Converted(document.title, document.markdown, media_type, document.trimmed)
+    return Converted(document.title, document.markdown, media_type, *document[2:])
 
 
 def _pdf(body: bytes, media_type: str, deadline: Deadline | None) -> tuple[str, str]:

@@ -83,6 +83,8 @@ class Page(NamedTuple):
     media_type: str
     trimmed: bool = False
     """True when ``markdown`` is only the page's main content (see ``mode``)."""
+    state: str = "content"
+    """`webtap.convert.Document.state`: "empty" or "script_shell" when the page has no text."""
 
 
 def fetch_timeouts() -> Timeouts:
@@ -261,10 +263,10 @@ def _remember(
     converted: Converted,
 ) -> None:
     """Keep a converted page, if it was a complete success the server lets us keep."""
-    if response.status not in _STORED_STATUSES:
+    if response.status not in _STORED_STATUSES or converted.state != "content":
         return
     stored = stored_page(
-        *converted,
+        *converted[:4],
         size=len(response.body),
         headers=response.headers,
         final_url=response.final_url,
@@ -467,4 +469,8 @@ def web_fetch(request: dict[str, Any], *, full_page: bool = False) -> dict[str, 
     }
     if page.trimmed:
         response["content_mode"] = "main"
+    if page.state != "content":
+        from webtap.convert import STATE_NOTES
+
+        response["page_state"] = f"{page.state}: {STATE_NOTES[page.state]}"
     return response

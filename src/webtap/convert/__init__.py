@@ -15,7 +15,26 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-__all__ = ["Document", "convert"]
+__all__ = ["CONTENT", "EMPTY", "SCRIPT_SHELL", "STATE_NOTES", "Document", "convert"]
+
+# What a converted page holds (`Document.state`): the hook for the headless-browser path (which
+# renders script shells) and the typed verdicts.
+CONTENT = "content"
+"""The page has readable content."""
+EMPTY = "empty"
+"""The page holds no text at all (an empty body)."""
+SCRIPT_SHELL = "script_shell"
+"""The server sent a page whose content a script builds: few words, an empty mount element
+(``#root``, ``#app``, ``#__next``, ``<app-root>``), a ``<noscript>`` asking for JavaScript or
+a "Loading…" body, and nothing recovered from ``<noscript>``, streamed segments or
+structured data."""
+STATE_NOTES = {
+    CONTENT: "the page has readable content",
+    EMPTY: "the page holds no text (an empty body)",
+    SCRIPT_SHELL: "the page's content is built by scripts in a browser; the server sent only "
+    "a shell, and no text for readers without scripts",
+}
+"""One line saying what each state means, for a result that reports it."""
 
 
 class Document(NamedTuple):
@@ -28,6 +47,9 @@ class Document(NamedTuple):
     trimmed: bool = False
     """True when ``markdown`` is the page's main content only (``convert(main_content=True)``
     found it); False when it is the whole page."""
+    state: str = CONTENT
+    """`CONTENT`, `EMPTY` or `SCRIPT_SHELL`: whether the page holds readable content, and if
+    not, why (see ``docs/convert.md``)."""
 
 
 def convert(
@@ -45,8 +67,14 @@ def convert(
     no part of the page stands out as its content, the whole page is converted and ``trimmed``
     is False.
 
-    Never raises on odd input: empty or blank input gives ``Document("", "")``, junk gives
-    whatever text it holds. Raises `webtap.errors.ParseError` only if libxml2 itself fails.
+    ``Document.state`` says whether the page held readable content: `EMPTY` for a page with
+    no text, `SCRIPT_SHELL` for one whose text a script would build, and nothing was found
+    where such pages keep it for readers without scripts (``<noscript>``, streamed segments,
+    JSON-LD, page props).
+
+    Never raises on odd input: empty or blank input gives ``Document("", "", state=EMPTY)``,
+    junk gives whatever text it holds. Raises `webtap.errors.ParseError` only if libxml2
+    itself fails.
     """
     from webtap.convert._markdown import convert_document
 

@@ -30,6 +30,7 @@ from webtap.convert._boilerplate import (
     name_verdict,
 )
 from webtap.convert._html import drop
+from webtap.convert._thread import Thread, find_posts, thread_root
 
 __all__ = ["extract", "extract_root"]
 
@@ -63,12 +64,24 @@ _PICTURE_TAGS = ("img", "picture", "figcaption")
 _RETAGGED = frozenset(("td", "th", "tr", "thead", "li", "dt", "summary", "caption"))
 
 
-def extract_root(root: etree._Element) -> etree._Element | None:
+def extract_root(root: etree._Element, *, discussion: bool = False) -> etree._Element | None:
     """A new ``<div>`` holding the main content (moved out of ``root``), or None to convert
-    the whole page (see `extract`)."""
-    chosen = extract(root)
-    if chosen is None:
+    the whole page (see `extract`). A discussion's posts, when they are the page's content,
+    come each under a line with its author and date (`webtap.convert._thread`);
+    ``discussion``: the page's structured data says it is one."""
+    body = root.find("body")
+    if body is None:
+        body = root
+    thread = find_posts(body, discussion)
+    found = _choose(body)
+    if thread is not None:
+        lead = _lead(thread, found)
+        if lead is not None:
+            return thread_root(thread, lead)
+    if found is None:
         return None
+    chosen, page, good = found
+    _prune(chosen, page, good)
     wrapper = etree.Element("div")
     for el in chosen:
         el.tail = None
@@ -78,6 +91,30 @@ def extract_root(root: etree._Element) -> etree._Element | None:
     return wrapper
 
 
+def _lead(
+    thread: Thread, found: tuple[list[etree._Element], _Page, int] | None
+) -> list[etree._Element] | None:
+    """What goes before a thread's posts (the text they answer, when no post is the
+    opening one), or None when the posts are not the page's content: the page does not say
+    it is a discussion and the content found outside them is more than half their size (an
+    article with comments under it)."""
+    if found is None:
+        return []
+    chosen, page, good = found
+    posts = {post.element for post in thread.posts}
+    inside = set(chosen)
+    if any(el in posts or any(a in posts for a in el.iterancestors()) for el in chosen) or any(
+        any(a in inside for a in post.iterancestors()) for post in posts
+    ):
+        return []  # the content found is a post, or holds the thread
+    if not thread.declared and 2 * good > thread.chars:
+        return None
+    if not thread.replies_only:
+        return []
+    _prune(chosen, page, good)
+    return chosen
+
+
 def extract(root: etree._Element) -> list[etree._Element] | None:
     """The elements that hold the page's main content, in document order, after removing
     the boilerplate inside them; None when nothing scores or the content found is too small
@@ -85,6 +122,17 @@ def extract(root: etree._Element) -> list[etree._Element] | None:
     body = root.find("body")
     if body is None:
         body = root
+    found = _choose(body)
+    if found is None:
+        return None
+    chosen, page, good = found
+    _prune(chosen, page, good)
+    return chosen
+
+
+def _choose(body: etree._Element) -> tuple[list[etree._Element], _Page, int] | None:
+    """The elements that hold the main content, the page's counters and the content's prose;
+    None when nothing scores or the content found is too small to trust. Changes nothing."""
     page = _walk(body)
     if page.best is None or page.best is body:
         return None
@@ -110,8 +158,7 @@ def extract(root: etree._Element) -> list[etree._Element] | None:
         not trusted and good < _MIN_SHARE * page.good
     ):
         return None
-    _prune(chosen, page, good)
-    return chosen
+    return chosen, page, good
 
 
 def _good(elements: list[etree._Element], page: _Page) -> int:

@@ -2,13 +2,17 @@
 
 The converter itself is split by concern: `_html` parses and prunes the tree in C, `_walk`
 walks it, `_inline` writes inline marks, `_blocks` blocks, `_tables` tables, and
-`_writer` holds the lines they write.
+`_writer` holds the lines they write. `_shell` finds the text of pages that a script would
+show and judges those that hold none; `_extract` finds the main content.
 """
 
 from __future__ import annotations
 
-from webtap.convert import Document
+from lxml import etree
+
+from webtap.convert import EMPTY, Document
 from webtap.convert._html import clean, find_base, find_title, first_h1, parse
+from webtap.convert._shell import few_words, hold, judge, recover, structured
 from webtap.convert._walk import MarkdownConverter
 
 __all__ = ["MarkdownConverter", "convert_document"]
@@ -20,16 +24,36 @@ def convert_document(
     """Parse, prune and convert a page (see `webtap.convert.convert`)."""
     root = parse(html)
     if root is None:
-        return Document("", "")
+        return Document("", "", state=EMPTY)
     title = find_title(root)
     base = find_base(root, base_url)
+    held = hold(root)
     clean(root)
     if not title:
         title = first_h1(root)
+    # A script shell whose text waits in <noscript> (Discourse, Flarum): that text instead.
+    shown = recover(root, held)
+    # Structured data that says the page is a discussion: its comments are its content.
+    discussion = main_content and any(
+        "DiscussionForumPosting" in data or "QAPage" in data for data in held.data
+    )
+    markdown, trimmed = _convert(root if shown is None else shown, base, main_content, discussion)
+    if few_words(markdown):
+        data = structured(held, markdown)
+        if data is not None:
+            markdown, trimmed = _convert(data, base, main_content)
+        return Document(title, markdown, trimmed, judge(markdown, root, held))
+    return Document(title, markdown, trimmed)
+
+
+def _convert(
+    root: etree._Element, base: str | None, main_content: bool, discussion: bool = False
+) -> tuple[str, bool]:
+    """The Markdown of the page's main content (and True), else of the whole page."""
     if main_content:
         from webtap.convert._extract import extract_root
 
-        content = extract_root(root)
+        content = extract_root(root, discussion=discussion)
         if content is not None:
-            return Document(title, MarkdownConverter(base).convert(content), trimmed=True)
-    return Document(title, MarkdownConverter(base).convert(root))
+            return MarkdownConverter(base).convert(content), True
+    return MarkdownConverter(base).convert(root), False

@@ -117,12 +117,12 @@ def _share(snippets: list[str], text: str, default: float) -> float:
 
 def extractors() -> dict[str, Extractor]:
     """webtap's two modes, then every peer that is installed."""
-    from webtap.convert import _extract, convert
+    from webtap.convert import _prose, convert
 
     def webtap_main(html: str) -> str:
         # The fetch tool converts one page per process: no class names remembered from
         # the pages before.
-        _extract._KINDS.clear()
+        _prose.KINDS.clear()
         return convert(html, main_content=True).markdown
 
     found: dict[str, Extractor] = {

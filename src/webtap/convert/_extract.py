@@ -11,6 +11,8 @@ removed. Nothing scoring, or too little found, gives None: the caller converts t
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from lxml import etree
 
 from webtap.convert._boilerplate import BY_ID, LABEL, SHARE_LINK, announces
@@ -38,17 +40,37 @@ _PICTURE_TAGS = ("img", "picture", "figcaption")
 # Tags the converter reads only inside their parent (a cell, a row, an item): a chosen one is
 # converted as a plain block.
 _RETAGGED = frozenset(("td", "th", "tr", "thead", "li", "dt", "summary", "caption"))
+_FOCUSED = 0.6  # share of the page's prose the best block holds on an article-like page
+_PRODUCT_FOCUSED = 0.9  # ... on a product page
+_MAIN = etree.XPath(".//main|.//*[@role='main']")
+# What pages say they are (schema.org types, Open Graph's og:type).
+_ARTICLE_TYPES = frozenset((
+    "Article", "NewsArticle", "BlogPosting", "TechArticle", "ScholarlyArticle", "Report",
+    "AnalysisNewsArticle", "OpinionNewsArticle", "ReportageNewsArticle", "ReviewNewsArticle",
+    "BackgroundNewsArticle", "LiveBlogPosting", "SatiricalArticle", "og:article",
+))  # fmt: skip
+_PRODUCT_TYPES = frozenset((
+    "Product", "Product*", "ProductGroup", "IndividualProduct", "ProductModel", "og:product",
+))  # fmt: skip
+_DISCUSSION_TYPES = frozenset(("DiscussionForumPosting", "QAPage"))
 
 
-def extract_root(root: etree._Element, *, discussion: bool = False) -> etree._Element | None:
+def extract_root(
+    root: etree._Element, *, types: frozenset[str] = frozenset()
+) -> etree._Element | None:
     """A new ``<div>`` holding the main content (moved out of ``root``), or None to convert
-    the whole page (see `extract`). A discussion's posts, when they are the page's content,
-    come each under a line with its author and date (`webtap.convert._thread`);
-    ``discussion``: the page's structured data says it is one."""
+    the whole page (see `extract`). ``types``: what the page says it is (schema.org types,
+    ``og:article``).
+
+    A discussion's posts, when they are the page's content, come each under a line with its
+    author and date (`webtap.convert._thread`). On a page whose text is spread over many
+    sections (a product, a service, a listing: the best block holds less than
+    ``_FOCUSED`` of the page's prose, and the page does not say it is an article), the
+    content is the page's ``<main>`` (else its body) without its boilerplate (`_broad`)."""
     body = root.find("body")
     if body is None:
         body = root
-    thread = find_posts(body, discussion)
+    thread = find_posts(body, not types.isdisjoint(_DISCUSSION_TYPES))
     found = _choose(body)
     if thread is not None:
         lead = _lead(thread, found)
@@ -56,8 +78,11 @@ def extract_root(root: etree._Element, *, discussion: bool = False) -> etree._El
             return thread_root(thread, lead)
     if found is None:
         return None
-    chosen, page, good = found
-    _prune(chosen, page, good)
+    chosen, page, good, marked = found
+    if not marked and _spread(types, good, page.good):
+        chosen = _broad(body, chosen, page)
+    else:
+        _prune(chosen, page, good)
     wrapper = etree.Element("div")
     for el in chosen:
         el.tail = None
@@ -67,8 +92,41 @@ def extract_root(root: etree._Element, *, discussion: bool = False) -> etree._El
     return wrapper
 
 
+def _spread(types: frozenset[str], good: int, page_good: int) -> bool:
+    """Whether the page's text is spread over sections rather than in one block: the best
+    block holds less than ``_FOCUSED`` of its prose (``_PRODUCT_FOCUSED`` on a product page)
+    and the page does not say it is an article."""
+    if not types.isdisjoint(_PRODUCT_TYPES):
+        return good < _PRODUCT_FOCUSED * page_good
+    return types.isdisjoint(_ARTICLE_TYPES) and good < _FOCUSED * page_good
+
+
+def _broad(body: etree._Element, chosen: list[etree._Element], page: Page) -> list[etree._Element]:
+    """The page's ``<main>`` holding the chosen blocks (else its body), without what is named
+    like boilerplate, its footers, asides and forms (but those that hold the chosen blocks),
+    and without pictures and share links."""
+    keep = set(chosen)
+    for el in chosen:
+        keep.update(el.iterancestors())
+    top = next((el for el in _MAIN(body) if el in keep), body)
+    stats = page.stats
+    doomed = []
+    for el in page.boilerplate:
+        counters = stats.get(el)
+        if el in keep or (counters is not None and counters[GOOD] * 2 > page.good):
+            continue
+        if top is body or top in el.iterancestors():
+            doomed.append(el)
+    doomed.extend(el for el in top.iter("footer", "aside", "form") if el not in keep)
+    doomed.extend(top.iter(*_PICTURE_TAGS))
+    doomed.extend(a for a in top.iter("a") if SHARE_LINK.search(a.get("href") or ""))
+    if doomed:
+        drop(body, doomed)
+    return [top]
+
+
 def _lead(
-    thread: Thread, found: tuple[list[etree._Element], Page, int] | None
+    thread: Thread, found: _Found | None
 ) -> list[etree._Element] | None:
     """What goes before a thread's posts (the text they answer, when no post is the
     opening one), or None when the posts are not the page's content: the page does not say
@@ -76,7 +134,7 @@ def _lead(
     article with comments under it)."""
     if found is None:
         return []
-    chosen, page, good = found
+    chosen, page, good, _ = found
     posts = {post.element for post in thread.posts}
     inside = set(chosen)
     if any(el in posts or any(a in posts for a in el.iterancestors()) for el in chosen) or any(
@@ -101,14 +159,21 @@ def extract(root: etree._Element) -> list[etree._Element] | None:
     found = _choose(body)
     if found is None:
         return None
-    chosen, page, good = found
+    chosen, page, good, _ = found
     _prune(chosen, page, good)
     return chosen
 
 
-def _choose(body: etree._Element) -> tuple[list[etree._Element], Page, int] | None:
-    """The elements that hold the main content, the page's counters and the content's prose;
-    None when nothing scores or the content found is too small to trust. Changes nothing."""
+class _Found(NamedTuple):
+    chosen: list[etree._Element]  # the elements that hold the main content
+    page: Page  # the page's counters
+    good: int  # the content's prose
+    marked: bool  # the page marks it (itemprop="articleBody")
+
+
+def _choose(body: etree._Element) -> _Found | None:
+    """The main content found, or None when nothing scores or the content found is too
+    small to trust. Changes nothing."""
     page = walk(body)
     if page.best is None or page.best is body:
         return None
@@ -134,7 +199,7 @@ def _choose(body: etree._Element) -> tuple[list[etree._Element], Page, int] | No
         not trusted and good < _MIN_SHARE * page.good
     ):
         return None
-    return chosen, page, good
+    return _Found(chosen, page, good, trusted)
 
 
 def _good(elements: list[etree._Element], page: Page) -> int:

@@ -13,6 +13,7 @@ from lxml import etree
 from webtap.convert import EMPTY, Document
 from webtap.convert._html import clean, find_base, find_title, first_h1, parse
 from webtap.convert._shell import few_words, hold, judge, recover, structured
+from webtap.convert._thread import microdata_types
 from webtap.convert._walk import MarkdownConverter
 
 __all__ = ["MarkdownConverter", "convert_document"]
@@ -33,11 +34,10 @@ def convert_document(
         title = first_h1(root)
     # A script shell whose text waits in <noscript> (Discourse, Flarum): that text instead.
     shown = recover(root, held)
-    # Structured data that says the page is a discussion: its comments are its content.
-    discussion = main_content and any(
-        "DiscussionForumPosting" in data or "QAPage" in data for data in held.data
-    )
-    markdown, trimmed = _convert(root if shown is None else shown, base, main_content, discussion)
+    page = root if shown is None else shown
+    # What the page says it is (an article, a product, a discussion) guides main content.
+    types = held.types | microdata_types(page) if main_content else frozenset()
+    markdown, trimmed = _convert(page, base, main_content, types)
     if few_words(markdown):
         data = structured(held, markdown)
         if data is not None:
@@ -47,13 +47,16 @@ def convert_document(
 
 
 def _convert(
-    root: etree._Element, base: str | None, main_content: bool, discussion: bool = False
+    root: etree._Element,
+    base: str | None,
+    main_content: bool,
+    types: frozenset[str] = frozenset(),
 ) -> tuple[str, bool]:
     """The Markdown of the page's main content (and True), else of the whole page."""
     if main_content:
         from webtap.convert._extract import extract_root
 
-        content = extract_root(root, discussion=discussion)
+        content = extract_root(root, types=types)
         if content is not None:
             return MarkdownConverter(base).convert(content), True
     return MarkdownConverter(base).convert(root), False

@@ -17,6 +17,8 @@ from lxml import etree
 
 from webtap.convert._boilerplate import ALWAYS, MAYBE, NOT, name_verdict
 
+NESTED = 4  # an <article> in an <article>: a related post or a comment, unless it is the body
+
 __all__ = [
     "ALL", "COMMAS", "GOOD", "KIND", "KINDS", "LINK", "LINKED", "OWN", "OWN_LINK", "SCORE",
     "Page", "walk",
@@ -97,7 +99,7 @@ def walk(body: etree._Element) -> Page:
                 kind = kind or MAYBE
             elif tag == "article":
                 # An article inside an article is a related post or a comment (HTML5).
-                kind = kind or (MAYBE if articles else NOT)
+                kind = kind or (NESTED if articles else NOT)
                 articles += 1
             elif tag in _NEVER_BOILERPLATE:
                 kind = NOT
@@ -168,15 +170,28 @@ def _boilerplate(
     maybe: list[etree._Element], stats: dict[etree._Element, list], good: int
 ) -> list[etree._Element]:
     """The elements named as boilerplate that are: not those holding most of the page's
-    prose, which wrap the content (``l-sidebar-fixed l-article-body-segment``)."""
+    prose, which wrap the content (``l-sidebar-fixed l-article-body-segment``), nor an
+    ``<article>`` holding most of the prose of the ``<article>`` it is in (a post's body in
+    a post, not a related post)."""
     found = []
     for el in maybe:
         counters = stats.get(el)
-        if counters is not None and counters[GOOD] >= _WRAPPER_SHARE * good:
+        if counters is not None and (
+            counters[GOOD] >= _WRAPPER_SHARE * good
+            or (counters[KIND] == NESTED and _body_of_article(el, counters, stats))
+        ):
             counters[KIND] = NOT
         else:
             found.append(el)
     return found
+
+
+def _body_of_article(
+    el: etree._Element, counters: list, stats: dict[etree._Element, list]
+) -> bool:
+    outer = next(el.iterancestors("article"), None)
+    around = stats.get(outer) if outer is not None else None
+    return around is not None and counters[GOOD] * 2 >= around[GOOD] > 0
 
 
 def _best(

@@ -52,6 +52,7 @@ _DATA_TYPES = frozenset(("application/ld+json", "application/json"))
 _BODY_KEYS = ("articleBody", "text", "commentText", "reviewBody")
 _DATE_KEYS = ("datePublished", "dateCreated", "commentTime")
 _WORD = re.compile(r"\w+")
+_LD_TYPE = re.compile(r'"@type"\s*:\s*\[?\s*"(?:https?://schema\.org/)?(\w+)"')
 
 
 class Held(NamedTuple):
@@ -60,6 +61,7 @@ class Held(NamedTuple):
     hidden: list[etree._Element]  # <noscript> and <template> elements, in document order
     data: list[str]  # JSON-LD and Next.js page props (``__NEXT_DATA__``), as sent
     scripts: bool  # whether the page runs scripts (not only data blocks)
+    types: frozenset[str]  # what the page says it is: JSON-LD @types, og:type ("og:article")
 
 
 def hold(root: etree._Element) -> Held:
@@ -68,16 +70,22 @@ def hold(root: etree._Element) -> Held:
     (``<template shadowrootmode>``) is shown as it stands: it becomes a ``<div>``."""
     hidden: list[etree._Element] = []
     data: list[str] = []
+    types: set[str] = set()
     scripts = False
-    for el in root.iter("noscript", "template", "script"):
+    for el in root.iter("noscript", "template", "script", "meta"):
         tag = el.tag
-        if tag == "script":
+        if tag == "meta":
+            if el.get("property") == "og:type":
+                types.add("og:" + (el.get("content") or "").strip().lower())
+        elif tag == "script":
             kind = (el.get("type") or "").strip().lower()
             if kind in _DATA_TYPES and (
                 kind != "application/json" or el.get("id") == "__NEXT_DATA__"
             ):
                 if el.text:
                     data.append(el.text)
+                    if kind != "application/json":
+                        types.update(_LD_TYPE.findall(el.text))
             elif kind in _SCRIPT_TYPES:
                 scripts = True
         elif tag == "template" and (
@@ -89,7 +97,7 @@ def hold(root: etree._Element) -> Held:
     if len(hidden) > 1:
         held = set(hidden)
         hidden = [el for el in hidden if not any(a in held for a in el.iterancestors())]
-    return Held(hidden, data, scripts)
+    return Held(hidden, data, scripts, frozenset(types))
 
 
 def _chars(el: etree._Element) -> int:

@@ -23,7 +23,7 @@ from typing import NamedTuple
 
 from lxml import etree
 
-__all__ = ["Post", "Thread", "find_posts", "mark", "thread_root"]
+__all__ = ["Post", "Thread", "find_posts", "mark", "microdata_types", "thread_root"]
 
 _POST_TYPES = frozenset((
     "DiscussionForumPosting", "Comment", "Answer", "Question", "SocialMediaPosting",
@@ -50,6 +50,7 @@ _AUTHOR = "data-webtap-author"
 _DATE = "data-webtap-date"
 _TEXT = "data-webtap-text"  # on an unmarked post's text: where its marked siblings have theirs
 _THREAD = "data-webtap-thread"  # on the root: "discussion" when the page says it is one
+_TYPES = "data-webtap-types"  # on the root: the microdata's types
 
 
 class Post(NamedTuple):
@@ -69,17 +70,22 @@ class Thread(NamedTuple):
 
 def mark(root: etree._Element, itemtypes: list[str]) -> None:
     """Before ``clean``: note the posts among the elements with ``itemtypes`` (attribute
-    values from the page), with their authors and dates, and their unmarked siblings."""
+    values from the page), with their authors and dates, and their unmarked siblings; and on
+    the root, the types the page's microdata names (``data-webtap-types``: a type named on
+    several items carries a ``*``)."""
     items: dict[etree._Element, str] = {}
     declared = False
+    counts: dict[str, int] = {}
     for value in itemtypes:
         for url in value.split():
             kind = url.rstrip("/").rsplit("/", 1)[-1]
+            counts[kind] = counts.get(kind, 0) + 1
             if kind in _POST_TYPES:
                 items[value.getparent()] = kind
                 break
             if kind in _DISCUSSION_TYPES:
                 declared = True
+    root.set(_TYPES, " ".join(k if n == 1 else k + "*" for k, n in counts.items()))
     if len(items) < _MIN_POSTS:
         return
     # Comments on a question or an answer are not the answers.
@@ -230,6 +236,12 @@ def _text(el: etree._Element) -> str:
 
 def _chars(el: etree._Element) -> int:
     return int(el.xpath("string-length(normalize-space())"))
+
+
+def microdata_types(root: etree._Element) -> frozenset[str]:
+    """The types `mark` found in the page's microdata (``Product``, or ``Product*`` when
+    several items have it)."""
+    return frozenset((root.get(_TYPES) or "").split())
 
 
 def find_posts(root: etree._Element, declared: bool = False) -> Thread | None:

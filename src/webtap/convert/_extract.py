@@ -56,11 +56,11 @@ _DISCUSSION_TYPES = frozenset(("DiscussionForumPosting", "QAPage"))
 
 
 def extract_root(
-    root: etree._Element, *, types: frozenset[str] = frozenset()
+    root: etree._Element, *, types: frozenset[str] = frozenset(), title: str = ""
 ) -> etree._Element | None:
     """A new ``<div>`` holding the main content (moved out of ``root``), or None to convert
     the whole page (see `extract`). ``types``: what the page says it is (schema.org types,
-    ``og:article``).
+    ``og:article``); ``title``: the page's title, whose heading marks where the content is.
 
     A discussion's posts, when they are the page's content, come each under a line with its
     author and date (`webtap.convert._thread`). On a page whose text is spread over many
@@ -71,7 +71,7 @@ def extract_root(
     if body is None:
         body = root
     thread = find_posts(body, not types.isdisjoint(_DISCUSSION_TYPES))
-    found = _choose(body)
+    found = _choose(body, title)
     if thread is not None:
         lead = _lead(thread, found)
         if lead is not None:
@@ -171,10 +171,10 @@ class _Found(NamedTuple):
     marked: bool  # the page marks it (itemprop="articleBody")
 
 
-def _choose(body: etree._Element) -> _Found | None:
+def _choose(body: etree._Element, title: str = "") -> _Found | None:
     """The main content found, or None when nothing scores or the content found is too
     small to trust. Changes nothing."""
-    page = walk(body)
+    page = walk(body, title)
     if page.best is None or page.best is body:
         return None
     chosen = _marked(body, page)

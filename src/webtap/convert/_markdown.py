@@ -37,7 +37,7 @@ def convert_document(
     page = root if shown is None else shown
     # What the page says it is (an article, a product, a discussion) guides main content.
     types = held.types | microdata_types(page) if main_content else frozenset()
-    markdown, trimmed = _convert(page, base, main_content, types)
+    markdown, trimmed = _convert(page, base, main_content, types, title)
     if few_words(markdown):
         data = structured(held, markdown)
         if data is not None:
@@ -51,12 +51,13 @@ def _convert(
     base: str | None,
     main_content: bool,
     types: frozenset[str] = frozenset(),
+    title: str = "",
 ) -> tuple[str, bool]:
     """The Markdown of the page's main content (and True), else of the whole page."""
     if main_content:
         from webtap.convert._extract import extract_root
 
-        content = extract_root(root, types=types)
+        content = extract_root(root, types=types, title=title)
         if content is not None:
             return MarkdownConverter(base).convert(content), True
     return MarkdownConverter(base).convert(root), False

@@ -11,6 +11,7 @@ are noted, unless they hold most of the page's prose (a layout wrapper around th
 
 from __future__ import annotations
 
+import re
 from typing import NamedTuple
 
 from lxml import etree
@@ -35,6 +36,8 @@ _OWN_PROSE = 500  # characters of its own that make a block a candidate too (a l
 _WRAPPER_SHARE = 0.6  # an element with this share of the page's text is never boilerplate
 _BOILERPLATE_TAGS = frozenset(("aside", "footer", "figure", "figcaption", "form"))
 _NEVER_BOILERPLATE = frozenset(("html", "body", "main"))
+_NEAR_TITLE = 0.5  # a candidate near the title heading wins scoring this share of the best
+_WORD = re.compile(r"\w+")
 
 # A block's counters while the walk is in it, then its subtree's totals.
 ALL, LINK, GOOD, OWN, OWN_LINK, COMMAS, SCORE, KIND, LINKED = range(9)
@@ -48,7 +51,7 @@ class Page(NamedTuple):
     boilerplate: list[etree._Element]
 
 
-def walk(body: etree._Element) -> Page:
+def walk(body: etree._Element, title: str = "") -> Page:
     """One walk over the tree: every block's counters, the best candidate, the boilerplate.
 
     A block (any element not in ``_INLINE``) owns its text and its inline elements' text.
@@ -162,7 +165,7 @@ def walk(body: etree._Element) -> Page:
                 frame[COMMAS] += tail.count(",") + tail.count("\uff0c")
     good = frame[GOOD] if frame else 0  # the last block closed is the body
     boilerplate = _boilerplate(maybe, stats, good)
-    best, best_score = _best(candidates, set(boilerplate))
+    best, best_score = _best(candidates, set(boilerplate), _title_heading(body, title))
     return Page(best, best_score, good, stats, [*boilerplate, *always])
 
 
@@ -195,14 +198,54 @@ def _body_of_article(
 
 
 def _best(
-    candidates: list[tuple[float, etree._Element]], boilerplate: set[etree._Element]
+    candidates: list[tuple[float, etree._Element]],
+    boilerplate: set[etree._Element],
+    heading: etree._Element | None,
 ) -> tuple[etree._Element | None, float]:
-    """The top-scoring candidate that is not boilerplate nor inside boilerplate."""
+    """The top-scoring candidate that is not boilerplate nor inside boilerplate; or, when it
+    comes before the page's title ``heading`` (a list of teasers above a short article), the
+    best one holding or following the heading that scores at least ``_NEAR_TITLE`` of it."""
     candidates.sort(key=lambda c: c[0], reverse=True)
+    first: tuple[etree._Element | None, float] = (None, 0.0)
     for score, el in candidates:
-        if el not in boilerplate and not any(a in boilerplate for a in el.iterancestors()):
+        if first[0] is not None and score < _NEAR_TITLE * first[1]:
+            break
+        if el in boilerplate or any(a in boilerplate for a in el.iterancestors()):
+            continue
+        if heading is None or not _before(el, heading):
             return el, score
-    return None, 0.0
+        if first[0] is None:
+            first = (el, score)
+    return first
+
+
+def _before(el: etree._Element, heading: etree._Element) -> bool:
+    """Whether ``el`` ends before ``heading`` begins, in document order."""
+    return el not in heading.iterancestors() and _position(el) < _position(heading)
+
+
+def _position(el: etree._Element) -> tuple[int, ...]:
+    path = []
+    parent = el.getparent()
+    while parent is not None:
+        path.append(parent.index(el))
+        el, parent = parent, parent.getparent()
+    return tuple(reversed(path))
+
+
+def _title_heading(body: etree._Element, title: str) -> etree._Element | None:
+    """The ``<h1>`` or ``<h2>`` that says most of the page title's words and little else (a
+    title often adds the site's name, and the site's name may be a heading of its own)."""
+    if not title:
+        return None
+    words = set(_WORD.findall(title.lower()))
+    best, most = None, 1
+    for el in body.iter("h1", "h2"):
+        heading = _WORD.findall("".join(el.itertext()).lower())
+        found = sum(w in words for w in heading)
+        if found > most and found >= 0.8 * len(heading):
+            best, most = el, found
+    return best
 
 
 # Class/id verdicts, shared by every page (sites repeat their class names); cleared when big.

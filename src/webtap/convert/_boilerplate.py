@@ -24,6 +24,11 @@ _COMMENT_LIST = """
     comentários kommentar kommentare commenti commento reacties disqus respond
 """
 _COMMENT_WORDS = frozenset(_COMMENT_LIST.split())
+# Consent banners and preference centres (and the platforms that serve most of them): never
+# content, however much prose their cookie descriptions hold.
+_CONSENT_WORDS = frozenset(
+    "cookie cookies consent gdpr onetrust cookiebot didomi usercentrics cookieyes".split()
+)
 _BOILERPLATE_LIST = """
     reactions reply replies
     share shares sharing sharebar sharedaddy social socials addthis sociable shariff
@@ -38,12 +43,12 @@ _BOILERPLATE_LIST = """
     breadcrumb breadcrumbs pager pagination paginacao paginacion pagineo
     ad ads advert adverts advertisement advertising advertisment sponsor sponsored
     publicidade publicidad werbung anzeige publicite publicité pubblicita pubblicità dfp
-    banner cookie cookies consent gdpr popup modal
+    banner popup modal
     caption captions credit credits wpcaption gallery slideshow carousel
     byline author bio tags tagcloud taglist keywords
     menu navbar navigation nav toolbar skip print
 """
-_BOILERPLATE_WORDS = frozenset(_BOILERPLATE_LIST.split()) | _COMMENT_WORDS
+_BOILERPLATE_WORDS = frozenset(_BOILERPLATE_LIST.split()) | _COMMENT_WORDS | _CONSENT_WORDS
 # Class names that file a post under a topic (WordPress's ``category-social``, ``tag-ads``).
 _TAXONOMY = frozenset(("category", "tag", "tags", "cat"))
 # Boilerplate named in several words, matched as consecutive words.
@@ -126,7 +131,7 @@ def _verdict(names: str) -> int:
             and previous not in _NEGATIONS
             and (i + 1 == len(words) or words[i + 1] not in _STATES)
         ):
-            if word in _COMMENT_WORDS:
+            if word in _COMMENT_WORDS or word in _CONSENT_WORDS:
                 return ALWAYS
             verdict = MAYBE
         previous = word

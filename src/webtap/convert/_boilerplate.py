@@ -12,7 +12,10 @@ import re
 
 from lxml import etree
 
-__all__ = ["ALWAYS", "BY_ID", "LABEL", "MAYBE", "NOT", "SHARE_LINK", "announces", "name_verdict"]
+__all__ = [
+    "ALWAYS", "BY_ID", "CONSENT", "LABEL", "MAYBE", "NOT", "SHARE_LINK", "announces",
+    "name_verdict",
+]  # fmt: skip
 
 LABEL = 50  # characters of a label that announces related links ("You may also like")
 # Whole words in a class or id that mark boilerplate, in the languages pages are written in.
@@ -26,9 +29,8 @@ _COMMENT_LIST = """
 _COMMENT_WORDS = frozenset(_COMMENT_LIST.split())
 # Consent banners and preference centres (and the platforms that serve most of them): never
 # content, however much prose their cookie descriptions hold.
-_CONSENT_WORDS = frozenset(
-    "cookie cookies consent gdpr onetrust cookiebot didomi usercentrics cookieyes".split()
-)
+_CONSENT_LIST = "cookie cookies consent gdpr onetrust cookiebot didomi usercentrics cookieyes"
+_CONSENT_WORDS = frozenset(_CONSENT_LIST.split())
 _BOILERPLATE_LIST = """
     reactions reply replies
     share shares sharing sharebar sharedaddy social socials addthis sociable shariff
@@ -97,7 +99,7 @@ SHARE_LINK = re.compile(
     re.IGNORECASE,
 )
 
-NOT, MAYBE, ALWAYS, BY_ID = 0, 1, 2, 3  # verdicts on an element's class and id
+NOT, MAYBE, ALWAYS, BY_ID, CONSENT = 0, 1, 2, 3, 5  # verdicts on an element's class and id
 
 
 def name_verdict(cls: str | None, ident: str | None) -> int:
@@ -105,11 +107,11 @@ def name_verdict(cls: str | None, ident: str | None) -> int:
     `ALWAYS` for comment sections, `BY_ID` when only the id does: manuals derive ids from
     headings (``id="sql-for-update-share"``), so such a section is kept if it is prose."""
     verdict = _verdict(cls) if cls else NOT
-    if verdict == ALWAYS or not ident:
+    if verdict in (ALWAYS, CONSENT) or not ident:
         return verdict
     by_id = _verdict(ident)
-    if by_id == ALWAYS:
-        return ALWAYS
+    if by_id in (ALWAYS, CONSENT):
+        return by_id
     return verdict or (by_id and BY_ID)
 
 
@@ -131,7 +133,9 @@ def _verdict(names: str) -> int:
             and previous not in _NEGATIONS
             and (i + 1 == len(words) or words[i + 1] not in _STATES)
         ):
-            if word in _COMMENT_WORDS or word in _CONSENT_WORDS:
+            if word in _CONSENT_WORDS:
+                return CONSENT
+            if word in _COMMENT_WORDS:
                 return ALWAYS
             verdict = MAYBE
         previous = word

@@ -18,6 +18,7 @@ from lxml import etree
 from webtap.convert._boilerplate import BY_ID, LABEL, SHARE_LINK, announces
 from webtap.convert._html import drop
 from webtap.convert._prose import ALL, GOOD, KIND, LINK, OWN, SCORE, Page, walk
+from webtap.convert._records import find_records, records_root, records_win
 from webtap.convert._thread import Thread, find_posts, thread_root
 
 __all__ = ["extract", "extract_root"]
@@ -71,11 +72,16 @@ def extract_root(
     if body is None:
         body = root
     thread = find_posts(body, not types.isdisjoint(_DISCUSSION_TYPES))
-    found = _choose(body, title)
+    page = walk(body, title)
+    found = _choose(body, page)
     if thread is not None:
         lead = _lead(thread, found)
         if lead is not None:
             return thread_root(thread, lead)
+    records = find_records(page) if types.isdisjoint(_PRODUCT_TYPES) else None
+    article = not types.isdisjoint(_ARTICLE_TYPES)
+    if records is not None and records_win(records, found and found.chosen, page, article):
+        return records_root(records, page)
     if found is None:
         return None
     chosen, page, good, marked = found
@@ -125,9 +131,7 @@ def _broad(body: etree._Element, chosen: list[etree._Element], page: Page) -> li
     return [top]
 
 
-def _lead(
-    thread: Thread, found: _Found | None
-) -> list[etree._Element] | None:
+def _lead(thread: Thread, found: _Found | None) -> list[etree._Element] | None:
     """What goes before a thread's posts (the text they answer, when no post is the
     opening one), or None when the posts are not the page's content: the page does not say
     it is a discussion and the content found outside them is more than half their size (an
@@ -156,7 +160,7 @@ def extract(root: etree._Element) -> list[etree._Element] | None:
     body = root.find("body")
     if body is None:
         body = root
-    found = _choose(body)
+    found = _choose(body, walk(body))
     if found is None:
         return None
     chosen, page, good, _ = found
@@ -171,10 +175,9 @@ class _Found(NamedTuple):
     marked: bool  # the page marks it (itemprop="articleBody")
 
 
-def _choose(body: etree._Element, title: str = "") -> _Found | None:
-    """The main content found, or None when nothing scores or the content found is too
-    small to trust. Changes nothing."""
-    page = walk(body, title)
+def _choose(body: etree._Element, page: Page) -> _Found | None:
+    """The main content found from the page's counters, or None when nothing scores or the
+    content found is too small to trust. Changes nothing."""
     if page.best is None or page.best is body:
         return None
     chosen = _marked(body, page)

@@ -16,13 +16,13 @@ from typing import NamedTuple
 
 from lxml import etree
 
-from webtap.convert._boilerplate import ALWAYS, MAYBE, NOT, name_verdict
+from webtap.convert._boilerplate import ALWAYS, CONSENT, MAYBE, NOT, name_verdict
 
 NESTED = 4  # an <article> in an <article>: a related post or a comment, unless it is the body
 
 __all__ = [
-    "ALL", "COMMAS", "GOOD", "KIND", "KINDS", "LINK", "LINKED", "OWN", "OWN_LINK", "SCORE",
-    "Page", "walk",
+    "ALL", "COMMAS", "GOOD", "KIND", "KINDS", "LINK", "LINKED", "OWN", "OWN_LINK", "PROSE",
+    "SCORE", "Page", "walk",
 ]  # fmt: skip
 
 # Text in these tags belongs to the enclosing block (``clean`` has unwrapped span, font, ...).
@@ -39,8 +39,10 @@ _NEVER_BOILERPLATE = frozenset(("html", "body", "main"))
 _NEAR_TITLE = 0.5  # a candidate near the title heading wins scoring this share of the best
 _WORD = re.compile(r"\w+")
 
-# A block's counters while the walk is in it, then its subtree's totals.
-ALL, LINK, GOOD, OWN, OWN_LINK, COMMAS, SCORE, KIND, LINKED = range(9)
+# A block's counters while the walk is in it, then its subtree's totals: all its characters,
+# those in links, its prose outside boilerplate (GOOD) and anywhere (PROSE, comment sections
+# included), its own text and own link text, commas, score, name verdict, inside a link.
+ALL, LINK, GOOD, OWN, OWN_LINK, COMMAS, SCORE, KIND, LINKED, PROSE = range(10)
 
 
 class Page(NamedTuple):
@@ -106,7 +108,7 @@ def walk(body: etree._Element, title: str = "") -> Page:
                 articles += 1
             elif tag in _NEVER_BOILERPLATE:
                 kind = NOT
-            if kind == ALWAYS:
+            if kind in (ALWAYS, CONSENT):
                 inside += 1
             text = el.text
             if text:
@@ -114,7 +116,7 @@ def walk(body: etree._Element, title: str = "") -> Page:
                 commas = text.count(",") + text.count("\uff0c") if n else 0
             else:
                 n = commas = 0
-            blocks.append([0, 0, 0, n, 0, commas, 0.0, kind, linked])
+            blocks.append([0, 0, 0, n, 0, commas, 0.0, kind, linked, 0])
             continue
         if tag in inline:
             if tag == "a":
@@ -132,6 +134,7 @@ def walk(body: etree._Element, title: str = "") -> Page:
                     plain = own - own_link
                     if plain >= _PARAGRAPH and own_link * 2 <= own and not frame[LINKED]:
                         frame[GOOD] += plain
+                        frame[PROSE] += plain
                     if blocks:
                         score = 1 + frame[COMMAS] + min(own / 100, 3)
                         if own >= _OWN_PROSE:
@@ -140,7 +143,7 @@ def walk(body: etree._Element, title: str = "") -> Page:
                         if len(blocks) > 1:
                             blocks[-2][SCORE] += score / 2
             kind = frame[KIND]
-            if kind == ALWAYS:
+            if kind in (ALWAYS, CONSENT):
                 inside -= 1
                 always.append(el)
                 frame[GOOD] = 0
@@ -156,6 +159,7 @@ def walk(body: etree._Element, title: str = "") -> Page:
                 parent[ALL] += frame[ALL]
                 parent[LINK] += frame[LINK]
                 parent[GOOD] += frame[GOOD]
+                parent[PROSE] += frame[PROSE]
         tail = el.tail
         if tail and blocks:
             n = len(tail.strip())
@@ -189,9 +193,7 @@ def _boilerplate(
     return found
 
 
-def _body_of_article(
-    el: etree._Element, counters: list, stats: dict[etree._Element, list]
-) -> bool:
+def _body_of_article(el: etree._Element, counters: list, stats: dict[etree._Element, list]) -> bool:
     outer = next(el.iterancestors("article"), None)
     around = stats.get(outer) if outer is not None else None
     return around is not None and counters[GOOD] * 2 >= around[GOOD] > 0

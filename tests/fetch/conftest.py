@@ -210,6 +210,7 @@ def fetch_tool(run_exe: Callable[..., Any]) -> Callable[..., dict[str, Any]]:
             "content",
             "total_lines",
             "content_mode",
+            "page_state",
             "error",
             "error_code",
         }

@@ -241,7 +241,7 @@ def _hides(name: str, value: str) -> bool:
     if name == "role":
         return value.strip().lower() == "navigation"
     style = value.lower()
-    if "none" not in style and "hidden" not in style and "-" not in style:
+    if "none" not in style and "hidden" not in style and "-" not in style and "rect" not in style:
         return False
     style = style.replace(" ", "")
     return (

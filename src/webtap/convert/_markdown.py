@@ -42,7 +42,8 @@ def convert_document(
         data = structured(held, markdown)
         if data is not None:
             markdown, trimmed = _convert(data, base, main_content)
-        return Document(title, markdown, trimmed, judge(markdown, root, held))
+        recovered = shown is not None or data is not None
+        return Document(title, markdown, trimmed, judge(markdown, root, held, recovered))
     return Document(title, markdown, trimmed)
 
 

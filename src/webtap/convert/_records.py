@@ -17,7 +17,7 @@ from typing import NamedTuple
 
 from lxml import etree
 
-from webtap.convert._boilerplate import CONSENT
+from webtap.convert._boilerplate import BY_ID, CONSENT, MAYBE
 from webtap.convert._html import drop
 from webtap.convert._prose import ALL, KIND, LINK, PROSE, Page
 
@@ -139,16 +139,16 @@ def records_root(records: Records, page: Page) -> etree._Element:
     link bars named like boilerplate inside them (reply, share: nothing but links; a byline
     stays)."""
     stats = page.stats
-    members = set(records.members)
     doomed = []
-    for el in page.boilerplate:
-        counters = stats.get(el)
-        if (
-            counters is not None
-            and counters[LINK] == counters[ALL]
-            and any(a in members for a in el.iterancestors())
-        ):
-            doomed.append(el)
+    for member in records.members:
+        for el in member.iter():
+            counters = stats.get(el)
+            if (
+                counters is not None
+                and counters[KIND] in (MAYBE, BY_ID)
+                and counters[LINK] == counters[ALL]
+            ):
+                doomed.append(el)
     for member in records.members:
         doomed.extend(member.iter("img", "picture", "figcaption"))
     if doomed:

@@ -28,7 +28,7 @@ __all__ = ["Held", "hold", "judge", "recover", "structured"]
 _MIN_HIDDEN = 200  # characters the hidden markup needs to replace the visible body
 _SHELL_RATIO = 4  # ... holding this many times the visible body's text
 _FEW_CHARACTERS = 1500  # Markdown longer than this is content, whatever else the page says
-_FEW_WORDS = 100  # a page of fewer words may be a shell, if it also looks like one
+_FEW_WORDS = 60  # a page of fewer words may be a shell, if it also looks like one
 _MORE = 3  # structured data replaces the Markdown when it holds this many times its words
 _MIN_STRUCTURED = 80  # ... and at least this many words
 _LONG_STRING = 200  # page props: strings this long (prose or HTML) are the page's text
@@ -232,16 +232,19 @@ def _long_strings(value: object) -> list[str]:
     return found
 
 
-def judge(markdown: str, root: etree._Element, held: Held) -> str:
+def judge(markdown: str, root: etree._Element, held: Held, recovered: bool = False) -> str:
     """The page's state (`webtap.convert.CONTENT`, `EMPTY` or `SCRIPT_SHELL`) from its final
     Markdown and its cleaned tree: a script shell has few words and says so (an empty mount
     element, a ``<noscript>`` asking for JavaScript, a "Loading…" body, or no word at all
-    beside scripts); an empty page has no word and runs no script."""
+    beside scripts), and nothing was ``recovered`` for it; an empty page has no word and runs
+    no script."""
     if not few_words(markdown):
         return CONTENT
     text = " ".join(markdown.split())
     if not _WORD.search(text):
         return SCRIPT_SHELL if held.scripts or _shell_signs(root, held) else EMPTY
+    if recovered:
+        return CONTENT
     if _LOADING.search(text) or _shell_signs(root, held):
         return SCRIPT_SHELL
     return CONTENT

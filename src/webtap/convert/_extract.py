@@ -84,10 +84,10 @@ def extract_root(
         return records_root(records, page)
     if found is None:
         return None
-    chosen, page, good, marked = found
-    if not marked and _spread(types, good, page.good):
-        chosen = _broad(body, chosen, page)
+    if not found.marked and _spread(types, found.good, page.good):
+        chosen = _broad(body, found.chosen, page)
     else:
+        chosen, page, good, _ = found
         _prune(chosen, page, good)
     wrapper = etree.Element("div")
     for el in chosen:
@@ -114,8 +114,8 @@ def _broad(body: etree._Element, chosen: list[etree._Element], page: Page) -> li
     keep = set(chosen)
     for el in chosen:
         keep.update(el.iterancestors())
-    top = next((el for el in _MAIN(body) if el in keep), body)
     stats = page.stats
+    top = next((el for el in _MAIN(body) if el in keep), body)
     doomed = []
     for el in page.boilerplate:
         counters = stats.get(el)
@@ -123,7 +123,10 @@ def _broad(body: etree._Element, chosen: list[etree._Element], page: Page) -> li
             continue
         if top is body or top in el.iterancestors():
             doomed.append(el)
-    doomed.extend(el for el in top.iter("footer", "aside", "form") if el not in keep)
+    for el in top.iter("footer", "aside", "form"):
+        counters = stats.get(el)
+        if el not in keep and (counters is None or counters[GOOD] * 2 <= page.good):
+            doomed.append(el)  # a form wrapping the whole page (ASP.NET's) stays
     doomed.extend(top.iter(*_PICTURE_TAGS))
     doomed.extend(a for a in top.iter("a") if SHARE_LINK.search(a.get("href") or ""))
     if doomed:

@@ -23,7 +23,7 @@ from webtap.convert._prose import ALL, KIND, LINK, PROSE, Page
 
 __all__ = ["Records", "find_records", "records_root"]
 
-_MIN_RECORDS = 3
+_MIN_RECORDS = 2
 _MIN_PROSE = 400  # characters of prose the records need together
 _TOP_SHARE = 0.7  # no record holds more than this share of the group's prose
 _CONTAINERS = frozenset(("div", "article", "section", "li", "tr", "table", "dl", "tbody"))

@@ -118,7 +118,10 @@ def name_verdict(cls: str | None, ident: str | None) -> int:
 def _verdict(names: str) -> int:
     """Whether class or id names name boilerplate, word by word: ``PageBuilder-pageRow``
     holds no "pager", ``elementor-widget-container`` no sidebar word, ``no-sidebar`` says
-    there is none, ``comments-open`` is a page state."""
+    there is none, ``comments-open`` is a page state. A utility class's variant prefix says
+    when it applies, not what the element is: ``print:break-inside-avoid``, ``md:hidden``."""
+    if ":" in names:
+        names = " ".join(name.rpartition(":")[2] for name in names.split())
     quick = _WORD.findall(names if names.islower() else _CAMEL.sub(" ", names).lower())
     if _BOILERPLATE_WORDS.isdisjoint(quick) and not _PHRASES.search(" ".join(quick)):
         return NOT  # most names: no boilerplate word at all

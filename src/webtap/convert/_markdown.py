@@ -38,6 +38,11 @@ def convert_document(
     # What the page says it is (an article, a product, a discussion) guides main content.
     types = held.types | microdata_types(page) if main_content else frozenset()
     markdown, trimmed = _convert(page, base, main_content, types, title)
+    if trimmed and few_words(markdown):
+        # Main content that came out (nearly) empty: the whole page, as without it.
+        whole = convert_document(html, base_url)
+        if len(whole.markdown) > 2 * len(markdown):
+            return whole
     if few_words(markdown):
         data = structured(held, markdown)
         if data is not None:

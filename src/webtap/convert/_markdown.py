@@ -18,6 +18,8 @@ from webtap.convert._walk import MarkdownConverter
 
 __all__ = ["MarkdownConverter", "convert_document"]
 
+_MARKED_BODY = etree.XPath("boolean(//*[@itemprop='articleBody'])")
+
 
 def convert_document(
     html: str | bytes, base_url: str | None = None, *, main_content: bool = False
@@ -37,16 +39,19 @@ def convert_document(
     page = root if shown is None else shown
     # What the page says it is (an article, a product, a discussion) guides main content.
     types = held.types | microdata_types(page) if main_content else frozenset()
-    markdown, trimmed = _convert(page, base, main_content, types, title)
-    if trimmed and few_words(markdown):
-        # Main content that came out (nearly) empty: the whole page, as without it.
+    markdown, content = _convert(page, base, main_content, types, title)
+    trimmed = content is not None
+    if content is not None and few_words(markdown) and not _MARKED_BODY(content):
+        # Main content that came out tiny (and the page does not mark its body so): the whole
+        # page, as without it, when that holds more.
         whole = convert_document(html, base_url)
         if len(whole.markdown) > 2 * len(markdown):
             return whole
     if few_words(markdown):
         data = structured(held, markdown)
         if data is not None:
-            markdown, trimmed = _convert(data, base, main_content)
+            markdown, content = _convert(data, base, main_content)
+            trimmed = content is not None
         recovered = shown is not None or data is not None
         return Document(title, markdown, trimmed, judge(markdown, root, held, recovered))
     return Document(title, markdown, trimmed)
@@ -58,12 +63,13 @@ def _convert(
     main_content: bool,
     types: frozenset[str] = frozenset(),
     title: str = "",
-) -> tuple[str, bool]:
-    """The Markdown of the page's main content (and True), else of the whole page."""
+) -> tuple[str, etree._Element | None]:
+    """The Markdown of the page's main content and the tree that held it, else of the whole
+    page and None."""
     if main_content:
         from webtap.convert._extract import extract_root
 
         content = extract_root(root, types=types, title=title)
         if content is not None:
-            return MarkdownConverter(base).convert(content), True
-    return MarkdownConverter(base).convert(root), False
+            return MarkdownConverter(base).convert(content), content
+    return MarkdownConverter(base).convert(root), None

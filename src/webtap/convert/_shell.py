@@ -128,10 +128,10 @@ def recover(root: etree._Element, held: Held) -> etree._Element | None:
     return html
 
 
-def few_words(markdown: str) -> bool:
-    """Whether Markdown is short enough that the page may hold more elsewhere (cheap on long
-    pages: their length alone says no)."""
-    return len(markdown) < _FEW_CHARACTERS and len(_WORD.findall(markdown)) < _FEW_WORDS
+def few_words(markdown: str, words: int = _FEW_WORDS) -> bool:
+    """Whether Markdown has fewer than ``words`` words, so that the page may hold more
+    elsewhere (cheap on long pages: their length alone says no)."""
+    return len(markdown) < _FEW_CHARACTERS and len(_WORD.findall(markdown)) < words
 
 
 def structured(held: Held, markdown: str) -> etree._Element | None:

@@ -12,13 +12,14 @@ from lxml import etree
 
 from webtap.convert import EMPTY, Document
 from webtap.convert._html import clean, find_base, find_title, first_h1, parse
-from webtap.convert._shell import few_words, hold, judge, recover, structured
+from webtap.convert._shell import Held, few_words, hold, judge, recover, structured
 from webtap.convert._thread import microdata_types
 from webtap.convert._walk import MarkdownConverter
 
 __all__ = ["MarkdownConverter", "convert_document"]
 
 _MARKED_BODY = etree.XPath("boolean(//*[@itemprop='articleBody'])")
+_PRODUCT_TYPES = frozenset(("Product", "ProductGroup", "IndividualProduct", "ProductModel"))
 
 
 def convert_document(
@@ -47,6 +48,8 @@ def convert_document(
         whole = convert_document(html, base_url)
         if len(whole.markdown) > 2 * len(markdown):
             return whole
+    if main_content and not held.types.isdisjoint(_PRODUCT_TYPES):
+        markdown = _with_product(held, markdown, base)
     if few_words(markdown):
         data = structured(held, markdown)
         if data is not None:
@@ -55,6 +58,20 @@ def convert_document(
         recovered = shown is not None or data is not None
         return Document(title, markdown, trimmed, judge(markdown, root, held, recovered))
     return Document(title, markdown, trimmed)
+
+
+def _with_product(held: Held, markdown: str, base: str | None) -> str:
+    """The product's description from the page's JSON-LD before the Markdown, when the
+    Markdown lacks it (`webtap.convert._product`)."""
+    from webtap.convert._product import product_card
+
+    card = product_card(held.data, markdown)
+    root = parse(f"<html><body>{card}</body></html>") if card else None
+    if root is None:
+        return markdown
+    clean(root)
+    head = MarkdownConverter(base).convert(root)
+    return f"{head}\n{markdown}" if markdown else head
 
 
 def _convert(

@@ -15,9 +15,9 @@ from typing import NamedTuple
 
 from lxml import etree
 
-from webtap.convert._boilerplate import BY_ID, LABEL, SHARE_LINK, announces
+from webtap.convert._boilerplate import BY_ID, CONSENT, LABEL, SHARE_LINK, announces
 from webtap.convert._html import drop
-from webtap.convert._prose import ALL, GOOD, KIND, LINK, OWN, SCORE, Page, walk
+from webtap.convert._prose import ALL, GOOD, KIND, LINK, LINKS, OWN, SCORE, Page, walk
 from webtap.convert._records import find_records, records_root, records_win
 from webtap.convert._thread import Thread, find_posts, thread_root
 
@@ -43,6 +43,10 @@ _PICTURE_TAGS = ("img", "picture", "figcaption")
 _RETAGGED = frozenset(("td", "th", "tr", "thead", "li", "dt", "summary", "caption"))
 _FOCUSED = 0.6  # share of the page's prose the best block holds on an article-like page
 _PRODUCT_FOCUSED = 0.9  # ... on a product page
+_MENU = 100  # characters of a block of links that is the page's chrome
+_MENU_LINKS = 0.7  # ... its share in links
+_MENU_ITEM = 25  # ... the characters of its links on average (a listing's titles are longer)
+_LIGHT = 0.1  # share of a page's text its chrome needs to be left out
 _MAIN = etree.XPath(".//main|.//*[@role='main']")
 # What pages say they are (schema.org types, Open Graph's og:type).
 _ARTICLE_TYPES = frozenset((
@@ -83,7 +87,7 @@ def extract_root(
     if records is not None and records_win(records, found and found.chosen, page, article):
         return records_root(records, page)
     if found is None:
-        return None
+        return _light(body, page)
     if not found.marked and _spread(types, found.good, page.good):
         chosen = _broad(body, found.chosen, page)
     else:
@@ -95,6 +99,33 @@ def extract_root(
         if el.tag in _RETAGGED:
             el.tag = "div"
         wrapper.append(el)
+    return wrapper
+
+
+def _light(body: etree._Element, page: Page) -> etree._Element | None:
+    """A page where no block stands out: its body without the page's chrome (``header``,
+    ``footer`` and ``nav``-like blocks of links, consent banners), pictures and share links;
+    None (the whole page) when little would go."""
+    stats = page.stats
+    total = stats[body][ALL] if body in stats else 0
+    doomed: list[etree._Element] = []
+    for el, counters in stats.items():
+        kind = counters[KIND]
+        if kind == CONSENT or (
+            counters[ALL] >= _MENU
+            and counters[LINK] >= _MENU_LINKS * counters[ALL]
+            and counters[LINK] <= _MENU_ITEM * counters[LINKS]
+        ):
+            doomed.append(el)
+    gone = set(doomed)
+    doomed = [el for el in doomed if not any(a in gone for a in el.iterancestors())]
+    if sum(stats[el][ALL] for el in doomed if el in stats) < _LIGHT * total:
+        return None
+    doomed.extend(body.iter(*_PICTURE_TAGS))
+    drop(body, doomed)
+    wrapper = etree.Element("div")
+    wrapper.append(body)
+    body.tag = "div"
     return wrapper
 
 

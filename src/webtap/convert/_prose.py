@@ -21,8 +21,8 @@ from webtap.convert._boilerplate import ALWAYS, CONSENT, MAYBE, NOT, name_verdic
 NESTED = 4  # an <article> in an <article>: a related post or a comment, unless it is the body
 
 __all__ = [
-    "ALL", "COMMAS", "GOOD", "KIND", "KINDS", "LINK", "LINKED", "OWN", "OWN_LINK", "PROSE",
-    "SCORE", "Page", "walk",
+    "ALL", "COMMAS", "GOOD", "KIND", "KINDS", "LINK", "LINKED", "LINKS", "OWN", "OWN_LINK",
+    "PROSE", "SCORE", "Page", "walk",
 ]  # fmt: skip
 
 # Text in these tags belongs to the enclosing block (``clean`` has unwrapped span, font, ...).
@@ -41,8 +41,9 @@ _WORD = re.compile(r"\w+")
 
 # A block's counters while the walk is in it, then its subtree's totals: all its characters,
 # those in links, its prose outside boilerplate (GOOD) and anywhere (PROSE, comment sections
-# included), its own text and own link text, commas, score, name verdict, inside a link.
-ALL, LINK, GOOD, OWN, OWN_LINK, COMMAS, SCORE, KIND, LINKED, PROSE = range(10)
+# included), its own text and own link text, commas, score, name verdict, inside a link,
+# how many links it holds.
+ALL, LINK, GOOD, OWN, OWN_LINK, COMMAS, SCORE, KIND, LINKED, PROSE, LINKS = range(11)
 
 
 class Page(NamedTuple):
@@ -82,6 +83,8 @@ def walk(body: etree._Element, title: str = "") -> Page:
             if tag in inline:
                 if tag == "a":
                     linked += 1
+                    if blocks:
+                        blocks[-1][LINKS] += 1
                 text = el.text
                 if text and blocks:
                     n = len(text.strip())
@@ -116,7 +119,7 @@ def walk(body: etree._Element, title: str = "") -> Page:
                 commas = text.count(",") + text.count("\uff0c") if n else 0
             else:
                 n = commas = 0
-            blocks.append([0, 0, 0, n, 0, commas, 0.0, kind, linked, 0])
+            blocks.append([0, 0, 0, n, 0, commas, 0.0, kind, linked, 0, 0])
             continue
         if tag in inline:
             if tag == "a":
@@ -160,6 +163,7 @@ def walk(body: etree._Element, title: str = "") -> Page:
                 parent[LINK] += frame[LINK]
                 parent[GOOD] += frame[GOOD]
                 parent[PROSE] += frame[PROSE]
+                parent[LINKS] += frame[LINKS]
         tail = el.tail
         if tail and blocks:
             n = len(tail.strip())

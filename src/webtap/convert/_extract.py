@@ -44,7 +44,8 @@ _RETAGGED = frozenset(("td", "th", "tr", "thead", "li", "dt", "summary", "captio
 _FOCUSED = 0.6  # share of the page's prose the best block holds on an article-like page
 _PRODUCT_FOCUSED = 0.9  # ... on a product page
 _MENU = 100  # characters of a block of links that is the page's chrome
-_MENU_LINKS = 0.7  # ... its share in links
+_MENU_LINKS = 0.9  # ... its share in links
+_MENU_SHARE = 0.3  # ... at most this share of the page's text (more: the page is a listing)
 _MENU_ITEM = 25  # ... the characters of its links on average (a listing's titles are longer)
 _LIGHT = 0.1  # share of a page's text its chrome needs to be left out
 _MAIN = etree.XPath(".//main|.//*[@role='main']")
@@ -111,8 +112,10 @@ def _light(body: etree._Element, page: Page) -> etree._Element | None:
     doomed: list[etree._Element] = []
     for el, counters in stats.items():
         kind = counters[KIND]
+        if el is body:
+            continue
         if kind == CONSENT or (
-            counters[ALL] >= _MENU
+            _MENU <= counters[ALL] <= _MENU_SHARE * total
             and counters[LINK] >= _MENU_LINKS * counters[ALL]
             and counters[LINK] <= _MENU_ITEM * counters[LINKS]
         ):

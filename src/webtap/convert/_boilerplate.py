@@ -92,10 +92,12 @@ _WORD = re.compile(r"[^\W_]+")
 _CAMEL = re.compile(r"(?<=[a-zà-ÿ0-9])(?=[A-Z])")
 
 
-# Links that share the page rather than lead anywhere (share bars without a telling class).
+# Links that share the page rather than lead anywhere (share bars without a telling class),
+# or that open the page's source for editing (a manual's "Edit this page", a wiki's "[edit]").
 SHARE_LINK = re.compile(
     r"^(?:whatsapp|fb-messenger|tg):|sharer|share\.php|/share\?|intent/tweet|pin/create|"
-    r"sharearticle|shareArticle|^mailto:\?|addtoany\.com|addthis\.com",
+    r"sharearticle|shareArticle|^mailto:\?|addtoany\.com|addthis\.com"
+    r"|/(?:-/)?edit/[^?#]+\.(?:md|mdx|rst|adoc|txt|ipynb)\b|[?&]action=edit\b",
     re.IGNORECASE,
 )
 

@@ -125,6 +125,7 @@ def _light(body: etree._Element, page: Page) -> etree._Element | None:
     if sum(stats[el][ALL] for el in doomed if el in stats) < _LIGHT * total:
         return None
     doomed.extend(body.iter(*_PICTURE_TAGS))
+    doomed.extend(a for a in body.iter("a") if SHARE_LINK.search(a.get("href") or ""))
     drop(body, doomed)
     wrapper = etree.Element("div")
     wrapper.append(body)

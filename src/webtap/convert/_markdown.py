@@ -45,9 +45,9 @@ def convert_document(
     if content is not None and few_words(markdown) and not _MARKED_BODY(content):
         # Main content that came out tiny (and the page does not mark its body so): the whole
         # page, as without it, when that holds more.
-        whole = convert_document(html, base_url)
-        if len(whole.markdown) > 2 * len(markdown):
-            return whole
+        whole = convert_document(html, base_url).markdown
+        if len(whole) > 2 * len(markdown):
+            markdown, trimmed = whole, False
     if main_content and not held.types.isdisjoint(_PRODUCT_TYPES):
         markdown = _with_product(held, markdown, base)
     if few_words(markdown):

@@ -138,7 +138,7 @@ def walk(body: etree._Element, title: str = "") -> Page:
                     if plain >= _PARAGRAPH and own_link * 2 <= own and not frame[LINKED]:
                         frame[GOOD] += plain
                         frame[PROSE] += plain
-                    if blocks:
+                    if blocks and not inside:  # a comment's paragraphs score nothing
                         score = 1 + frame[COMMAS] + min(own / 100, 3)
                         if own >= _OWN_PROSE:
                             frame[SCORE] += score  # text straight in a cell or a div

@@ -78,7 +78,9 @@ def extract_root(
         body = root
     thread = find_posts(body, not types.isdisjoint(_DISCUSSION_TYPES))
     page = walk(body, title)
-    found = _choose(body, page)
+    product = not types.isdisjoint(_PRODUCT_TYPES)
+    # A product page's best block is its product, however much else the page holds.
+    found = _choose(body, page, 0.0 if product else _MIN_SHARE)
     if thread is not None:
         lead = _lead(thread, found)
         if lead is not None:
@@ -213,7 +215,7 @@ class _Found(NamedTuple):
     marked: bool  # the page marks it (itemprop="articleBody")
 
 
-def _choose(body: etree._Element, page: Page) -> _Found | None:
+def _choose(body: etree._Element, page: Page, min_share: float = _MIN_SHARE) -> _Found | None:
     """The main content found from the page's counters, or None when nothing scores or the
     content found is too small to trust. Changes nothing."""
     if page.best is None or page.best is body:
@@ -237,7 +239,7 @@ def _choose(body: etree._Element, page: Page) -> _Found | None:
     total = sum(page.stats[el][ALL] for el in chosen)
     good = _good(chosen, page)
     if total < (_MIN_MARKED if trusted else _MIN_CONTENT) or (
-        not trusted and good < _MIN_SHARE * page.good
+        not trusted and good < min_share * page.good
     ):
         return None
     return _Found(chosen, page, good, trusted)

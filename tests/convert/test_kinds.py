@@ -182,3 +182,37 @@ def test_utility_class_variant_prefix_names_no_boilerplate() -> None:
     )
     md = convert(f"<html><body><main>{paragraphs}</main></body></html>", main_content=True)
     assert all(f"Paragraph {n}:" in md.markdown for n in range(4))
+
+
+def test_a_layout_repeated_for_small_screens_comes_once() -> None:
+    # The same block twice in the HTML (desktop and mobile layouts, one shown by CSS).
+    info = (
+        "<h2>Ridge 22 Daypack for long summer walks</h2><p>Ventilated mesh back panel, hip "
+        "belt with two zipped pockets, and a main compartment that opens wide.</p>"
+    )
+    html = (
+        f"<html><head><title>Ridge 22</title></head><body>{NAV}<main>"
+        f"<div class='hidden md:block'>{info}</div><div class='md:hidden'>{info}</div>"
+        "<section><h2>Specifications</h2><p>22 litres, 640 grams, recycled nylon with a "
+        "water-repellent finish that sheds a passing shower.</p></section>"
+        f"<section><h2>Care</h2><p>Hand wash in cold water and dry away from the sun; never "
+        f"tumble dry, the mesh shrinks.</p></section></main>{FOOTER}</body></html>"
+    )
+    md = convert(html, main_content=True).markdown
+    assert md.count("Ventilated mesh back panel") == 1
+    assert md.count("Ridge 22 Daypack for long summer walks") == 1
+
+
+def test_an_article_keeps_the_paragraphs_it_repeats() -> None:
+    # An article's author repeats on purpose (a meal plan's "same as day one"): kept.
+    day = (
+        "<p>Breakfast: oats with berries and a spoon of yoghurt, eaten within an hour of "
+        "waking up.</p>"
+    )
+    body = "".join(f"<h2>Day {n}</h2>{day}<p>Dinner for day {n}: fish, rice and greens.</p>"
+                   for n in range(1, 5))  # fmt: skip
+    html = (
+        "<html><head><title>Meal plan</title><meta property='og:type' content='article'>"
+        f"</head><body><article><h1>Meal plan</h1>{body}</article></body></html>"
+    )
+    assert convert(html, main_content=True).markdown.count("Breakfast: oats") == 4

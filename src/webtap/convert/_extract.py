@@ -20,6 +20,7 @@ from webtap.convert._html import drop
 from webtap.convert._prose import ALL, GOOD, KIND, LINK, LINKS, OWN, SCORE, Page, walk
 from webtap.convert._records import find_records, records_root, records_win
 from webtap.convert._thread import Thread, find_posts, thread_root
+from webtap.convert._types import ARTICLE_TYPES, DISCUSSION_TYPES, PRODUCT_TYPES
 
 __all__ = ["extract", "extract_root"]
 
@@ -49,16 +50,6 @@ _MENU_SHARE = 0.3  # ... at most this share of the page's text (more: the page i
 _MENU_ITEM = 25  # ... the characters of its links on average (a listing's titles are longer)
 _LIGHT = 0.1  # share of a page's text its chrome needs to be left out
 _MAIN = etree.XPath(".//main|.//*[@role='main']")
-# What pages say they are (schema.org types, Open Graph's og:type).
-_ARTICLE_TYPES = frozenset((
-    "Article", "NewsArticle", "BlogPosting", "TechArticle", "ScholarlyArticle", "Report",
-    "AnalysisNewsArticle", "OpinionNewsArticle", "ReportageNewsArticle", "ReviewNewsArticle",
-    "BackgroundNewsArticle", "LiveBlogPosting", "SatiricalArticle", "og:article",
-))  # fmt: skip
-_PRODUCT_TYPES = frozenset((
-    "Product", "Product*", "ProductGroup", "IndividualProduct", "ProductModel", "og:product",
-))  # fmt: skip
-_DISCUSSION_TYPES = frozenset(("DiscussionForumPosting", "QAPage"))
 
 
 def extract_root(
@@ -76,17 +67,17 @@ def extract_root(
     body = root.find("body")
     if body is None:
         body = root
-    thread = find_posts(body, not types.isdisjoint(_DISCUSSION_TYPES))
+    thread = find_posts(body, not types.isdisjoint(DISCUSSION_TYPES))
     page = walk(body, title)
-    product = not types.isdisjoint(_PRODUCT_TYPES)
+    product = not types.isdisjoint(PRODUCT_TYPES)
     # A product page's best block is its product, however much else the page holds.
     found = _choose(body, page, 0.0 if product else _MIN_SHARE)
     if thread is not None:
         lead = _lead(thread, found)
         if lead is not None:
             return thread_root(thread, lead)
-    records = find_records(page) if types.isdisjoint(_PRODUCT_TYPES) else None
-    article = not types.isdisjoint(_ARTICLE_TYPES)
+    records = find_records(page) if types.isdisjoint(PRODUCT_TYPES) else None
+    article = not types.isdisjoint(ARTICLE_TYPES)
     if records is not None and records_win(records, found and found.chosen, page, article):
         return records_root(records, page)
     if found is None:
@@ -139,9 +130,9 @@ def _spread(types: frozenset[str], good: int, page_good: int) -> bool:
     """Whether the page's text is spread over sections rather than in one block: the best
     block holds less than ``_FOCUSED`` of its prose (``_PRODUCT_FOCUSED`` on a product page)
     and the page does not say it is an article."""
-    if not types.isdisjoint(_PRODUCT_TYPES):
+    if not types.isdisjoint(PRODUCT_TYPES):
         return good < _PRODUCT_FOCUSED * page_good
-    return types.isdisjoint(_ARTICLE_TYPES) and good < _FOCUSED * page_good
+    return types.isdisjoint(ARTICLE_TYPES) and good < _FOCUSED * page_good
 
 
 def _broad(body: etree._Element, chosen: list[etree._Element], page: Page) -> list[etree._Element]:

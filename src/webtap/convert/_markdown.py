@@ -14,12 +14,13 @@ from webtap.convert import EMPTY, Document
 from webtap.convert._html import clean, find_base, find_title, first_h1, parse
 from webtap.convert._shell import Held, few_words, hold, judge, recover, structured
 from webtap.convert._thread import microdata_types
+from webtap.convert._types import ARTICLE_TYPES, PRODUCT_TYPES
 from webtap.convert._walk import MarkdownConverter
 
 __all__ = ["MarkdownConverter", "convert_document"]
 
 _MARKED_BODY = etree.XPath("boolean(//*[@itemprop='articleBody'])")
-_PRODUCT_TYPES = frozenset(("Product", "ProductGroup", "IndividualProduct", "ProductModel"))
+_REPEATED = 30  # characters a block needs for a second copy of it to be left out
 
 
 def convert_document(
@@ -48,7 +49,10 @@ def convert_document(
         whole = convert_document(html, base_url).markdown
         if len(whole) > 2 * len(markdown):
             markdown, trimmed = whole, False
-    if main_content and not held.types.isdisjoint(_PRODUCT_TYPES):
+    if main_content and types.isdisjoint(ARTICLE_TYPES):
+        # A page assembled from templates repeats its layouts; an article's author does not.
+        markdown = _once(markdown)
+    if main_content and not held.types.isdisjoint(PRODUCT_TYPES):
         markdown = _with_product(held, markdown, base)
     if few_words(markdown):
         data = structured(held, markdown)
@@ -58,6 +62,32 @@ def convert_document(
         recovered = shown is not None or data is not None
         return Document(title, markdown, trimmed, judge(markdown, root, held, recovered))
     return Document(title, markdown, trimmed)
+
+
+def _once(markdown: str) -> str:
+    """Markdown without the blocks that repeat an earlier one word for word (a page's mobile
+    and desktop layouts both in the HTML, one shown by its style sheet): paragraphs, headings
+    and lists of ``_REPEATED`` characters or more; code blocks and tables (a manual repeats
+    its tables of arguments) are left as they are."""
+    blocks = markdown.split("\n\n")
+    if len(blocks) < 2:
+        return markdown
+    seen: set[str] = set()
+    kept = []
+    fenced = False
+    for block in blocks:
+        if fenced or block.lstrip().startswith(("```", "~~~")):
+            # Inside a code block (which may hold blank lines): kept whole, verbatim.
+            fences = sum(1 for line in block.split("\n") if line.lstrip()[:3] in ("```", "~~~"))
+            fenced = fenced != (fences % 2 == 1)
+            kept.append(block)
+            continue
+        key = block.strip()
+        if len(key) >= _REPEATED and key in seen and not key.startswith("|"):
+            continue
+        seen.add(key)
+        kept.append(block)
+    return "\n\n".join(kept) if len(kept) < len(blocks) else markdown
 
 
 def _with_product(held: Held, markdown: str, base: str | None) -> str:

@@ -17,7 +17,8 @@ from lxml import etree
 
 from webtap.convert._boilerplate import BY_ID, CONSENT, LABEL, SHARE_LINK, announces
 from webtap.convert._html import drop
-from webtap.convert._prose import ALL, GOOD, KIND, LINK, LINKS, OWN, SCORE, Page, walk
+from webtap.convert._prose import ALL, GOOD, KIND, LINK, LINKS, OWN, PROSE, SCORE, Page, walk
+from webtap.convert._records import OUTWEIGH as _RECORDS_OUTWEIGH
 from webtap.convert._records import find_records, records_root, records_win
 from webtap.convert._thread import Thread, find_posts, thread_root
 from webtap.convert._types import ARTICLE_TYPES, DISCUSSION_TYPES, PRODUCT_TYPES
@@ -76,10 +77,11 @@ def extract_root(
         lead = _lead(thread, found)
         if lead is not None:
             return thread_root(thread, lead)
-    records = find_records(page) if types.isdisjoint(PRODUCT_TYPES) else None
-    article = not types.isdisjoint(ARTICLE_TYPES)
-    if records is not None and records_win(records, found and found.chosen, page, article):
-        return records_root(records, page)
+    if types.isdisjoint(PRODUCT_TYPES) and not _holds_most(found, page, body):
+        records = find_records(page)
+        article = not types.isdisjoint(ARTICLE_TYPES)
+        if records is not None and records_win(records, found and found.chosen, page, article):
+            return records_root(records, page)
     if found is None:
         return _light(body, page)
     if not found.marked and _spread(types, found.good, page.good):
@@ -124,6 +126,16 @@ def _light(body: etree._Element, page: Page) -> etree._Element | None:
     wrapper.append(body)
     body.tag = "div"
     return wrapper
+
+
+def _holds_most(found: _Found | None, page: Page, body: etree._Element) -> bool:
+    """Whether the content found holds so much of the page's prose that no group of records
+    could outweigh it (they would need half as much again: `webtap.convert._records`)."""
+    if found is None or body not in page.stats:
+        return False
+    stats = page.stats
+    prose = sum(stats[el][PROSE] for el in found.chosen if el in stats)
+    return prose * _RECORDS_OUTWEIGH >= stats[body][PROSE]
 
 
 def _spread(types: frozenset[str], good: int, page_good: int) -> bool:

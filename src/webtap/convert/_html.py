@@ -43,10 +43,13 @@ _UNWRAPPED = (
 # element; the values are checked in Python on the few elements that carry them.
 # Task-list checkboxes (``<li><input type=checkbox>``) are found in the same pass, and so are
 # the panels that buttons open (``aria-controls``: an accordion's hidden panels are content).
-_MARKED = etree.XPath(
+_MARKS = (
     "//@hidden|//@aria-hidden|//@role|//@style|//li/input/@type|//li/p/input/@type"
-    "|//@aria-controls|//@itemtype"
+    "|//@aria-controls|//template/@shadowrootmode|//template/@shadowroot"
 )
+_MARKED = etree.XPath(_MARKS)
+# Main content also reads microdata types (forum posts, what the page says it is).
+_MARKED_TYPES = etree.XPath(_MARKS + "|//@itemtype")
 _TEMPLATES = etree.XPath("//template[@id]")
 # Hidden in the page's style: off screen (``left: -9999px``, a text-indent as far, a clip to
 # nothing) or zero-sized with its overflow hidden. Copies of text kept from the reader's eye.
@@ -179,17 +182,19 @@ def find_base(root: etree._Element, base_url: str | None) -> str | None:
     return base_url or None
 
 
-def clean(root: etree._Element) -> None:
+def clean(root: etree._Element, microdata: bool = False) -> None:
     """Drop what never becomes Markdown and unwrap presentational tags, all in C.
 
     Text is never written from Python: lxml refuses to store a string holding a control
     character (``\x0c``) that libxml2 itself parsed into the page, so hidden elements are
     renamed and then stripped by libxml2, which joins their tails to the text around them.
+    With ``microdata`` (main content), forum posts' authors and dates are read first from
+    their microdata, before the ``<span>`` and ``<time>`` holding them are unwrapped.
     """
     hidden: list[etree._Element] = []
     controlled: set[str] = set()
     itemtypes: list[str] = []
-    for attribute in _MARKED(root):
+    for attribute in (_MARKED_TYPES if microdata else _MARKED)(root):
         name = attribute.attrname
         el = attribute.getparent()
         if name == "type":
@@ -197,6 +202,8 @@ def clean(root: etree._Element) -> None:
                 _task_marker(el)
         elif name == "aria-controls":
             controlled.update(attribute.split())
+        elif name in ("shadowrootmode", "shadowroot"):
+            el.tag = "div"  # a declarative shadow root: shown where it stands
         elif name == "itemtype":
             itemtypes.append(attribute)
         elif _hides(name, attribute) and el.tag not in ("html", "body"):

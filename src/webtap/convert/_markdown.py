@@ -20,6 +20,7 @@ from webtap.convert._walk import MarkdownConverter
 __all__ = ["MarkdownConverter", "convert_document"]
 
 _MARKED_BODY = etree.XPath("boolean(//*[@itemprop='articleBody'])")
+_SHORT = 300  # words under which a whole page is read again with <noscript> and structured data
 _REPEATED = 30  # characters a block needs for a second copy of it to be left out
 
 
@@ -27,17 +28,23 @@ def convert_document(
     html: str | bytes, base_url: str | None = None, *, main_content: bool = False
 ) -> Document:
     """Parse, prune and convert a page (see `webtap.convert.convert`)."""
+    if not main_content:
+        # The whole page of any length needs nothing kept aside; a short one may be a shell
+        # whose text waits elsewhere, and is read again with all of it.
+        document = _whole(html, base_url)
+        if document is not None:
+            return document
     root = parse(html)
     if root is None:
         return Document("", "", state=EMPTY)
     title = find_title(root)
     base = find_base(root, base_url)
     held = hold(root)
-    clean(root)
+    clean(root, main_content)
     if not title:
         title = first_h1(root)
     # A script shell whose text waits in <noscript> (Discourse, Flarum): that text instead.
-    shown = recover(root, held)
+    shown = recover(root, held, main_content)
     page = root if shown is None else shown
     # What the page says it is (an article, a product, a discussion) guides main content.
     types = held.types | microdata_types(page) if main_content else frozenset()
@@ -60,8 +67,23 @@ def convert_document(
             markdown, content = _convert(data, base, main_content)
             trimmed = content is not None
         recovered = shown is not None or data is not None
-        return Document(title, markdown, trimmed, judge(markdown, root, held, recovered))
+        return Document(title, markdown, trimmed, judge(markdown, root, held, html, recovered))
     return Document(title, markdown, trimmed)
+
+
+def _whole(html: str | bytes, base_url: str | None) -> Document | None:
+    """The whole page, or None when it is short (under ``_SHORT`` words): then the text the
+    page keeps for readers without scripts may be what it holds."""
+    root = parse(html)
+    if root is None:
+        return Document("", "", state=EMPTY)
+    title = find_title(root)
+    base = find_base(root, base_url)
+    clean(root)
+    markdown = MarkdownConverter(base).convert(root)
+    if few_words(markdown, _SHORT):
+        return None
+    return Document(title or first_h1(root), markdown)
 
 
 def _once(markdown: str) -> str:

@@ -76,6 +76,7 @@ def walk(body: etree._Element, title: str = "") -> Page:
     inside = 0  # open comment sections: nothing in them is a candidate
     linked = 0  # open <a> elements: blocks in them (cards, teasers) are not prose
     articles = 0  # open <article> elements
+    headings: list[etree._Element] = []  # <h1> and <h2>: where the title heading may be
     frame: list = []
     for event, el in etree.iterwalk(body, events=("start", "end")):
         tag = el.tag
@@ -95,6 +96,8 @@ def walk(body: etree._Element, title: str = "") -> Page:
                         if tag == "a":
                             frame[OWN_LINK] += n
                 continue
+            if tag == "h1" or tag == "h2":
+                headings.append(el)
             cls = el.get("class")
             ident = el.get("id")
             if cls is None and ident is None:
@@ -173,7 +176,7 @@ def walk(body: etree._Element, title: str = "") -> Page:
                 frame[COMMAS] += tail.count(",") + tail.count("\uff0c")
     good = frame[GOOD] if frame else 0  # the last block closed is the body
     boilerplate = _boilerplate(maybe, stats, good)
-    best, best_score = _best(candidates, set(boilerplate), _title_heading(body, title))
+    best, best_score = _best(candidates, set(boilerplate), _title_heading(headings, title))
     return Page(best, best_score, good, stats, [*boilerplate, *always])
 
 
@@ -239,14 +242,14 @@ def _position(el: etree._Element) -> tuple[int, ...]:
     return tuple(reversed(path))
 
 
-def _title_heading(body: etree._Element, title: str) -> etree._Element | None:
+def _title_heading(headings: list[etree._Element], title: str) -> etree._Element | None:
     """The ``<h1>`` or ``<h2>`` that says most of the page title's words and little else (a
     title often adds the site's name, and the site's name may be a heading of its own)."""
     if not title:
         return None
     words = set(_WORD.findall(title.lower()))
     best, most = None, 1
-    for el in body.iter("h1", "h2"):
+    for el in headings:
         heading = _WORD.findall("".join(el.itertext()).lower())
         found = sum(w in words for w in heading)
         if found > most and found >= 0.8 * len(heading):

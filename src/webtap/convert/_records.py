@@ -21,13 +21,13 @@ from webtap.convert._boilerplate import BY_ID, CONSENT, MAYBE
 from webtap.convert._html import drop
 from webtap.convert._prose import ALL, KIND, LINK, PROSE, Page
 
-__all__ = ["Records", "find_records", "records_root"]
+__all__ = ["OUTWEIGH", "Records", "find_records", "records_root", "records_win"]
 
 _MIN_RECORDS = 2
 _MIN_PROSE = 400  # characters of prose the records need together
 _TOP_SHARE = 0.7  # no record holds more than this share of the group's prose
 _CONTAINERS = frozenset(("div", "article", "section", "li", "tr", "table", "dl", "tbody"))
-_OUTWEIGH = 1.5  # records beat content found in one of them holding this many times its prose
+OUTWEIGH = 1.5  # records beat content found in one of them holding this many times its prose
 _POINT = 2.0  # ... content found elsewhere, this many times (comments as the page's point)
 _NO_CONTENT = 0.3  # ... or, when nothing else was found, this share of the page's prose
 _LINKS = 0.35  # records whose text is more than this share links are teasers, not posts
@@ -60,7 +60,7 @@ def find_records(page: Page) -> Records | None:
     stats = page.stats
     groups: dict[tuple[etree._Element, str, str], list[etree._Element]] = {}
     for el, counters in stats.items():
-        if el.tag not in _CONTAINERS or not counters[PROSE]:
+        if not counters[PROSE] or el.tag not in _CONTAINERS:
             continue
         parent = el.getparent()
         if parent is None:
@@ -131,7 +131,7 @@ def records_win(
     )
     if not inside and article:
         return False
-    return records.prose >= (_OUTWEIGH if inside else _POINT) * prose
+    return records.prose >= (OUTWEIGH if inside else _POINT) * prose
 
 
 def records_root(records: Records, page: Page) -> etree._Element:

@@ -27,7 +27,7 @@ __all__ = ["Held", "hold", "judge", "recover", "structured"]
 
 _MIN_HIDDEN = 200  # characters the hidden markup needs to replace the visible body
 _SHELL_RATIO = 4  # ... holding this many times the visible body's text
-_FEW_CHARACTERS = 1500  # Markdown longer than this is content, whatever else the page says
+_CHARACTERS_A_WORD = 25  # Markdown of more characters than this a word has that many words
 _FEW_WORDS = 60  # a page of fewer words may be a shell, if it also looks like one
 _MORE = 3  # structured data replaces the Markdown when it holds this many times its words
 _MIN_STRUCTURED = 80  # ... and at least this many words
@@ -45,9 +45,11 @@ _LOADING = re.compile(
     r"|carregando|caricamento|ładowanie|wczytywanie)\b",
     re.IGNORECASE,
 )
+_CODE_SCRIPT = re.compile(
+    r"<script(?![^>]*\btype\s*=\s*[\"']?(?:application/(?:ld\+)?json|text/template))[\s>]",
+    re.IGNORECASE,
+)
 _JAVASCRIPT = re.compile(r"javascript|\bjs\b", re.IGNORECASE)
-_SCRIPT_TYPES = frozenset(("", "module", "text/javascript", "application/javascript"))
-_DATA_TYPES = frozenset(("application/ld+json", "application/json"))
 # JSON-LD fields holding a post's or article's text, its author and its date.
 _BODY_KEYS = ("articleBody", "text", "commentText", "reviewBody")
 _DATE_KEYS = ("datePublished", "dateCreated", "commentTime")
@@ -60,51 +62,44 @@ class Held(NamedTuple):
 
     hidden: list[etree._Element]  # <noscript> and <template> elements, in document order
     data: list[str]  # JSON-LD and Next.js page props (``__NEXT_DATA__``), as sent
-    scripts: bool  # whether the page runs scripts (not only data blocks)
     types: frozenset[str]  # what the page says it is: JSON-LD @types, og:type ("og:article")
 
 
 def hold(root: etree._Element) -> Held:
     """Keep ``<noscript>``, ``<template>`` and the data scripts aside (``clean`` detaches them
     from the tree; the references keep them alive). A declarative shadow root
-    (``<template shadowrootmode>``) is shown as it stands: it becomes a ``<div>``."""
+    (``<template shadowrootmode>``) is not held: ``clean`` shows it where it stands."""
     hidden: list[etree._Element] = []
     data: list[str] = []
     types: set[str] = set()
-    scripts = False
     for el in root.iter("noscript", "template", "script", "meta"):
         tag = el.tag
         if tag == "meta":
             if el.get("property") == "og:type":
                 types.add("og:" + (el.get("content") or "").strip().lower())
         elif tag == "script":
-            kind = (el.get("type") or "").strip().lower()
-            if kind in _DATA_TYPES and (
-                kind != "application/json" or el.get("id") == "__NEXT_DATA__"
-            ):
-                if el.text:
-                    data.append(el.text)
-                    if kind != "application/json":
-                        types.update(_LD_TYPE.findall(el.text))
-            elif kind in _SCRIPT_TYPES:
-                scripts = True
+            kind = el.get("type")
+            if (kind == "application/ld+json" or el.get("id") == "__NEXT_DATA__") and el.text:
+                data.append(el.text)
+                if kind == "application/ld+json":
+                    types.update(_LD_TYPE.findall(el.text))
         elif tag == "template" and (
             el.get("shadowrootmode") is not None or el.get("shadowroot") is not None
         ):
-            el.tag = "div"
+            continue
         elif len(el) or (el.text and not el.text.isspace()):
             hidden.append(el)
     if len(hidden) > 1:
         held = set(hidden)
         hidden = [el for el in hidden if not any(a in held for a in el.iterancestors())]
-    return Held(hidden, data, scripts, frozenset(types))
+    return Held(hidden, data, frozenset(types))
 
 
 def _chars(el: etree._Element) -> int:
     return int(el.xpath("string-length(normalize-space())"))
 
 
-def recover(root: etree._Element, held: Held) -> etree._Element | None:
+def recover(root: etree._Element, held: Held, microdata: bool = False) -> etree._Element | None:
     """A new cleaned ``<html>`` holding the page's ``<noscript>`` and ``<template>`` markup,
     when the visible body is a script shell beside it (it holds a quarter or less of their
     text); None otherwise, and always when the hidden markup is small (a tracking pixel, an
@@ -118,7 +113,7 @@ def recover(root: etree._Element, held: Held) -> etree._Element | None:
     for el in held.hidden:
         el.tag = "div"
         shown.append(el)
-    clean(html)
+    clean(html, microdata)
     hidden = _chars(shown)
     if hidden < _MIN_HIDDEN:
         return None
@@ -131,7 +126,7 @@ def recover(root: etree._Element, held: Held) -> etree._Element | None:
 def few_words(markdown: str, words: int = _FEW_WORDS) -> bool:
     """Whether Markdown has fewer than ``words`` words, so that the page may hold more
     elsewhere (cheap on long pages: their length alone says no)."""
-    return len(markdown) < _FEW_CHARACTERS and len(_WORD.findall(markdown)) < words
+    return len(markdown) < _CHARACTERS_A_WORD * words and len(_WORD.findall(markdown)) < words
 
 
 def structured(held: Held, markdown: str) -> etree._Element | None:
@@ -232,22 +227,31 @@ def _long_strings(value: object) -> list[str]:
     return found
 
 
-def judge(markdown: str, root: etree._Element, held: Held, recovered: bool = False) -> str:
+def judge(
+    markdown: str, root: etree._Element, held: Held, source: str | bytes, recovered: bool = False
+) -> str:
     """The page's state (`webtap.convert.CONTENT`, `EMPTY` or `SCRIPT_SHELL`) from its final
     Markdown and its cleaned tree: a script shell has few words and says so (an empty mount
     element, a ``<noscript>`` asking for JavaScript, a "Loading…" body, or no word at all
     beside scripts), and nothing was ``recovered`` for it; an empty page has no word and runs
-    no script."""
+    no script (``source``: the page as sent)."""
     if not few_words(markdown):
         return CONTENT
     text = " ".join(markdown.split())
     if not _WORD.search(text):
-        return SCRIPT_SHELL if held.scripts or _shell_signs(root, held) else EMPTY
+        return SCRIPT_SHELL if _runs_scripts(source) or _shell_signs(root, held) else EMPTY
     if recovered:
         return CONTENT
     if _LOADING.search(text) or _shell_signs(root, held):
         return SCRIPT_SHELL
     return CONTENT
+
+
+def _runs_scripts(source: str | bytes) -> bool:
+    """Whether the page as sent has a ``<script>`` that runs code (not a data block)."""
+    if isinstance(source, bytes):
+        source = source.decode("utf-8", "replace")
+    return _CODE_SCRIPT.search(source) is not None
 
 
 def _shell_signs(root: etree._Element, held: Held) -> bool:

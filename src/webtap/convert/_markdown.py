@@ -89,24 +89,29 @@ def _whole(html: str | bytes, base_url: str | None) -> Document | None:
 def _once(markdown: str) -> str:
     """Markdown without the blocks that repeat an earlier one word for word (a page's mobile
     and desktop layouts both in the HTML, one shown by its style sheet): paragraphs, headings
-    and lists of ``_REPEATED`` characters or more; code blocks and tables (a manual repeats
-    its tables of arguments) are left as they are."""
+    and lists of ``_REPEATED`` characters or more, and the shorter ones right after such a
+    repeat that repeat too; code blocks and tables (a manual repeats its tables of arguments)
+    are left as they are."""
     blocks = markdown.split("\n\n")
     if len(blocks) < 2:
         return markdown
     seen: set[str] = set()
     kept = []
     fenced = False
+    repeating = False  # the block before was a repeat: short ones after it are too
     for block in blocks:
         if fenced or block.lstrip().startswith(("```", "~~~")):
             # Inside a code block (which may hold blank lines): kept whole, verbatim.
             fences = sum(1 for line in block.split("\n") if line.lstrip()[:3] in ("```", "~~~"))
             fenced = fenced != (fences % 2 == 1)
             kept.append(block)
+            repeating = False
             continue
         key = block.strip()
-        if len(key) >= _REPEATED and key in seen and not key.startswith("|"):
+        if key in seen and not key.startswith("|") and (repeating or len(key) >= _REPEATED):
+            repeating = True
             continue
+        repeating = False
         seen.add(key)
         kept.append(block)
     return "\n\n".join(kept) if len(kept) < len(blocks) else markdown

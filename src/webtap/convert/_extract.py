@@ -45,6 +45,7 @@ _PICTURE_TAGS = ("img", "picture", "figcaption")
 _RETAGGED = frozenset(("td", "th", "tr", "thead", "li", "dt", "summary", "caption"))
 _FOCUSED = 0.6  # share of the page's prose the best block holds on an article-like page
 _PRODUCT_FOCUSED = 0.9  # ... on a product page
+_ARTICLE_FOCUSED = 0.4  # ... on a page declared an article
 _MENU = 100  # characters of a block of links that is the page's chrome
 _MENU_LINKS = 0.9  # ... its share in links
 _MENU_SHARE = 0.3  # ... at most this share of the page's text (more: the page is a listing)
@@ -144,7 +145,11 @@ def _spread(types: frozenset[str], good: int, page_good: int) -> bool:
     and the page does not say it is an article."""
     if not types.isdisjoint(PRODUCT_TYPES):
         return good < _PRODUCT_FOCUSED * page_good
-    return types.isdisjoint(ARTICLE_TYPES) and good < _FOCUSED * page_good
+    if not types.isdisjoint(ARTICLE_TYPES):
+        # Declared an article (a CMS may say so of every page): spread only when the best
+        # block holds little of the page's prose.
+        return good < _ARTICLE_FOCUSED * page_good
+    return good < _FOCUSED * page_good
 
 
 def _broad(body: etree._Element, chosen: list[etree._Element], page: Page) -> list[etree._Element]:
@@ -167,11 +172,27 @@ def _broad(body: etree._Element, chosen: list[etree._Element], page: Page) -> li
         counters = stats.get(el)
         if el not in keep and (counters is None or counters[GOOD] * 2 <= page.good):
             doomed.append(el)  # a form wrapping the whole page (ASP.NET's) stays
+    doomed.extend(_before_title(top, page.heading, keep))
     doomed.extend(top.iter(*_PICTURE_TAGS))
     doomed.extend(a for a in top.iter("a") if SHARE_LINK.search(a.get("href") or ""))
     if doomed:
         drop(body, doomed)
     return [top]
+
+
+def _before_title(
+    top: etree._Element, heading: etree._Element | None, keep: set[etree._Element]
+) -> list[etree._Element]:
+    """What comes before the page's title heading under ``top`` (tickers, promotions,
+    breadcrumbs): the content starts at its title."""
+    if heading is None or top not in heading.iterancestors():
+        return []
+    found = []
+    el = heading
+    while el is not top:
+        found.extend(s for s in el.itersiblings(preceding=True) if s not in keep)
+        el = el.getparent()
+    return found
 
 
 def _lead(thread: Thread, found: _Found | None) -> list[etree._Element] | None:

@@ -52,6 +52,7 @@ class Page(NamedTuple):
     good: int  # characters of prose outside links and boilerplate, in the whole page
     stats: dict[etree._Element, list]  # every block that holds text: its counters
     boilerplate: list[etree._Element]
+    heading: etree._Element | None  # the title heading: the h1 or h2 saying the <title>
 
 
 def walk(body: etree._Element, title: str = "") -> Page:
@@ -176,8 +177,9 @@ def walk(body: etree._Element, title: str = "") -> Page:
                 frame[COMMAS] += tail.count(",") + tail.count("\uff0c")
     good = frame[GOOD] if frame else 0  # the last block closed is the body
     boilerplate = _boilerplate(maybe, stats, good)
-    best, best_score = _best(candidates, set(boilerplate), _title_heading(headings, title))
-    return Page(best, best_score, good, stats, [*boilerplate, *always])
+    heading = _title_heading(headings, title)
+    best, best_score = _best(candidates, set(boilerplate), heading)
+    return Page(best, best_score, good, stats, [*boilerplate, *always], heading)
 
 
 def _boilerplate(

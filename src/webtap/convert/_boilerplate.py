@@ -64,6 +64,7 @@ _BOILERPLATE_PHRASES = (
 _PHRASES = re.compile(
     r"\b(?:" + "|".join(" ".join(phrase) for phrase in _BOILERPLATE_PHRASES) + r")\b"
 )
+_PHRASE_STARTS = frozenset(phrase[0] for phrase in _BOILERPLATE_PHRASES)
 # How blocks of related links, ads and comments announce themselves, in several languages.
 _ANNOUNCEMENTS = (
     "you may also", "you might also", "you may like", "you might like", "related",
@@ -125,7 +126,9 @@ def _verdict(names: str) -> int:
     if ":" in names:
         names = " ".join(name.rpartition(":")[2] for name in names.split())
     quick = _WORD.findall(names if names.islower() else _CAMEL.sub(" ", names).lower())
-    if _BOILERPLATE_WORDS.isdisjoint(quick) and not _PHRASES.search(" ".join(quick)):
+    if _BOILERPLATE_WORDS.isdisjoint(quick) and (
+        _PHRASE_STARTS.isdisjoint(quick) or not _PHRASES.search(" ".join(quick))
+    ):
         return NOT  # most names: no boilerplate word at all
     words = _words(names)
     if any(w in _CONTENT_WORDS for w in words):

@@ -72,12 +72,13 @@ def hold(root: etree._Element) -> Held:
     hidden: list[etree._Element] = []
     data: list[str] = []
     types: set[str] = set()
-    for el in root.iter("noscript", "template", "script", "meta"):
+    head = root.find("head")
+    for el in head.iter("meta") if head is not None else ():
+        if el.get("property") == "og:type":
+            types.add("og:" + (el.get("content") or "").strip().lower())
+    for el in root.iter("noscript", "template", "script"):
         tag = el.tag
-        if tag == "meta":
-            if el.get("property") == "og:type":
-                types.add("og:" + (el.get("content") or "").strip().lower())
-        elif tag == "script":
+        if tag == "script":
             kind = el.get("type")
             if (kind == "application/ld+json" or el.get("id") == "__NEXT_DATA__") and el.text:
                 data.append(el.text)

@@ -4,8 +4,7 @@ for all its calls). What each decided is read from the result, the site's reques
 browser starts a counting ``WEBTAP_BROWSER`` noted; never from seconds.
 
 The shells here are shells by any judgement (an empty ``<div id="root">``, a ``<noscript>`` that
-asks for JavaScript, a script bundle): check them again when the main-content work's judgement
-replaces the interim one (``webtap/convert/_shell.py``).
+asks for JavaScript, a script bundle), and by the converter's (``webtap/convert/_shell.py``).
 """
 
 from __future__ import annotations
@@ -75,6 +74,7 @@ def fetch_exe(run_exe):
 def test_a_script_built_app_comes_back_as_content_in_auto(app, env, launches, fetch_exe):
     response = fetch_exe(serve_app(app), env)
     assert response["success"] is True and response["rendered"] is True
+    assert "page_state" not in response  # the page rendered is content
     assert response["content"] == (
         "# Release notes\n\n## 2.0\n\nPages built by JavaScript are rendered in a browser.\n\n"
         "## 1.9\n\nThe page cache keeps converted pages for ten minutes.\n"
@@ -102,6 +102,7 @@ def test_auto_leaves_a_server_rendered_page_unrendered(app, env, launches, fetch
 def test_off_never_renders_and_says_how_to_turn_it_on(app, env, launches, fetch_exe):
     response = fetch_exe(serve_app(app), {**env, "WEBTAP_RENDER": "off"})
     assert response["success"] is True and "rendered" not in response
+    assert response["page_state"].startswith("script_shell: ")  # kept, for the verdict
     assert response["content"] == (
         "[This page's content is built by JavaScript in a browser; the server sent only a "
         "shell; rendering is off (WEBTAP_RENDER=off): set WEBTAP_RENDER=auto, or ask for this "

@@ -36,6 +36,7 @@ def test_a_shell_says_it_needs_javascript_and_how_to_get_a_browser(app, no_brows
     response = fetch(run_exe, app.page("/", SHELL), no_browser)
     assert response["success"] is True and "rendered" not in response
     assert response["content"] == NOTE
+    assert response["page_state"].startswith("script_shell: ")
     second = fetch(run_exe, app.page("/", SHELL), no_browser)
     assert second["content"] == NOTE
     assert app.paths() == ["/", "/"]  # a page with a note is not kept: it is asked for again

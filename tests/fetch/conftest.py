@@ -96,6 +96,7 @@ def fetch_tool(run_exe: Callable[..., Any]) -> Callable[..., dict[str, Any]]:
             "content_mode",
             "invisible_characters_removed",
             "rendered",
+            "page_state",
             "error",
             "error_code",
         }

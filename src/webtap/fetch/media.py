@@ -80,15 +80,15 @@ _ATX_HEADING = re.compile(r"^ {0,3}#{1,6}[ \t]+(.+?)(?:[ \t]+#+)?[ \t]*$", re.MU
 class Converted(NamedTuple):
     """A body as Markdown: its title, the Markdown, the media type read, whether the Markdown
     is only the page's main content (HTML with ``main_content``, when extraction kept less than
-    the whole page), how many invisible characters were taken out of title and Markdown, and
-    what the page holds (HTML: :attr:`webtap.convert.Document.state`)."""
+    the whole page), and how many invisible characters were taken out of title and Markdown."""
 
     title: str
     markdown: str
     media_type: str
     trimmed: bool = False
     invisible_removed: int = 0
-    state: str = "content"  # HTML: `webtap.convert.Document.state`
+    state: str = "content"
+    """HTML: `webtap.convert.Document.state` (whether the page holds readable content)."""
 
 
 def to_markdown(

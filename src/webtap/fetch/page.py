@@ -48,6 +48,8 @@ class Page(NamedTuple):
     """True when ``markdown`` is only the page's main content (see ``mode``)."""
     invisible_removed: int = 0
     """How many invisible characters were taken out of ``title`` and ``markdown``."""
+    state: str = "content"
+    """`webtap.convert.Document.state`: "empty" or "script_shell" when the page has no text."""
     rendered: bool = False
     """True when ``markdown`` is the page as a browser rendered it (:mod:`webtap.fetch.render`)."""
 
@@ -129,6 +131,7 @@ def fetch(
         shown.media_type,
         shown.trimmed,
         shown.invisible_removed,
+        shown.state,
         step.rendered,
     )
 
@@ -147,5 +150,5 @@ def _from_cache(page: StoredPage, url: str) -> Page:
         page.media_type,
         page.trimmed,
         page.invisible_removed,
-        page.rendered,
+        rendered=page.rendered,
     )

@@ -44,4 +44,8 @@ def web_fetch(
         response["invisible_characters_removed"] = page.invisible_removed
     if page.rendered:
         response["rendered"] = True
+    if page.state != "content":
+        from webtap.convert import STATE_NOTES
+
+        response["page_state"] = f"{page.state}: {STATE_NOTES[page.state]}"
     return response

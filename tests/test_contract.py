@@ -206,7 +206,7 @@ def test_search_results_are_formatted_as_the_spec_example() -> None:
 def test_budgets_are_the_specs() -> None:
     assert "Budget: 30s Claude + 10s Brave + 30s Claude = 70s" in ASK_SPEC
     assert "Current total timeout: 90s" in ASK_SPEC
-    assert agent.Budgets(model_call=30.0, search=10.0, total=90.0) == agent.DEFAULT_BUDGETS
+    assert agent.TimeLimits(model_call=30.0, search=10.0, total=90.0) == agent.DEFAULT_TIME_LIMITS
     assert agent.DEFAULT_MAX_TOOL_CALLS == 1  # "max 1 search per query"
 
 

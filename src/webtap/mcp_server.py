@@ -40,6 +40,7 @@ from mcp.shared.exceptions import MCPError
 
 from webtap import __version__
 from webtap.errors import ConfigError, InternalError, InvalidInput, ToolFailed, ToolTimeout
+from webtap.settings import MCP_MAX_LINES, MCP_TIMEOUT
 from webtap.tools import TOOLS, WEB_ANNOTATIONS, ToolResult
 
 __all__ = [
@@ -56,8 +57,8 @@ __all__ = [
 
 logger = logging.getLogger("webtap.mcp")
 
-DEFAULT_MAX_LINES = 500
-DEFAULT_TIMEOUT = 60.0
+DEFAULT_MAX_LINES = MCP_MAX_LINES.default
+DEFAULT_TIMEOUT = MCP_TIMEOUT.default
 # Calls running at once; more wait their turn (a client could otherwise start a thread per call).
 MAX_CONCURRENT_CALLS = 64
 
@@ -329,7 +330,7 @@ async def _run_with_deadline(
         message = (
             f"{tool.name} did not answer within {timeout:g} seconds, so the call was given up. "
             "Try again later, or ask for less; the limit is set with webtap mcp --timeout or "
-            "WEBTAP_MCP_TIMEOUT."
+            f"{MCP_TIMEOUT.name}."
         )
         return ToolResult(tool.name, failure=ToolTimeout(message))
     except Exception as exc:  # a bug in a runner must not end the session

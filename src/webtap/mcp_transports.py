@@ -39,8 +39,9 @@ from typing import Any, BinaryIO
 
 import anyio
 
+from webtap.settings import MCP_TOKEN
+
 __all__ = [
-    "TOKEN_ENV",
     "BearerGate",
     "is_loopback",
     "listen",
@@ -48,7 +49,6 @@ __all__ = [
     "serve_stdio",
 ]
 
-TOKEN_ENV = "WEBTAP_MCP_TOKEN"
 STOP_GRACE = 0.5  # seconds a stopping HTTP server gives its connections to finish
 
 
@@ -286,7 +286,7 @@ class BearerGate:
                 "error": "unauthorized",
                 "error_description": "This webtap MCP server needs its bearer token: send the "
                 "header 'Authorization: Bearer <token>' with the token webtap mcp printed at "
-                f"start or was given in {TOKEN_ENV}.",
+                f"start or was given in {MCP_TOKEN.name}.",
             }
         ).encode()
         await send(

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import time
 from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
@@ -18,11 +17,12 @@ from webtap.agent.prompt import (
     user_message,
 )
 from webtap.agent.reply import parse_reply
-from webtap.agent.retry import Budget, send, spent
+from webtap.agent.retry import ModelCall, send, spent
 from webtap.agent.settings import DEFAULT_SETTINGS, AskSettings, check_settings, default_model
 from webtap.agent.steps import Answer, Step, ToolCall, ToolReply
 from webtap.credentials import Credentials, Keys
 from webtap.errors import APIError, InvalidInput
+from webtap.net import Deadline
 from webtap.redact import redact, remember
 from webtap.tools import ToolResult, attempt
 from webtap.tools import call as call_tool
@@ -62,7 +62,7 @@ def ask(
     owned = client is None
     if owned:
         client = anthropic_client(
-            api_key, budgets=settings.budgets, max_retries=settings.max_retries
+            api_key, time_limits=settings.time_limits, max_retries=settings.max_retries
         )
     loop = _Loop(settings, credentials, client, search_client, on_step, session_id)
     try:
@@ -91,7 +91,7 @@ class _Loop:
         self.on_step = on_step
         self.session_id = session_id
         self.provider = credentials.search_provider(settings.search_provider)
-        self.deadline = time.monotonic() + settings.budgets.total
+        self.deadline = Deadline(settings.time_limits.total)  # the whole question's
         self.results: list[ToolReply] = []
         self.usage = {"input_tokens": 0, "output_tokens": 0}
         self.model_calls = 0
@@ -169,17 +169,18 @@ class _Loop:
         )
 
     def call_model(self, request: dict[str, Any]) -> dict[str, Any]:
-        budgets = self.settings.budgets
         secrets = self.credentials.secrets()
         remember(secrets)  # every quote of a reply hides them, wherever it is cut
-        budget = Budget(
-            self.deadline, budgets.total, budgets.model_call, tuple(secrets), self.settings.model
+        call = ModelCall(
+            self.deadline,
+            self.settings.time_limits.model_call,
+            tuple(secrets),
+            self.settings.model,
         )
-        remaining = self.deadline - time.monotonic()
-        if remaining <= 0:
-            raise spent(budget)
+        if self.deadline.expired:
+            raise spent(self.deadline)
         self.model_calls += 1
-        body = send(self.client, request, budget, self.settings.max_retries)
+        body = send(self.client, request, call, self.settings.max_retries)
         reply = parse_reply(body)
         usage = reply.get("usage")
         if isinstance(usage, dict):
@@ -249,9 +250,9 @@ class _Loop:
         from webtap.search.budget import TurnDeadline
 
         # The search may wait for its turn in the key's shared rate budget as long as the
-        # question has time; then it has its own budget, its one retry included.
-        left = max(self.deadline - time.monotonic(), 0.1)
-        deadline = TurnDeadline(self.settings.budgets.search, wait=left)
+        # question has time; then it has its own time limit, its one retry included.
+        left = max(self.deadline.remaining(), 0.1)
+        deadline = TurnDeadline(self.settings.time_limits.search, wait=left)
         return search(
             query,
             self.provider,

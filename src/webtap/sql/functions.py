@@ -134,10 +134,10 @@ class SqlFunctions:
         with self._client_lock:  # making the first client imports the SDK
             client = self._clients.get(api_key)
             if client is None:
-                budgets, retries = self.settings.budgets, self.settings.max_retries
+                limits, retries = self.settings.time_limits, self.settings.max_retries
                 client = agent.anthropic_client(
                     api_key,
-                    budgets=budgets,
+                    time_limits=limits,
                     max_retries=retries,
                     on_response=self._rows.throttle.observe,
                 )

@@ -232,7 +232,9 @@ async def serve_http(
         log_config=None,
         access_log=False,
         log_level="warning",
-        timeout_graceful_shutdown=STOP_GRACE,
+        # uvicorn annotates whole seconds, and hands the value to asyncio.wait_for, which
+        # takes any number of seconds.
+        timeout_graceful_shutdown=STOP_GRACE,  # type: ignore[arg-type]
     )
     web = Server(config)
 

@@ -115,6 +115,14 @@ class Found:
     __slots__ = ("source",)
     keys: ClassVar[dict[str, KeySource]]  # argument -> its key, in the order __init__ takes them
     given: ClassVar[str] = "the given credentials"  # the source of values a caller passed in
+    source: str
+
+    def __init__(self, *values: str, source: str) -> None:
+        """Each value under its argument, in the order of :attr:`keys` (a subclass may spell
+        its own ``__init__`` out, in that order, for its readers and type checkers)."""
+        for argument, value in zip(self.keys, values, strict=True):
+            setattr(self, argument, value)
+        self.source = source
 
     def arguments(self) -> dict[str, str]:
         """The values by argument: ``{"api_key": ...}``."""

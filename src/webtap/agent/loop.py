@@ -197,8 +197,9 @@ class _Loop:
             str(use.get("name", "")),
             raw_input if isinstance(raw_input, dict) else {},
         )
+        provider = self.provider  # the search offered, if any
         if call.name not in ("web_search", "web_fetch") or (
-            call.name == "web_search" and not self.provider
+            call.name == "web_search" and not provider
         ):
             return ToolReply(call, f"Unknown tool '{call.name}'.", True, "unknown tool").block()
         if len(self.results) >= self.settings.max_tool_calls:
@@ -213,8 +214,8 @@ class _Loop:
         if self.on_step:
             self.on_step(call)
         # Both tools the same way: a webtap.tools.ToolResult, then the reply made of it.
-        if call.name == "web_search":
-            reply = self.search_reply(call, self.search(call))
+        if call.name == "web_search" and provider:
+            reply = self.search_reply(call, self.search(call, provider))
         else:
             reply = self.fetch_reply(call, self.fetch(call))
         self.results.append(reply)
@@ -226,13 +227,13 @@ class _Loop:
             self.on_step(reply)
         return reply.block()
 
-    def search(self, call: ToolCall) -> ToolResult:
+    def search(self, call: ToolCall, provider: str) -> ToolResult:
         query = call.input.get("query")
         if not isinstance(query, str) or not query.strip():
             problem = "Missing required parameter 'query': give the search query as a string."
             return ToolResult(call.name, failure=InvalidInput(problem))
         # In process the answer keeps its SearchResult objects: the spec's text is made of them.
-        return attempt(call.name, lambda: {"results": self.run_search(query)})
+        return attempt(call.name, lambda: {"results": self.run_search(query, provider)})
 
     def search_reply(self, call: ToolCall, outcome: ToolResult) -> ToolReply:
         if outcome.failure is None:
@@ -245,7 +246,7 @@ class _Loop:
         # Spec 002: any other failed search is this one text; the person sees why.
         return ToolReply(call, SEARCH_UNAVAILABLE, True, detail, outcome.event)
 
-    def run_search(self, query: str) -> list[Any]:
+    def run_search(self, query: str, provider: str) -> list[Any]:
         from webtap.search import search
         from webtap.search.budget import TurnDeadline
 
@@ -255,9 +256,9 @@ class _Loop:
         deadline = TurnDeadline(self.settings.time_limits.search, wait=left)
         return search(
             query,
-            self.provider,
+            provider,
             SEARCH_RESULTS,
-            credentials=self.credentials.for_provider(self.provider),
+            credentials=self.credentials.for_provider(provider),
             client=self.search_client,
             deadline=deadline,
         )

@@ -325,11 +325,11 @@ class Terminated(KeyboardInterrupt):
         self.exit_code = 128 + signum
 
 
-def stop_signals() -> list[int]:
+def stop_signals() -> list[signal.Signals]:
     """The signals that stop a front door -- SIGINT (Ctrl-C), SIGTERM, SIGHUP -- less those
     this process was started ignoring: ``nohup`` ignores SIGHUP, and a shell without job
     control starts a background command with SIGINT ignored, on purpose."""
-    found = []
+    found: list[signal.Signals] = []
     for signum in (signal.SIGINT, signal.SIGTERM, getattr(signal, "SIGHUP", None)):
         if signum is not None and signal.getsignal(signum) is not signal.SIG_IGN:
             found.append(signum)
@@ -368,7 +368,7 @@ def noted_signals() -> Iterator[list[int]]:
     the main thread, nothing changes (and nothing is noted).
     """
     received: list[int] = []
-    previous: dict[int, Any] = {}
+    previous: dict[signal.Signals, Any] = {}
 
     def note(signum: int, frame: FrameType | None) -> None:
         received.append(signum)

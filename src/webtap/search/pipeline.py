@@ -45,16 +45,33 @@ if TYPE_CHECKING:
 __all__ = ["Engine", "Request", "Search", "answer", "engine_of", "parse_items", "run", "search"]
 
 
-class Search(NamedTuple):
-    """One search as an engine sees it: domains normalised, credentials and endpoint found."""
+class Search:
+    """One search as an engine sees it: domains normalised, credentials and endpoint found.
+    (A slotted class, not a NamedTuple: a tuple's own ``count`` method would stand in the way
+    of the field.)"""
 
-    query: str
-    count: int
-    start: int  # the provider's own: Brave's and SearXNG's page index, Google's first result
-    allowed: tuple[str, ...]
-    blocked: tuple[str, ...]
-    credentials: Any  # the provider's typed credentials (webtap.providers.Found)
-    endpoint: str
+    __slots__ = ("allowed", "blocked", "count", "credentials", "endpoint", "query", "start")
+
+    def __init__(
+        self,
+        query: str,
+        count: int,
+        start: int,
+        allowed: tuple[str, ...],
+        blocked: tuple[str, ...],
+        credentials: Any,
+        endpoint: str,
+    ) -> None:
+        self.query = query
+        self.count = count
+        self.start = start  # the provider's own: Brave's and SearXNG's page index, Google's 1st
+        self.allowed = allowed
+        self.blocked = blocked
+        self.credentials = credentials  # the provider's typed credentials (providers.Found)
+        self.endpoint = endpoint
+
+    def __repr__(self) -> str:
+        return f"Search({self.query!r}, count={self.count}, start={self.start})"
 
 
 class Request(NamedTuple):

@@ -76,7 +76,7 @@ class Dispatcher:
             return
         query = self.progress.add(scope, len(rows))
         for future in rows:
-            future.add_done_callback(lambda _, query=query: self.progress.advance(query))
+            future.add_done_callback(lambda _: self.progress.advance(query))
         pending = set(rows)
         try:
             while pending:

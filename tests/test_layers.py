@@ -47,10 +47,10 @@ LAYERS: list[tuple[str, set[str]]] = [
     ("tools", {"tools", "entry"}),
     ("host", {"host", "store"}),
     ("agent", {"agent"}),
-    ("front doors", {"cli", "sql", "mcp_server", "mcp_transports"}),
+    ("front doors", {"cli", "sql", "mcp"}),
 ]
 # Side by side in one layer, and neither imports the other.
-INDEPENDENT = [("fetch", "search"), ("sql", "mcp_server"), ("sql", "mcp_transports")]
+INDEPENDENT = [("fetch", "search"), ("sql", "mcp")]
 
 
 def module_name(path: Path) -> str:

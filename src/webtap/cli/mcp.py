@@ -110,8 +110,8 @@ def run(args: argparse.Namespace) -> int:
         settings = _settings(args)
         import anyio
 
-        from webtap.mcp_server import build_server, select_tools
-        from webtap.mcp_transports import is_loopback, listen, serve_http, serve_stdio
+        from webtap.mcp.server import build_server, select_tools
+        from webtap.mcp.transports import is_loopback, listen, serve_http, serve_stdio
     except (ValueError, WebtapError) as exc:
         return fail(str(exc), 2)
     if address is None:
@@ -186,7 +186,7 @@ def _token(loopback: bool) -> str | None:
 
 
 def _settings(args: argparse.Namespace) -> Any:
-    from webtap.mcp_server import ServerSettings
+    from webtap.mcp.server import ServerSettings
 
     # A flag is checked here; a variable by its declaration (a ConfigError that names it).
     max_lines = MCP_MAX_LINES.get() if args.max_lines is None else args.max_lines

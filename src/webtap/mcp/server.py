@@ -17,7 +17,7 @@ function would generate its own. A call of one of webtap's tools runs in process
 
 Nothing here writes to stdout: on the stdio transport stdout is the protocol's. The transports
 themselves -- stdio, streamable HTTP with its bearer token, stopping on signals -- are
-:mod:`webtap.mcp_transports`.
+:mod:`webtap.mcp.transports`.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """How ``webtap mcp`` meets its clients -- stdio or streamable HTTP -- and how it stops.
 
-The server (:func:`webtap.mcp_server.build_server`) does not care which transport carries it;
+The server (:func:`webtap.mcp.server.build_server`) does not care which transport carries it;
 this module is what does, and it answers three questions:
 
 - **Who may call?** On stdio, the process that started the server. Over HTTP on a loopback
@@ -14,7 +14,7 @@ this module is what does, and it answers three questions:
   so a server told to stop waited for the client's next line (forever, when the client was
   the one stopping it). Here stdin and stdout are read and written by daemon threads that the
   event loop awaits and cancellation abandons (:class:`_Worker`); uvicorn, which would wait
-  for every call in flight, finds them answered (:func:`webtap.mcp_server.stop_calls`) and
+  for every call in flight, finds them answered (:func:`webtap.mcp.server.stop_calls`) and
   gives what is still open :data:`STOP_GRACE` seconds.
 - **Who stops it?** SIGINT, SIGTERM and SIGHUP (those the process was not started ignoring)
   are taken by the event loop: every running tool is killed with its process tree, the calls
@@ -340,7 +340,7 @@ class _Stop:
 async def _watch_signals(stop: _Stop) -> None:
     """Wait for a stop signal; then kill every running tool (its whole tree) and ``stop``."""
     from webtap.host.process import kill_running, stop_signals
-    from webtap.mcp_server import stop_calls
+    from webtap.mcp.server import stop_calls
 
     with contextlib.ExitStack() as stack:
         try:

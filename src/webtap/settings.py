@@ -299,24 +299,12 @@ def declare(name: str, kind: _Text, default: str, doc: str, **kw: Unpack[_Kw]) -
 def declare(
     name: str, kind: _Text, default: None, doc: str, **kw: Unpack[_Kw]
 ) -> Setting[str | None]: ...
-def declare(
-    name: str,
-    kind: str,
-    default: Any,
-    doc: str,
-    *,
-    section: str = "",
-    choices: tuple[str, ...] = (),
-    unit: str = "",
-    shown: str = "",
-) -> Setting[Any]:
-    """Declare setting ``name`` once; a second declaration of the same name is a bug."""
+def declare(name: str, kind: str, default: Any, doc: str, **kw: Unpack[_Kw]) -> Setting[Any]:
+    """Declare setting ``name`` once (the options are :class:`Setting`'s); a second declaration
+    of the same name is a bug."""
     if name in SETTINGS:
         raise ValueError(f"setting {name} is declared twice")
-    setting = Setting(
-        name, kind, default, doc, section=section, choices=choices, unit=unit, shown=shown
-    )
-    SETTINGS[name] = setting
+    setting = SETTINGS[name] = Setting(name, kind, default, doc, **kw)
     return setting
 
 

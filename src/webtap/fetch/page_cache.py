@@ -43,10 +43,6 @@ if TYPE_CHECKING:
 
 __all__ = [
     "CACHED_HEADERS",
-    "DEFAULT_MAX_BYTES",
-    "DEFAULT_TTL",
-    "MAX_BYTES_ENV",
-    "TTL_ENV",
     "Conditions",
     "Freshness",
     "Hit",
@@ -59,11 +55,6 @@ __all__ = [
     "stored_page",
 ]
 
-# The settings' own names and defaults (declared in webtap.settings).
-TTL_ENV = FETCH_CACHE_TTL.name
-MAX_BYTES_ENV = FETCH_CACHE_MAX_BYTES.name
-DEFAULT_TTL = FETCH_CACHE_TTL.default
-DEFAULT_MAX_BYTES = FETCH_CACHE_MAX_BYTES.default
 
 # The response headers that decide how long a page may be kept, and how to ask for it again.
 CACHED_HEADERS = ("cache-control", "pragma", "expires", "date", "age", "vary", "etag")

@@ -3,7 +3,7 @@
 Each is declared once in :mod:`webtap.settings` (``FETCH_MODE``, ``FETCH_TIMEOUT``,
 ``CONNECT_TIMEOUT``, ``MAX_BYTES``) and read through its declaration on each fetch (a
 long-running server sees a changed environment); a value that is not what the setting needs is
-a :class:`~webtap.errors.ConfigError` naming it. The names below are the declarations' own.
+a :class:`~webtap.errors.ConfigError` naming it.
 ``webtap.net`` is imported only to build its settings objects, never for the cache's checks.
 """
 
@@ -17,14 +17,8 @@ if TYPE_CHECKING:
     from webtap.net import Limits, Timeouts
 
 __all__ = [
-    "CONNECT_TIMEOUT_ENV",
-    "DEFAULT_CONNECT_TIMEOUT",
-    "DEFAULT_FETCH_TIMEOUT",
     "DEFAULT_MAX_BYTES",
-    "FETCH_TIMEOUT_ENV",
-    "MAX_BYTES_ENV",
     "MODES",
-    "MODE_ENV",
     "checked_mode",
     "fetch_limits",
     "fetch_mode",
@@ -32,15 +26,8 @@ __all__ = [
     "max_body",
 ]
 
-CONNECT_TIMEOUT_ENV = CONNECT_TIMEOUT.name
-FETCH_TIMEOUT_ENV = FETCH_TIMEOUT.name
-MAX_BYTES_ENV = MAX_BYTES.name
-MODE_ENV = FETCH_MODE.name
 MODES = FETCH_MODE.choices  # the page's main content, or the whole page
-
-DEFAULT_CONNECT_TIMEOUT = CONNECT_TIMEOUT.default
 DEFAULT_MAX_BYTES = MAX_BYTES.default  # net.Limits().max_body, without importing webtap.net
-DEFAULT_FETCH_TIMEOUT = FETCH_TIMEOUT.default
 
 
 def fetch_timeouts() -> Timeouts:

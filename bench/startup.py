@@ -1,11 +1,12 @@
 """Cold start of the tools (a fresh process per call), against peers measured in the same run.
 
-    .venv/bin/python bench/startup.py [--runs 15] [--delay 0.05] [--importtime]
+    .venv/bin/python bench/startup.py [--runs 15] [--delay 0.05] [--importtime] [--data DIR]
 
 1. ``--schema`` of each executable beside a bare ``python -c pass``
    (target: at most 2x the bare start).
 2. ``web-fetch-tool`` on a 10 KB local page (a real PostgreSQL manual page from
-   /work/shared/data, served from 127.0.0.1) beside ``python -c pass``
+   ``DIR/html/docs``, ``../shared/data`` beside the repository by default, or as many
+   paragraphs of its own when that is missing; served from 127.0.0.1) beside ``python -c pass``
    (target: at most 6x the bare start).
 3. A search through each search executable against a fake provider on 127.0.0.1 that answers
    after ``--delay`` seconds with a recorded body, beside the provider's own latency measured
@@ -34,6 +35,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+import shared_data
 from timing import timed
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -44,7 +46,7 @@ BODIES = {
     "/res/v1/web/search": (FIXTURES / "brave" / "web_search_brave_search.json").read_bytes(),
     "/customsearch/v1": (FIXTURES / "google" / "customsearch_javascript.json").read_bytes(),
 }
-PAGE_FILE = Path("/work/shared/data/html/docs/postgresql-tutorial-join.html")
+PAGE_FILE = "postgresql-tutorial-join.html"  # in DIR/html/docs
 PAGE_PATH = "/page.html"
 
 
@@ -56,17 +58,21 @@ FLOOR = (
 )
 
 
-def page() -> bytes:
+def page(data: Path) -> bytes:
     """About 10 KB of real HTML: the manual page, or the same size of paragraphs without it."""
-    if PAGE_FILE.is_file():
-        return PAGE_FILE.read_bytes()
+    path = data / "html" / "docs" / PAGE_FILE
+    if path.is_file():
+        return path.read_bytes()
+    print(
+        f"note: missing {path} (html/docs/ is {shared_data.ORIGINS['html/docs']}); "
+        "timing as many paragraphs of its own instead (--data DIR to use it)"
+    )
     paragraph = b"<p>" + b"A join combines rows of two tables on a condition. " * 4 + b"</p>\n"
     return b"<html><head><title>Joins</title></head><body>" + paragraph * 48 + b"</body></html>"
 
 
-def fake_provider(delay: float) -> http.server.ThreadingHTTPServer:
-    """The search providers' endpoints after ``delay`` seconds; the page at once."""
-    html = page()
+def fake_provider(delay: float, html: bytes) -> http.server.ThreadingHTTPServer:
+    """The search providers' endpoints after ``delay`` seconds; the page ``html`` at once."""
 
     class Handler(http.server.BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"
@@ -167,7 +173,9 @@ def main() -> int:
     parser.add_argument("--runs", type=int, default=15)
     parser.add_argument("--delay", type=float, default=0.05, help="fake provider latency (s)")
     parser.add_argument("--importtime", action="store_true")
+    shared_data.add_argument(parser)
     args = parser.parse_args()
+    html = page(args.data)
 
     # An installed webtap has its bytecode compiled; an editable checkout under
     # PYTHONDONTWRITEBYTECODE=1 would compile every module at every start instead.
@@ -190,7 +198,7 @@ def main() -> int:
         note = f"{median / bare[1]:.2f}x bare wall, {cpu / bare_cpu:.2f}x cpu (target <= 2x)"
         row(label, best, median, note, cpu)
 
-    server = fake_provider(args.delay)
+    server = fake_provider(args.delay, html)
     base = f"http://127.0.0.1:{server.server_address[1]}"
     env = dict(
         os.environ,
@@ -208,7 +216,7 @@ def main() -> int:
         WEBTAP_GOOGLE_RATE="1000",
     )
 
-    size = len(page()) / 1024
+    size = len(html) / 1024
     print(f"\nweb-fetch-tool on a {size:.0f} KB local page")
     fetch_request = json.dumps({"url": f"{base}{PAGE_PATH}"}).encode()
     fetch_argv = [str(BIN / "web-fetch-tool")]

@@ -20,6 +20,8 @@ from tests.fakes.google import FakeGoogle
 from tests.fakes.provider import FakeProvider, new_server
 from tests.fakes.searxng import FakeSearxng
 
+from webtap.settings import SETTINGS
+
 FIXTURES = Path(__file__).parent / "fixtures"
 BIN = Path(sys.executable).parent
 
@@ -55,6 +57,7 @@ _SCRUBBED = [
     "WEBTAP_SYSTEM_TOOLS_DIR",
     "NO_COLOR",
     "FORCE_COLOR",
+    *SETTINGS,  # every declared setting, a new one too
 ]
 
 

@@ -158,7 +158,7 @@ async def _memory_session(
     the JSON-RPC stream loop over memory streams (mcp.shared.memory), ``auto`` the modern
     per-request path. Everything but the process: the handlers, schemas, results and events."""
     from mcp import Client
-    from webtap.mcp_server import build_server, select_tools
+    from webtap.mcp.server import build_server, select_tools
 
     session = Session(client=None)
 

@@ -6,6 +6,8 @@ import argparse
 import sys
 from typing import Any
 
+from webtap import settings
+
 __all__ = ["add_parser", "run"]
 
 DESCRIPTION = """\
@@ -15,12 +17,8 @@ footers; --full (or WEBTAP_FETCH_MODE=page) prints the whole page. --offset and 
 lines of the Markdown, as the web_fetch tool does. Errors go to stderr as one line, with a
 non-zero exit status.
 
-Converted pages are kept in the user cache folder for WEBTAP_FETCH_CACHE_TTL seconds (default
-600), so reading a page in parts downloads it once; WEBTAP_CACHE=off turns that off.
-
+Converted pages are kept in the user cache folder, so reading a page in parts downloads it once.
 Private, loopback and link-local addresses are refused unless WEBTAP_ALLOW_PRIVATE_NETWORKS=1.
-Limits: WEBTAP_FETCH_TIMEOUT (seconds, default 30), WEBTAP_CONNECT_TIMEOUT (default 10),
-WEBTAP_MAX_BYTES (default 10485760).
 """
 
 
@@ -39,6 +37,10 @@ def add_parser(subparsers: Any) -> None:
         "fetch",
         help="fetch a URL and print it as Markdown",
         description=DESCRIPTION,
+        epilog=settings.environment_help(
+            *(setting for setting in settings.SETTINGS.values() if setting.section == "fetch"),
+            settings.CACHE,
+        ),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("url", metavar="URL", help="the http:// or https:// URL to fetch")

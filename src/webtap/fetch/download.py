@@ -13,7 +13,7 @@ from http import HTTPStatus
 from typing import TYPE_CHECKING, NamedTuple
 
 from webtap.errors import NetworkError
-from webtap.fetch.settings import CONNECT_TIMEOUT_ENV, FETCH_TIMEOUT_ENV
+from webtap.settings import CONNECT_TIMEOUT, FETCH_TIMEOUT
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
@@ -76,11 +76,11 @@ def _fetch_errors(deadline: Deadline, timeouts: Timeouts) -> Iterator[None]:
             if deadline.remaining() < 0.05:  # a timeout this close to the end is the deadline
                 raise NetworkError(
                     f"{WHAT}: no complete response within {deadline.seconds:g} s "
-                    f"(the overall deadline; set {FETCH_TIMEOUT_ENV} to allow more seconds)"
+                    f"(the overall deadline; set {FETCH_TIMEOUT.name} to allow more seconds)"
                 ) from None
             if isinstance(exc, ConnectTimeout):
                 raise NetworkError(
                     f"{WHAT}: connection timed out after {timeouts.connect:g} s "
-                    f"(set {CONNECT_TIMEOUT_ENV} to allow more seconds)"
+                    f"(set {CONNECT_TIMEOUT.name} to allow more seconds)"
                 ) from None
             raise

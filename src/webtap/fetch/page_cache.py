@@ -34,7 +34,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 from webtap import __version__
 from webtap.cache import Cache, enabled, open_cache
-from webtap.settings import env_int, env_ttl
+from webtap.settings import FETCH_CACHE_MAX_BYTES, FETCH_CACHE_TTL
 
 if TYPE_CHECKING:
     from webtap.fetch.download import Download
@@ -43,10 +43,6 @@ if TYPE_CHECKING:
 
 __all__ = [
     "CACHED_HEADERS",
-    "DEFAULT_MAX_BYTES",
-    "DEFAULT_TTL",
-    "MAX_BYTES_ENV",
-    "TTL_ENV",
     "Conditions",
     "Freshness",
     "Hit",
@@ -59,10 +55,6 @@ __all__ = [
     "stored_page",
 ]
 
-TTL_ENV = "WEBTAP_FETCH_CACHE_TTL"
-MAX_BYTES_ENV = "WEBTAP_FETCH_CACHE_MAX_BYTES"
-DEFAULT_TTL = 600.0
-DEFAULT_MAX_BYTES = 100 * 1024 * 1024
 
 # The response headers that decide how long a page may be kept, and how to ask for it again.
 CACHED_HEADERS = ("cache-control", "pragma", "expires", "date", "age", "vary", "etag")
@@ -314,9 +306,7 @@ def page_cache() -> PageCache | None:
     """
     if not enabled():
         return None
-    ttl = env_ttl(TTL_ENV, DEFAULT_TTL)
-    max_bytes = env_int(MAX_BYTES_ENV, DEFAULT_MAX_BYTES, "bytes")
-    return PageCache(open_cache("pages", max_bytes), ttl)
+    return PageCache(open_cache("pages", FETCH_CACHE_MAX_BYTES.get()), FETCH_CACHE_TTL.get())
 
 
 def stored_page(

@@ -81,7 +81,7 @@ class Dispatcher:
         if not rows:
             return
         for future in rows:
-            future.add_done_callback(lambda _, query=query: self.progress.advance(query))
+            future.add_done_callback(lambda _: self.progress.advance(query))
         pending = set(rows)
         try:
             while pending:

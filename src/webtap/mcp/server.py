@@ -17,7 +17,7 @@ function would generate its own. A call of one of webtap's tools runs in process
 
 Nothing here writes to stdout: on the stdio transport stdout is the protocol's. The transports
 themselves -- stdio, streamable HTTP with its bearer token, stopping on signals -- are
-:mod:`webtap.mcp_transports`.
+:mod:`webtap.mcp.transports`.
 """
 
 from __future__ import annotations
@@ -40,6 +40,7 @@ from mcp.shared.exceptions import MCPError
 
 from webtap import __version__
 from webtap.errors import ConfigError, InternalError, InvalidInput, ToolFailed, ToolTimeout
+from webtap.settings import MCP_MAX_LINES, MCP_TIMEOUT
 from webtap.tools import TOOLS, WEB_ANNOTATIONS, ToolResult
 
 __all__ = [
@@ -56,8 +57,8 @@ __all__ = [
 
 logger = logging.getLogger("webtap.mcp")
 
-DEFAULT_MAX_LINES = 500
-DEFAULT_TIMEOUT = 60.0
+DEFAULT_MAX_LINES = MCP_MAX_LINES.default
+DEFAULT_TIMEOUT = MCP_TIMEOUT.default
 # Calls running at once; more wait their turn (a client could otherwise start a thread per call).
 MAX_CONCURRENT_CALLS = 64
 
@@ -329,7 +330,7 @@ async def _run_with_deadline(
         message = (
             f"{tool.name} did not answer within {timeout:g} seconds, so the call was given up. "
             "Try again later, or ask for less; the limit is set with webtap mcp --timeout or "
-            "WEBTAP_MCP_TIMEOUT."
+            f"{MCP_TIMEOUT.name}."
         )
         return ToolResult(tool.name, failure=ToolTimeout(message))
     except Exception as exc:  # a bug in a runner must not end the session
@@ -423,7 +424,9 @@ def _result(name: str, arguments: dict[str, Any], result: ToolResult) -> types.C
             structured_content=response,
             is_error=True,
         )
-    content = [types.TextContent(text=json.dumps(response, ensure_ascii=False))]
+    content: list[types.ContentBlock] = [
+        types.TextContent(text=json.dumps(response, ensure_ascii=False))
+    ]
     notes = [_more_note(arguments, response), _trimmed_note(response)] if name == PAGED_TOOL else []
     content.extend(types.TextContent(text=note) for note in notes if note)
     return types.CallToolResult(content=content, structured_content=response)

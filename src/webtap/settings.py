@@ -14,7 +14,7 @@ import os
 
 from webtap.errors import ConfigError, clip
 
-__all__ = ["env_float", "env_int", "env_ttl", "size_text"]
+__all__ = ["env_choice", "env_float", "env_int", "env_ttl", "size_text"]
 
 
 def env_float(name: str, default: float) -> float:
@@ -51,6 +51,18 @@ def env_int(name: str, default: int, unit: str = "") -> int:
             f"such as {default}; fix it, or unset it to use the default"
         )
     return int(digits)
+
+
+def env_choice(name: str, choices: tuple[str, ...], default: str) -> str | None:
+    """One of ``choices`` (case-insensitive, returned lower-case), or None when unset or empty.
+    ``default`` says in words what unset means, for the message."""
+    raw = os.environ.get(name, "").strip()
+    if not raw:
+        return None
+    if raw.lower() in choices:
+        return raw.lower()
+    spelled = " or ".join(repr(choice) for choice in choices)
+    raise _refused(name, raw, spelled, default)
 
 
 def _number(name: str) -> tuple[str | None, float]:

@@ -101,8 +101,8 @@ def read_page(page: Any) -> Page | None:
     if title is None:
         title = root.find(".//title")
     if title is not None:
-        signals.title = " ".join(title.text_content().split())
-    signals.headings = [" ".join(h.text_content().split()) for h in _H1(root)]
+        signals.title = _text(title)
+    signals.headings = [_text(h) for h in _H1(root)]
     body = root.find("body")
     signals.words, signals.text = _visible(body if body is not None else root)
     free = _FREE_META(root)
@@ -118,22 +118,38 @@ def read_page(page: Any) -> Page | None:
     signals.ids = frozenset(str(i) for i in _IDS(root))
     signals.inputs = [str(i.get("type", "")).lower() for i in _INPUTS(root)]
     signals.form_actions = [str(a) for a in _FORM_ACTIONS(root)]
-    signals.noscript = " ".join(n.text_content() for n in _NOSCRIPT(root)).lower()
+    signals.noscript = " ".join(_text(n) for n in _NOSCRIPT(root)).lower()
     signals.captcha = bool(_CAPTCHA_CLASSES(root))
     return signals
 
 
 def _parse(html: str | bytes) -> Any:
+    """The tree of a page given as text (UTF-8 when it decodes as such, else libxml2 sniffs
+    the bytes), or None when there is nothing to parse."""
     import lxml.html
 
-    if isinstance(html, str):
-        html = html.encode("utf-8", "replace")
-    if not html.strip():
+    data = html.encode("utf-8", "replace") if isinstance(html, str) else bytes(html)
+    if not data.strip():
         return None
     try:
-        return lxml.html.document_fromstring(html)
+        data.decode("utf-8")
+    except UnicodeDecodeError:
+        parser = None
+    else:
+        parser = _UTF8
+    try:
+        return lxml.html.document_fromstring(data, parser=parser)
     except (etree.ParserError, ValueError):
         return None
+
+
+_UTF8 = etree.HTMLParser(encoding="utf-8")
+
+
+def _text(element: Any) -> str:
+    """An element's text, whitespace collapsed (any lxml element: the converter's trees are
+    plain ``etree`` ones, without ``lxml.html``'s ``text_content``)."""
+    return " ".join("".join(element.itertext()).split())
 
 
 def _read_scripts(root: Any, signals: Page) -> None:

@@ -26,15 +26,18 @@ _LOGIN_PATH = re.compile(
 )
 _ACCOUNT_INPUTS = frozenset(("password", "email"))
 
+# A title part or heading that *is* a "not found" phrase (matched whole), not one that has it.
 _NOT_FOUND_TITLE = re.compile(
-    r"^(?:error\s*)?404\b|\b404\s*(?:error|not found|page)\b|^(?:http\s*)?404$"
-    r"|^(?:(?:page|file|document|article|content|post|resource|product)\s+)?not\s+found\b"
-    r"|\bpage\s+(?:was\s+)?not\s+found\b"
-    r"|\b(?:page|content)\s+(?:cannot|can.?t|could\s*not|couldn.?t)\s+be\s+found"
-    r"|\bpage\s+(?:does\s*not|doesn.?t|no\s+longer)\s+exists?\b"
-    r"|^nothing\s+(?:was\s+)?found\b"
+    r"(?:(?:oops|whoops|sorry|uh oh|error)[!.,:]*\s+)?(?:"
+    r"(?:error\s*)?404(?:\s*error)?(?:\s*[-:]?\s*(?:page\s+)?not\s+found)?(?:\s+page)?"
+    r"|(?:the\s+)?(?:page|file|document|article|content|post|resource|product|url)?\s*"
+    r"(?:was\s+)?not\s+found"
+    r"|(?:that|this|the)\s+page\s+(?:cannot|can.?t|could\s*not|couldn.?t)\s+be\s+found"
+    r"|(?:the\s+)?page\s+(?:you\s+requested\s+)?(?:does\s*not|doesn.?t|no\s+longer)\s+exists?"
+    r"|nothing\s+(?:was\s+)?found(?:\s+for\s+.+)?"
     r"|seite\s+nicht\s+gefunden|page\s+introuvable|p[aá]gina\s+no\s+encontrada"
     r"|pagina\s+non\s+trovata|pagina\s+niet\s+gevonden|страница\s+не\s+найдена"
+    r")"
 )
 _TITLE_PARTS = re.compile(r"\s+[|\-–—·:•»]\s+|\s*[|–—·•»]\s*")
 _NOT_FOUND_TEXT = re.compile(
@@ -63,6 +66,23 @@ _PAYWALL_TEXT = (
 
 _CONSENT_HOSTS = ("consent.", "guce.", "cmp.", "privacy-gate.")
 _CONSENT_PATH = re.compile(r"/(consent|cookie-?consent|collectconsent|privacy-gate|gdpr)\b")
+# Titles and headings of consent pages: a consent wall is a page of its own, while a banner
+# over a page with content ("We use cookies") leaves the content there.
+_CONSENT_TITLES = (
+    "before you continue",
+    "consent",
+    "cookie settings",
+    "cookie preferences",
+    "use of cookies",
+    "privacy settings",
+    "privacy choices",
+    "your privacy",
+    "we value your privacy",
+    "datenschutz",
+    "einwilligung",
+    "avant de continuer",
+    "antes de continuar",
+)
 _CONSENT_TERMS = (
     "cookie",
     "consent",
@@ -131,9 +151,10 @@ def paywall(page: Page, content_words: int | None) -> str | None:
 def consent_wall(page: Page, url: str | None, content_words: int | None) -> str | None:
     """Evidence that a cookie-consent wall stands where the content should be, or None.
 
-    A consent page of its own (``consent.google.com``, ``guce.yahoo.com``, a ``/consent``
-    path), or a near-empty page whose few words are about cookies and consent. A consent
-    banner over a page that has its content is not a wall: the content is there.
+    A consent page of its own: at a consent address (``consent.google.com``,
+    ``guce.yahoo.com``, a ``/consent`` path), or a thin page titled as one ("Before you
+    continue", "Privacy settings") whose words are about cookies and consent. A consent banner
+    over a page that has its content is not a wall: the content is there.
     """
     if not _thin(page, THIN_PAGE, content_words, 100):
         return None
@@ -141,12 +162,13 @@ def consent_wall(page: Page, url: str | None, content_words: int | None) -> str 
     host = (parts.hostname or "") if parts else ""
     if host.startswith(_CONSENT_HOSTS) or (parts and _CONSENT_PATH.search(parts.path.lower())):
         return f"a consent page at {host}"
-    if page.words >= 200 or (content_words is not None and content_words >= 60):
+    heading = " ".join((page.title, *page.headings)).lower()
+    named = next((phrase for phrase in _CONSENT_TITLES if phrase in heading), None)
+    if named is None:
         return None
-    text = f"{page.title.lower()} {page.text}"
-    terms = [term for term in _CONSENT_TERMS if term in text]
-    if len(terms) >= 3 and ("cookie" in terms or "consent" in terms):
-        return f"a near-empty page about {', '.join(terms[:3])}"
+    terms = [term for term in _CONSENT_TERMS if term in page.text]
+    if len(terms) >= 2:
+        return f"a page titled {named!r} about {', '.join(terms[:3])}"
     return None
 
 
@@ -160,8 +182,9 @@ def soft_404(page: Page, content_words: int | None) -> str | None:
         return None
     for text in (page.title, *page.headings[:1]):
         for part in _TITLE_PARTS.split(text.lower()):
-            if _NOT_FOUND_TITLE.search(part.strip()):
+            if _NOT_FOUND_TITLE.fullmatch(part.strip(" .!?\t")):
                 return f"the {'title' if text == page.title else 'heading'} {text!r}"
-    if page.words < 200 and _NOT_FOUND_TEXT.search(page.text):
+    thin = page.words < 120 and (content_words is None or content_words < 80)
+    if thin and _NOT_FOUND_TEXT.search(page.text):
         return "the page says the page asked for is not there"
     return None

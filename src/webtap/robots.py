@@ -113,6 +113,8 @@ class Rules(NamedTuple):
 
     def decide(self, url: str, token: str) -> Decision:
         """The decision for ``url`` under the group for ``token``."""
+        if urlsplit(url).path == "/robots.txt":  # RFC 9309 2.2.4: always allowed
+            return Decision(True, "robots.txt itself is always allowed")
         if self.verdict != "rules":
             return Decision(self.verdict == "allow_all", self.why)
         if self.parser.can_fetch(url, token):
@@ -153,8 +155,8 @@ def _deciding_rule(parser: Any, url: str, token: str) -> tuple[str | None, str |
     Protego answers only yes or no. Its rule set for the token keeps the rules in the order it
     tries them (longest first, ``Allow`` before ``Disallow`` on a tie), so the first one that
     matches is the one that decided; whether a rule matches is asked of Protego itself, with a
-    file of that one rule. The names read here are Protego's own (unchanged since 0.1); if a
-    release renames them the refusal still stands, only without the quote.
+    file of that one rule. The names read here are Protego's own (the same from 0.5 to 0.7);
+    if a release renames them the refusal still stands, only without the quote.
     """
     from protego import Protego
 
@@ -163,6 +165,8 @@ def _deciding_rule(parser: Any, url: str, token: str) -> tuple[str | None, str |
         rules = [(rule.field, rule.value._pattern) for rule in rule_set._rules]
         group = f"User-agent: {rule_set.user_agent}"
     except (AttributeError, TypeError):
+        return None, None
+    if not all(isinstance(pattern, str) for _, pattern in rules):
         return None, None
     for field, pattern in rules:
         if not Protego.parse(f"User-agent: *\nDisallow: {pattern}").can_fetch(url, "*"):

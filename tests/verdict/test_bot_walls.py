@@ -185,3 +185,21 @@ def test_a_login_form_with_a_captcha_is_not_a_bot_wall() -> None:
     )
     verdict = classify(200, {}, page, url="https://example.com/session")
     assert verdict.kind == "login"
+
+
+def test_an_overloaded_server_says_when_to_come_back() -> None:
+    page = "<html><head><title>Maintenance</title></head><body>Back soon.</body></html>"
+    verdict = classify(503, {"Retry-After": "120"}, page)
+    assert verdict.kind == "http_error"
+    response = verdict.error("HTTP 503: Down for maintenance").to_response()
+    assert response["error"].startswith("HTTP 503: Down for maintenance Try again later")
+    assert (response["retryable"], response["retry_with"], response["retry_after"]) == (
+        True,
+        "later",
+        120.0,
+    )
+
+
+def test_a_rate_limit_without_a_captcha_is_an_http_error_to_retry_later() -> None:
+    verdict = classify(429, {"server": "nginx"}, "<html><body>Too many requests</body></html>")
+    assert (verdict.kind, verdict.advice.retry_with) == ("http_error", "later")

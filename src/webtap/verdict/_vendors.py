@@ -23,8 +23,8 @@ __all__ = ["THIN", "Wall", "bot_wall"]
 THIN = 250  # visible words: a challenge or block page has fewer
 
 _WALL_STATUSES = frozenset((401, 403, 405, 429, 503))
-_AKAMAI_REFERENCE = re.compile(r"reference #\d+\.[0-9a-f]+\.\d+\.[0-9a-f]+")
-_RAY_ID = re.compile(r"ray id:? ?[0-9a-f]{16}")
+_AKAMAI_REFERENCE = r"reference #\d+\.[0-9a-f]+\.\d+\.[0-9a-f]+"
+_RAY_ID = r"ray id:? ?[0-9a-f]{16}"
 _HUMAN_CHECK = (
     "verify you are human",
     "verifying you are human",
@@ -90,7 +90,7 @@ def _by_page(status: int, headers: Mapping[str, str], page: Page) -> Wall | None
         return Wall("Cloudflare", True, "Cloudflare's challenge script (_cf_chl_opt)")
     if ids & {"challenge-form", "challenge-running", "cf-challenge-running"}:
         return Wall("Cloudflare", True, "Cloudflare's challenge form")
-    if _RAY_ID.search(text) and ("cloudflare" in text or server == "cloudflare"):
+    if re.search(_RAY_ID, text) and ("cloudflare" in text or server == "cloudflare"):
         challenge = "just a moment" in page.title.lower()
         return Wall("Cloudflare", challenge, "Cloudflare's block page (Ray ID)")
     if walled and server == "cloudflare" and "just a moment" in page.title.lower():
@@ -118,7 +118,7 @@ def _by_page(status: int, headers: Mapping[str, str], page: Page) -> Wall | None
 
     # Akamai: the edge's "Access Denied" page with its reference number; Bot Manager's
     # challenge script.
-    if _AKAMAI_REFERENCE.search(text):
+    if re.search(_AKAMAI_REFERENCE, text):
         return Wall("Akamai", False, "Akamai's block page (Reference #)")
     if "/_sec/cp_challenge/" in scripts or "sec-if-cpt-container" in ids:
         return Wall("Akamai", True, "Akamai Bot Manager's challenge")

@@ -10,7 +10,7 @@ import threading
 
 import pytest
 
-from webtap.errors import ConfigError, NetworkError, RobotsDisallowed
+from webtap.errors import ConfigError, NetworkError, RobotsDisallowed, URLNotAllowed
 from webtap.robots import (
     MAX_ROBOTS_BYTES,
     RULES_TTL,
@@ -61,7 +61,16 @@ def test_the_rules(robots, path, expected) -> None:
 
 @pytest.mark.parametrize(
     ("status", "allows"),
-    [(401, False), (403, False), (404, True), (410, True), (429, True), (500, True), (503, True)],
+    [
+        (401, False),
+        (403, False),
+        (301, True),  # a redirect the fetch function did not follow (more than it follows)
+        (404, True),
+        (410, True),
+        (429, True),
+        (500, True),
+        (503, True),
+    ],
 )
 def test_what_robots_txts_own_status_means(status, allows) -> None:
     # 401/403: disallow all; other 4xx: allow. A 5xx allows too, as issue 22 asks (RFC 9309
@@ -138,6 +147,19 @@ def test_rules_are_read_again_when_stale_and_failures_sooner() -> None:
     now[0] += UNREACHABLE_TTL + 1
     cache.check("https://down.example/a", down)
     assert len(down.calls) == 2
+
+
+def test_an_error_other_than_no_answer_is_the_callers_and_not_kept() -> None:
+    # The guard refusing robots.txt's address refuses the page's too: say that, once.
+    def refused(url: str) -> tuple[int, str]:
+        raise URLNotAllowed("Refusing to fetch: the address is private")
+
+    cache = RobotsCache()
+    with pytest.raises(URLNotAllowed):
+        cache.check(f"{SITE}/a", refused)
+    fetch = Counting({f"{SITE}/robots.txt": (200, "User-agent: *\nDisallow: /a")})
+    with pytest.raises(RobotsDisallowed):
+        cache.check(f"{SITE}/a", fetch)
 
 
 def test_the_cache_is_bounded() -> None:

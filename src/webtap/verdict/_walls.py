@@ -2,7 +2,7 @@
 
 Words alone decide nothing: articles say "log in", "subscribe", "cookies" and "not found" all
 the time. Each rule needs the page to be thin (few visible words, and little main content
-when the converted document is known) and a structural sign: a password or user-name input,
+when the converted document is known) and a structural sign: a password or e-mail input,
 schema.org's ``isAccessibleForFree: false``, a consent host, a title that is a "not found"
 phrase rather than contains one.
 

@@ -203,3 +203,12 @@ def test_an_overloaded_server_says_when_to_come_back() -> None:
 def test_a_rate_limit_without_a_captcha_is_an_http_error_to_retry_later() -> None:
     verdict = classify(429, {"server": "nginx"}, "<html><body>Too many requests</body></html>")
     assert (verdict.kind, verdict.advice.retry_with) == ("http_error", "later")
+
+
+def test_the_converters_own_tree_gives_the_same_verdict() -> None:
+    # The wiring hands classify the tree the converter parsed, before it prunes it: a plain
+    # etree tree, not lxml.html's.
+    from webtap.convert._html import parse
+
+    for status, page in ((403, AKAMAI_BLOCK), (403, PERIMETERX_CAPTCHA), (200, GENERIC_CAPTCHA)):
+        assert classify(status, {}, parse(page)) == classify(status, {}, page)

@@ -28,11 +28,11 @@ def test_an_error_without_advice_is_the_specs_envelope_exactly() -> None:
 def test_advice_is_added_and_its_hint_ends_the_message_once() -> None:
     advice = Advice(True, "later", "Try again later.", retry_after=30.0)
     error = HTTPError("HTTP 503: Service Unavailable", advice=advice)
-    assert error.message == "HTTP 503: Service Unavailable Try again later."
+    assert error.message == "HTTP 503: Service Unavailable. Try again later."
     assert str(error) == error.message
     assert error.to_response() == {
         "success": False,
-        "error": "HTTP 503: Service Unavailable Try again later.",
+        "error": "HTTP 503: Service Unavailable. Try again later.",
         "error_code": "HTTP_ERROR",
         "retryable": True,
         "retry_with": "later",
@@ -40,6 +40,8 @@ def test_advice_is_added_and_its_hint_ends_the_message_once() -> None:
     }
     again = HTTPError(error.message, advice=advice)
     assert again.message == error.message  # a message that has the hint already keeps one
+    said = NoContent("The page is empty.", advice=Advice(False, None, "Nothing helps."))
+    assert said.message == "The page is empty. Nothing helps."
 
 
 def test_nothing_would_help_is_said_as_null() -> None:

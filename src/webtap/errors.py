@@ -122,7 +122,9 @@ class WebtapError(Exception):
         details: Mapping[str, Any] | None = None,
     ) -> None:
         if advice is not None and advice.hint and not message.endswith(advice.hint):
-            message = f"{message} {advice.hint}"
+            # "HTTP 404: Not Found" ends without a stop; the hint is a sentence of its own.
+            stop = "" if message.endswith((".", "!", "?", ":")) else "."
+            message = f"{message}{stop} {advice.hint}"
         super().__init__(message)
         self.message = message
         # An ``_event`` for the person (config_required, rate_limited), never for the model.

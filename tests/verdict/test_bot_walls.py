@@ -192,7 +192,7 @@ def test_an_overloaded_server_says_when_to_come_back() -> None:
     verdict = classify(503, {"Retry-After": "120"}, page)
     assert verdict.kind == "http_error"
     response = verdict.error("HTTP 503: Down for maintenance").to_response()
-    assert response["error"].startswith("HTTP 503: Down for maintenance Try again later")
+    assert response["error"].startswith("HTTP 503: Down for maintenance. Try again later")
     assert (response["retryable"], response["retry_with"], response["retry_after"]) == (
         True,
         "later",

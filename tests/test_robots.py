@@ -242,8 +242,10 @@ def test_a_person_does_not_obey_a_model_does(monkeypatch) -> None:
     assert obeys_robots(model_chose=True) is False
     monkeypatch.setenv("WEBTAP_ROBOTS", "OBEY")
     assert obeys_robots(model_chose=False) is True
+    monkeypatch.setenv("WEBTAP_ROBOTS", "auto")  # the default, spelled out
+    assert (obeys_robots(model_chose=True), obeys_robots(model_chose=False)) == (True, False)
     monkeypatch.setenv("WEBTAP_ROBOTS", "sometimes")
-    with pytest.raises(ConfigError, match="WEBTAP_ROBOTS must be 'obey' or 'ignore'"):
+    with pytest.raises(ConfigError, match="WEBTAP_ROBOTS must be 'auto' or 'obey' or 'ignore'"):
         obeys_robots(model_chose=True)
 
 

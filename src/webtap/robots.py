@@ -50,7 +50,7 @@ __all__ = [
 ]
 
 ROBOTS_ENV = "WEBTAP_ROBOTS"
-ROBOTS_CHOICES = ("obey", "ignore")
+ROBOTS_CHOICES = ("auto", "obey", "ignore")
 MAX_ROBOTS_BYTES = 512 * 1024
 RULES_TTL = 3600.0
 UNREACHABLE_TTL = 300.0
@@ -67,13 +67,11 @@ _MAY_DISALLOW = re.compile(r"d\w*?a\w*?l\w*?w", re.IGNORECASE)
 
 def obeys_robots(model_chose: bool) -> bool:
     """Whether a fetch obeys robots.txt: ``WEBTAP_ROBOTS`` (``obey`` or ``ignore``) when set,
-    else only when the model chose the URL."""
-    from webtap.settings import env_choice
+    else (``auto``) only when the model chose the URL."""
+    from webtap.settings import ROBOTS
 
-    choice = env_choice(
-        ROBOTS_ENV, ROBOTS_CHOICES, "obey for fetches a model chose, ignore for a person's"
-    )
-    return model_chose if choice is None else choice == "obey"
+    choice = ROBOTS.get()
+    return model_chose if choice == "auto" else choice == "obey"
 
 
 def robots_url(url: str) -> str:

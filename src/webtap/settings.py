@@ -23,7 +23,9 @@ import os
 from webtap.errors import ConfigError, clip
 
 __all__ = [
+    "ROBOTS",
     "SETTINGS",
+    "USER_AGENT",
     "Setting",
     "declare",
     "env_choice",
@@ -223,3 +225,24 @@ def declare(
     )
     SETTINGS[name] = setting
     return setting
+
+
+# --- Fetch -------------------------------------------------------------------------------------
+
+ROBOTS = declare(
+    "WEBTAP_ROBOTS",
+    "choice",
+    "auto",
+    "robots.txt: `auto` obeys it for fetches a model chose (the tool, MCP, the ask loop, SQL) "
+    "and not for `webtap fetch`; `obey` or `ignore` for every fetch",
+    section="fetch",
+    choices=("auto", "obey", "ignore"),
+)
+USER_AGENT = declare(
+    "WEBTAP_USER_AGENT",
+    "text",
+    None,
+    "the User-Agent of every request, whose first word robots.txt groups are matched against",
+    section="fetch",
+    shown="webtap/VERSION (+https://pypi.org/project/webtap/)",
+)

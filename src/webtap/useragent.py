@@ -8,7 +8,6 @@ name. Light on purpose: the executables read it before they import an HTTP stack
 
 from __future__ import annotations
 
-import os
 import re
 
 from webtap import __version__
@@ -34,8 +33,10 @@ def user_agent() -> str:
     A value that cannot be sent as a header (control characters, non-ASCII, over 512 characters)
     is a :class:`ConfigError` naming the variable.
     """
-    raw = os.environ.get(USER_AGENT_ENV, "").strip()
-    if not raw:
+    from webtap.settings import USER_AGENT
+
+    raw = USER_AGENT.get()
+    if not isinstance(raw, str):
         return DEFAULT_USER_AGENT
     if len(raw) > _MAX_LENGTH or not _SENDABLE.fullmatch(raw):
         raise ConfigError(

@@ -151,7 +151,7 @@ def test_a_script_shell_asks_for_rendering() -> None:
     response = verdict.error().to_response()
     assert response["retry_with"] == "render" and response["retryable"] is False
     assert "JavaScript application shell" in response["error"]
-    # The converter of today says nothing of state: the page's own marks decide.
+    # The converter of today says "content" of every page: the page's own marks decide.
     assert judge(SHELL).kind == "script_shell"
 
 

@@ -7,6 +7,9 @@ walks it, `_inline` writes inline marks, `_blocks` blocks, `_tables` tables, and
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from webtap.convert import Document
 from webtap.convert._html import clean, find_base, find_title, first_h1, parse
 from webtap.convert._walk import MarkdownConverter
@@ -15,12 +18,18 @@ __all__ = ["MarkdownConverter", "convert_document"]
 
 
 def convert_document(
-    html: str | bytes, base_url: str | None = None, *, main_content: bool = False
+    html: str | bytes,
+    base_url: str | None = None,
+    *,
+    main_content: bool = False,
+    inspect: Callable[[Any], None] | None = None,
 ) -> Document:
     """Parse, prune and convert a page (see `webtap.convert.convert`)."""
     root = parse(html)
     if root is None:
         return Document("", "")
+    if inspect is not None:  # the tree as parsed, before any pruning
+        inspect(root)
     title = find_title(root)
     base = find_base(root, base_url)
     clean(root)

@@ -60,6 +60,10 @@ KINDS = (
     "empty",
 )
 _SUCCESSES = frozenset(("content", "paywall"))
+# A converter's state that leaves the judgement to the classifier's own checks: none (a
+# Document without ``state``) or "content" (webtap.convert says so of every page until it
+# judges shells and empty pages itself; both checks need near-zero text, so they agree with it).
+_UNJUDGED = frozenset((None, "content"))
 _APP_ROOTS = frozenset(("root", "app", "__next", "__nuxt", "___gatsby", "svelte", "main-app"))
 _LINK_TARGET = re.compile(r"\]\([^)]*\)")
 
@@ -213,7 +217,7 @@ def classify(
             if evidence:
                 return Verdict(kind, status, evidence, title=_heading(signals))
     state = getattr(document, "state", None)
-    if state == "script_shell" or (state is None and _shell(signals, words)):
+    if state == "script_shell" or (state in _UNJUDGED and _shell(signals, words)):
         return Verdict("script_shell", status, "an application shell", title=title)
     if _empty(state, markdown, signals):
         return Verdict("empty", status, "no text", title=title)
@@ -229,9 +233,9 @@ def _heading(signals: Page) -> str:
 
 
 def _shell(signals: Page | None, words: int | None) -> bool:
-    """An application shell, when the converter does not say (a ``Document`` without
-    ``state``): nearly no text, scripts, and a mount point or a <noscript> asking for
-    JavaScript."""
+    """An application shell, when the converter does not say so itself: nearly no text in the
+    page and in its Markdown, scripts, and a mount point or a <noscript> asking for JavaScript.
+    Content this thin is no content whatever the converter's ``state`` says."""
     if signals is None or signals.words >= 30 or not signals.scripts:
         return False
     if words is not None and words >= 30:
@@ -241,10 +245,11 @@ def _shell(signals: Page | None, words: int | None) -> bool:
 
 def _empty(state: str | None, markdown: str | None, signals: Page | None) -> bool:
     """No text: the converter says so (and the page agrees: a converter that lost a page's
-    text is not the page's fault), or no document was made and the page has none."""
+    text is not the page's fault), or the Markdown and the page have none (whatever the
+    converter's ``state`` says), or no document was made and the page has none."""
     if state == "empty":
         return signals is None or signals.words < 50
-    if state is not None:
+    if state not in _UNJUDGED:
         return False
     if markdown is not None:
         return not markdown.strip() and (signals is None or signals.words == 0)

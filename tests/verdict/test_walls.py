@@ -9,6 +9,15 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import pytest
+from tests.fakes.walls import (
+    CONSENT_PAGE,
+    FALSE_POSITIVES,
+    LOGIN,
+    PAYWALL,
+    SHELL,
+    SOFT_404,
+    paragraphs,
+)
 
 from webtap.convert import convert
 from webtap.errors import HTTPError, NoContent
@@ -28,41 +37,6 @@ def judge(html: str, url: str = "https://example.com/page", status: int = 200, *
     """The verdict for ``html`` as a fetch will ask for it: the tree and the main content."""
     return classify(status, kw.get("headers", {}), html, convert(html, url, main_content=True),
                     url=url)  # fmt: skip
-
-
-def paragraphs(sentence: str, n: int) -> str:
-    return "".join(f"<p>{sentence} Paragraph {i} goes on with more detail.</p>" for i in range(n))
-
-
-LOGIN = """<html><head><title>Sign in · Example</title></head><body><main><h1>Sign in to
-Example</h1><form action="/session" method="post"><label>Email <input type="email" name="login">
-</label><label>Password <input type="password" name="password"></label><button>Sign in</button>
-</form><p><a href="/password_reset">Forgot password?</a> New here? <a href="/signup">Create an
-account</a>.</p></main><footer>Terms Privacy Docs Contact</footer></body></html>"""
-
-PAYWALL = """<html><head><title>Rates rise again - The Daily Ledger</title>
-<script type="application/ld+json">{"@context":"https://schema.org","@type":"NewsArticle",
-"headline":"Rates rise again","isAccessibleForFree":false,"hasPart":{"@type":"WebPageElement",
-"isAccessibleForFree":false,"cssSelector":".paywall"}}</script></head><body><nav>Home World
-Markets</nav><article><h1>Rates rise again</h1><p>The central bank raised its main rate by a
-quarter point on Wednesday, the third rise this year.</p><p>Markets had expected the move, and
-shares rose...</p><div class="paywall-prompt">Subscribe to continue reading. Already a
-subscriber? Sign in.</div></article></body></html>"""
-
-CONSENT_PAGE = """<html><head><title>Before you continue to Example</title></head><body><h1>Before
-you continue</h1><p>We use cookies and data to deliver and maintain our services, measure
-audience engagement and show personalised ads, with our partners.</p><form><button>Reject all
-</button><button>Accept all</button></form><a href="/privacy">More options</a></body></html>"""
-
-SOFT_404 = """<html><head><title>Page not found – The Example Blog</title></head><body><header>
-<a href="/">The Example Blog</a></header><main><h1>Oops! That page can't be found.</h1><p>It
-looks like nothing was found at this location. Maybe try a search?</p><form role="search">
-<input type="search" name="s"></form></main><footer>Proudly powered by a CMS</footer></body>
-</html>"""
-
-SHELL = """<!doctype html><html><head><title>Example App</title><script defer
-src="/static/js/main.3f2a1b.js"></script></head><body><noscript>You need to enable JavaScript
-to run this app.</noscript><div id="root"></div></body></html>"""
 
 
 def test_a_login_wall_is_no_content_with_credentials_advice() -> None:
@@ -176,83 +150,6 @@ def test_a_markdown_answer_is_content() -> None:
 # --- False positives: real-looking content with the walls' words ---------------------------
 
 
-def test_an_article_about_logging_in_with_a_newsletter_form() -> None:
-    page = (
-        "<html><head><title>How to log in to your router</title></head><body><article>"
-        "<h1>How to log in to your router</h1>"
-        + paragraphs("Open the login page, sign in with the admin password, then log in.", 12)
-        + "</article><form><input type='email' name='email'><button>Subscribe</button></form>"
-        "</body></html>"
-    )
-    assert judge(page, "https://blog.example/router-login").kind == "content"
-
-
-def test_a_forum_thread_with_a_hidden_login_dialog() -> None:
-    page = (
-        "<html><head><title>Login problems since the update - Forum</title></head><body>"
-        "<div id='login-modal' style='display: none'><form action='/login'>"
-        "<input type='text' name='u'><input type='password' name='p'></form></div>"
-        "<h1>Login problems since the update</h1>"
-        + paragraphs("Since the update I cannot log in; the login button does nothing.", 8)
-        + "</body></html>"
-    )
-    assert judge(page, "https://forum.example/t/login-problems/123").kind == "content"
-
-
-def test_a_short_news_item_that_asks_readers_to_subscribe() -> None:
-    page = (
-        "<html><head><title>Library opens late</title></head><body><article><h1>Library opens "
-        "late</h1><p>The city library opens at noon on Monday for repairs.</p><p>Subscribe to "
-        "our newsletter for more local news, or log in to comment.</p></article></body></html>"
-    )
-    assert judge(page).kind == "content"
-
-
-def test_an_article_about_cookies_and_consent() -> None:
-    page = (
-        "<html><head><title>What the cookie consent rules mean</title></head><body><article>"
-        + paragraphs("Sites must ask consent before setting cookies; accept all and reject "
-                     "all must be equally easy, and partners must be named.", 10)
-        + "</article><div id='cmp'>We use cookies. <button>Accept all</button>"
-        "<button>Reject all</button></div></body></html>"
-    )  # fmt: skip
-    assert judge(page).kind == "content"
-
-
-def test_a_recipe_with_a_cookie_banner() -> None:
-    page = (
-        "<html><head><title>Chocolate chip cookies</title></head><body><h1>Chocolate chip "
-        "cookies</h1><ul><li>200 g flour</li><li>100 g butter</li><li>100 g chocolate</li></ul>"
-        "<p>Mix, bake at 180 degrees for 12 minutes.</p><div class='banner'>This site uses "
-        "cookies for personalised ads with our partners. <button>Accept all</button></div>"
-        "</body></html>"
-    )
-    assert judge(page).kind == "content"
-
-
-def test_an_article_about_404_errors() -> None:
-    page = (
-        "<html><head><title>What is a 404 error, and how to fix one</title></head><body>"
-        "<h1>What is a 404 error?</h1>"
-        + paragraphs("A 404 means the page you are looking for could not be found.", 10)
-        + "</body></html>"
-    )
-    assert judge(page).kind == "content"
-
-
-def test_a_song_called_not_found_with_its_article() -> None:
-    page = (
-        "<html><head><title>Not Found (song) - Encyclopedia</title></head><body><h1>Not Found"
-        "</h1>" + paragraphs("Not Found is a song by the band, released as a single.", 30)
-        + "</body></html>"
-    )  # fmt: skip
-    assert judge(page).kind == "content"
-
-
-def test_a_short_product_page_with_a_sign_in_link() -> None:
-    page = (
-        "<html><head><title>Blue mug - Shop</title></head><body><a href='/login'>Sign in</a>"
-        "<h1>Blue mug</h1><p>A blue mug, 300 ml. 12 euros.</p><button>Add to cart</button>"
-        "</body></html>"
-    )
-    assert judge(page, "https://shop.example/mug").kind == "content"
+@pytest.mark.parametrize(("path", "page"), FALSE_POSITIVES.values(), ids=FALSE_POSITIVES.keys())
+def test_a_page_that_only_talks_about_walls_is_content(path, page) -> None:
+    assert judge(page, f"https://example.com{path}").kind == "content"

@@ -1,7 +1,7 @@
 """The verdict step of a fetch: what came back, judged before anything is kept (DESIGN 14).
 
-:func:`judge` gives every answer a :class:`~webtap.verdict.Verdict` (:mod:`webtap.verdict`)
-and raises the error of one that holds no content: a bot wall is ``BLOCKED`` whatever its
+:func:`judge` gives every answer a :class:`~webtap.verdict.Verdict` (:mod:`webtap.verdict`),
+and :func:`refusal` is the error of one that holds no content: a bot wall is ``BLOCKED`` whatever its
 status, a status of 400 or more an ``HTTP_ERROR`` that says whether trying again can help, a
 "not found" page served with 200 an ``HTTP_ERROR`` too, a login or consent wall, an empty page
 or a script shell ``NO_CONTENT``. A paywall's teaser is a success, marked. Only content is
@@ -48,16 +48,14 @@ class Inspection:
 
 def judge(got: Download, converted: Converted | None, seen: Inspection | None) -> Verdict:
     """The verdict on ``got`` as converted (None for a status of 400 or more, which is not),
-    with what ``seen`` read of its tree; raises its error when it holds no content."""
+    with what ``seen`` read of its tree. One without content is raised as :func:`refusal`,
+    unless the page's Markdown version stands in for it."""
     from webtap.verdict import classify
 
     page = seen.page if seen is not None else None
     if page is None and converted is None:
         page = _error_page(got)
-    verdict = classify(got.status, got.headers, page, converted, url=got.url)
-    if not verdict.ok:
-        raise refusal(verdict, got)
-    return verdict
+    return classify(got.status, got.headers, page, converted, url=got.url)
 
 
 def refusal(verdict: Verdict, got: Download) -> Exception:

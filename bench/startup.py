@@ -1,12 +1,18 @@
 """Cold start of the tools (a fresh process per call), against peers measured in the same run.
 
     .venv/bin/python bench/startup.py [--runs 15] [--delay 0.05] [--importtime]
+                                      [--baseline /path/to/other/webtap/src]
 
 1. ``--schema`` of each executable beside a bare ``python -c pass``
    (target: at most 2x the bare start).
 2. ``web-fetch-tool`` on a 10 KB local page (a real PostgreSQL manual page from
    /work/shared/data, served from 127.0.0.1) beside ``python -c pass``
-   (target: at most 6x the bare start).
+   (target: at most 6x the bare start). The page's site has a robots.txt with rules, which the
+   tool reads on every cold call (a model's URL; the caches are off), so the same call with
+   ``WEBTAP_ROBOTS=ignore`` is timed too. With ``--baseline``, the fetch call of another
+   webtap source tree (``git archive main src | tar -x -C /tmp/main``: give its ``src``) and
+   of this one are timed the same way (``python -c`` on the entry point with that tree first
+   on ``PYTHONPATH``), before and after in one run.
 3. A search through each search executable against a fake provider on 127.0.0.1 that answers
    after ``--delay`` seconds with a recorded body, beside the provider's own latency measured
    by a plain HTTP GET (target: the tool adds at most 100 ms).
@@ -46,6 +52,11 @@ BODIES = {
 }
 PAGE_FILE = Path("/work/shared/data/html/docs/postgresql-tutorial-join.html")
 PAGE_PATH = "/page.html"
+ROBOTS_TXT = (
+    b"User-agent: *\nDisallow: /search\nDisallow: /private/\n\nUser-agent: BadBot\nDisallow: /\n"
+)
+# The fetch executable's entry point, for a source tree given on PYTHONPATH.
+ENTRY = "import sys; from webtap.entry import fetch_main; sys.exit(fetch_main())"
 
 
 # The least a --schema can cost: the console script's own imports and one file read.
@@ -76,6 +87,9 @@ def fake_provider(delay: float) -> http.server.ThreadingHTTPServer:
             path = self.path.split("?")[0]
             if path == PAGE_PATH:
                 self.answer(html, "text/html; charset=utf-8")
+                return
+            if path == "/robots.txt":  # as sites have: rules, none of them for the page
+                self.answer(ROBOTS_TXT, "text/plain")
                 return
             time.sleep(delay)
             self.answer(BODIES.get(path, b"{}"), "application/json")
@@ -167,6 +181,7 @@ def main() -> int:
     parser.add_argument("--runs", type=int, default=15)
     parser.add_argument("--delay", type=float, default=0.05, help="fake provider latency (s)")
     parser.add_argument("--importtime", action="store_true")
+    parser.add_argument("--baseline", type=Path, help="another webtap's src folder to compare")
     args = parser.parse_args()
 
     # An installed webtap has its bytecode compiled; an editable checkout under
@@ -217,6 +232,21 @@ def main() -> int:
     cpu = cpu_per_run(lambda: run(fetch_argv, fetch_request, env), args.runs)
     note = f"{median / bare[1]:.2f}x bare wall, {cpu / bare_cpu:.2f}x cpu (target <= 6x)"
     row("web-fetch-tool (process)", best, median, note, cpu)
+    ignoring = dict(env, WEBTAP_ROBOTS="ignore")
+    best, median = timed(lambda: run(fetch_argv, fetch_request, ignoring), args.runs)
+    cpu = cpu_per_run(lambda: run(fetch_argv, fetch_request, ignoring), args.runs)
+    note = f"{median / bare[1]:.2f}x bare wall, {cpu / bare_cpu:.2f}x cpu (no robots.txt read)"
+    row("web-fetch-tool, WEBTAP_ROBOTS=ignore", best, median, note, cpu)
+    if args.baseline:
+        trees = [("baseline", args.baseline.resolve()), ("this tree", ROOT / "src")]
+        for label, tree in trees:
+            tree_env = dict(env, PYTHONPATH=str(tree))
+            argv = [sys.executable, "-c", ENTRY]
+            check_success(argv, fetch_request, tree_env)
+            best, median = timed(lambda a=argv, e=tree_env: run(a, fetch_request, e), args.runs)
+            cpu = cpu_per_run(lambda a=argv, e=tree_env: run(a, fetch_request, e), args.runs)
+            note = f"{median / bare[1]:.2f}x bare wall, {cpu / bare_cpu:.2f}x cpu ({tree})"
+            row(f"fetch call, {label}", best, median, note, cpu)
 
     import http.client
 

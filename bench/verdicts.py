@@ -3,14 +3,15 @@
     .venv/bin/python bench/verdicts.py [--data /work/shared/data/html] [--show]
 
 Every page of ``modern/`` (500) and ``articles/`` (181) goes through the real fetch flow,
-``webtap.fetch.fetch(url)`` at its own URL from ``ground-truth.json``, on a
-``webtap.net.MockTransport`` that answers the page's bytes as ``text/html`` with status 200
-(two pages without one get ``https://example.com/<folder>/<id>``; any other URL, such as a page's Markdown version, gets a 404): the hop loop, the conversion
-with the converter's ``inspect`` hook, the verdict, the Markdown-version step. robots.txt is
-left out (a person's fetch) and so is the page cache. These are real pages that a reader wants,
-so every verdict other than content is either a page that really is a wall (a paywall's teaser
-saved as it was) or a false positive: each one is listed with its evidence, to be checked by
-reading the page. ``--show`` prints the start of each flagged page's Markdown.
+``webtap.fetch.fetch(url)`` at its own URL from ``ground-truth.json`` (two pages without one
+get ``https://example.com/<folder>/<id>``), on a ``webtap.net.MockTransport`` that answers the
+page's bytes as ``text/html`` with status 200, and any other URL (a page's Markdown version)
+with a 404: the hop loop, the conversion with the converter's ``inspect`` hook, the verdict,
+the Markdown-version step. robots.txt is left out (a person's fetch) and so is the page cache.
+These are real pages that a reader wants, so every verdict other than content is either a page
+that really is a wall (a paywall's teaser saved as it was) or a false positive: each one is
+listed with its evidence, to be checked by reading the page. ``--show`` prints the start of
+each flagged page's Markdown.
 
 The time is the classifier's own (reading the tree and deciding, on the tree the converter
 parsed), per page, beside the whole fetch of the page and beside parsing it.

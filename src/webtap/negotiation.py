@@ -32,11 +32,13 @@ ACCEPT = (
 MARKDOWN_TYPES = frozenset(("text/markdown", "text/x-markdown"))
 THIN_WORDS = 150  # main content under this many words is thin
 
-_FRONT_MATTER = re.compile(r"\A---[ \t]*\n(.*?)\n(?:---|\.\.\.)[ \t]*(?:\n|\Z)", re.DOTALL)
-_FRONT_TITLE = re.compile(r"^title:[ \t]*(.+?)[ \t]*$", re.MULTILINE)
-_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
-_ATX = re.compile(r"^ {0,3}#{1,6}[ \t]+(.+?)(?:[ \t]+#+)?[ \t]*$")
-_SETEXT = re.compile(r"^ {0,3}(=+|-+)[ \t]*$")
+# Patterns as strings, compiled by re (and kept in its cache) when a Markdown answer needs
+# them: most fetches never do.
+_FRONT_MATTER = r"(?s)\A---[ \t]*\n(.*?)\n(?:---|\.\.\.)[ \t]*(?:\n|\Z)"
+_FRONT_TITLE = r"(?m)^title:[ \t]*(.+?)[ \t]*$"
+_FENCE = r"^ {0,3}(`{3,}|~{3,})"
+_ATX = r"^ {0,3}#{1,6}[ \t]+(.+?)(?:[ \t]+#+)?[ \t]*$"
+_SETEXT = r"^ {0,3}(=+|-+)[ \t]*$"
 _BLOCKS = ("-", "*", "+", ">", "|")  # lines an underline does not make a heading of
 
 
@@ -49,16 +51,16 @@ def markdown_title(text: str) -> str:
     """The title of a Markdown document: its YAML front matter's ``title``, else its first
     heading (ATX ``# Title`` or setext ``Title`` over ``===``), outside fenced code; ``""``
     when it has none."""
-    front = _FRONT_MATTER.match(text)
+    front = re.match(_FRONT_MATTER, text)
     if front:
-        found = _FRONT_TITLE.search(front.group(1))
+        found = re.search(_FRONT_TITLE, front.group(1))
         if found:
             return found.group(1).strip().strip("\"'").strip()
         text = text[front.end() :]
     fence = ""
     previous = ""
     for line in text.splitlines():
-        opening = _FENCE.match(line)
+        opening = re.match(_FENCE, line)
         if fence:
             if opening and opening.group(1)[0] == fence[0] and len(opening.group(1)) >= len(fence):
                 fence = ""
@@ -67,10 +69,14 @@ def markdown_title(text: str) -> str:
             fence = opening.group(1)
             previous = ""
             continue
-        atx = _ATX.match(line)
+        atx = re.match(_ATX, line)
         if atx:
             return atx.group(1).strip()
-        if _SETEXT.match(line) and previous.strip() and not previous.lstrip().startswith(_BLOCKS):
+        if (
+            re.match(_SETEXT, line)
+            and previous.strip()
+            and not previous.lstrip().startswith(_BLOCKS)
+        ):
             return previous.strip()
         previous = line
     return ""

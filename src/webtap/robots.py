@@ -65,7 +65,7 @@ any HTTP answer (4xx and 5xx included) and raises ``NetworkError`` when none cam
 
 # Any spelling of "disallow" Protego accepts ("dissallow", "disalow", ...) has these letters in
 # this order; a file without one allows everything, and needs no parser.
-_MAY_DISALLOW = re.compile(r"d\w*?a\w*?l\w*?w", re.IGNORECASE)
+_MAY_DISALLOW = r"(?i)d\w*?a\w*?l\w*?w"
 
 
 def obeys_robots(model_chose: bool) -> bool:
@@ -145,15 +145,15 @@ def read_rules(status: int, body: bytes | str, url: str, *, now: float | None = 
     if isinstance(body, bytes):
         body = body[:MAX_ROBOTS_BYTES].decode("utf-8", errors="replace")
     text = body[:MAX_ROBOTS_BYTES].lstrip("\ufeff")
-    if not _MAY_DISALLOW.search(text):
+    if not re.search(_MAY_DISALLOW, text):
         return Rules(url, "allow_all", f"{url} disallows nothing", expires=expires)
     return Rules(url, "rules", f"{url} has rules", RuleText(text), expires)
 
 
 # Characters a path or a rule's literal start may hold for the plain prefix test below: those
 # Protego's percent-encoding leaves as they are, so both sides compare as Protego compares.
-_PLAIN = re.compile(r"[A-Za-z0-9\-._~/!&'()+,;=:@?]*")
-_DISALLOW_FIELD = re.compile(r"d\w*?a\w*?l\w*?w")
+_PLAIN = r"[A-Za-z0-9\-._~/!&'()+,;=:@?]*"
+_DISALLOW_FIELD = r"d\w*?a\w*?l\w*?w"
 
 
 class RuleText:
@@ -182,7 +182,7 @@ class RuleText:
         plain = url.partition("#")[0]
         parts = urlsplit(plain)
         path = (parts.path or "/") + (f"?{parts.query}" if "?" in plain else "")
-        if not _PLAIN.fullmatch(path):
+        if not re.fullmatch(_PLAIN, path):
             return True
         return path.startswith(self.prefixes)
 
@@ -207,13 +207,13 @@ def _disallowed_starts(text: str) -> tuple[str, ...] | None:
             readings.append(line.split(":", 1))
         readings.append(line.split(None, 1))
         for reading in readings:
-            if len(reading) != 2 or not _DISALLOW_FIELD.fullmatch(reading[0].strip().lower()):
+            if len(reading) != 2 or not re.fullmatch(_DISALLOW_FIELD, reading[0].strip().lower()):
                 continue
             value = reading[1].strip()
             if not value:
                 continue
             start = re.split(r"[*$]", value, maxsplit=1)[0]
-            if not value.startswith("/") or not _PLAIN.fullmatch(start):
+            if not value.startswith("/") or not re.fullmatch(_PLAIN, start):
                 return None
             starts.append(start)
     return tuple(starts)

@@ -1,11 +1,11 @@
 """The verdict step of a fetch: what came back, judged before anything is kept (DESIGN 14).
 
 :func:`judge` gives every answer a :class:`~webtap.verdict.Verdict` (:mod:`webtap.verdict`),
-and :func:`refusal` is the error of one that holds no content: a bot wall is ``BLOCKED`` whatever its
-status, a status of 400 or more an ``HTTP_ERROR`` that says whether trying again can help, a
-"not found" page served with 200 an ``HTTP_ERROR`` too, a login or consent wall, an empty page
-or a script shell ``NO_CONTENT``. A paywall's teaser is a success, marked. Only content is
-ever stored in the page cache: a wall is not the page.
+and :func:`refusal` is the error of one that holds no content: a bot wall is ``BLOCKED``
+whatever its status, a status of 400 or more an ``HTTP_ERROR`` that says whether trying again
+can help, a "not found" page served with 200 an ``HTTP_ERROR`` too, a login or consent wall,
+an empty page or a script shell ``NO_CONTENT``. A paywall's teaser is a success, marked. Only
+content is ever stored in the page cache: a wall is not the page.
 
 The classifier reads an HTML page as parsed, before the converter prunes its scripts, forms
 and ``<link>`` elements: :class:`Inspection` is the converter's ``inspect`` hook, and reads the

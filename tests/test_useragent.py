@@ -47,3 +47,17 @@ def test_a_value_that_cannot_be_a_header_is_refused(monkeypatch, value) -> None:
     monkeypatch.setenv("WEBTAP_USER_AGENT", value)
     with pytest.raises(ConfigError, match="WEBTAP_USER_AGENT must be printable ASCII"):
         user_agent()
+
+
+def test_the_search_tools_send_it_too(brave, run_exe) -> None:
+    # One User-Agent for every request webtap makes: the search providers' client included.
+    agent = "research-crawler/2.1 (+https://lab.example/bot)"
+    brave.answer()
+    run = run_exe(
+        "web-search-brave-tool", stdin={"query": "first"}, env={"WEBTAP_USER_AGENT": agent}
+    )
+    assert run.json["success"] is True
+    run = run_exe("web-search-brave-tool", stdin={"query": "second"})
+    assert run.json["success"] is True
+    sent = [request.headers["User-Agent"] for request in brave.requests()]
+    assert sent == [agent, DEFAULT_USER_AGENT]

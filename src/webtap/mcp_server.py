@@ -408,7 +408,9 @@ def _result(name: str, arguments: dict[str, Any], result: ToolResult) -> types.C
             structured_content=response,
             is_error=True,
         )
-    content = [types.TextContent(text=json.dumps(response, ensure_ascii=False))]
+    content: list[types.ContentBlock] = [
+        types.TextContent(text=json.dumps(response, ensure_ascii=False))
+    ]
     notes = (
         [_more_note(arguments, response), _trimmed_note(response), _paywall_note(response)]
         if name == PAGED_TOOL

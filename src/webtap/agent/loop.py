@@ -255,6 +255,7 @@ class _Loop:
         # question has time; then it has its own budget, its one retry included.
         left = max(self.deadline - time.monotonic(), 0.1)
         deadline = TurnDeadline(self.settings.budgets.search, wait=left)
+        assert self.provider is not None  # web_search is offered only with a provider
         return search(
             query,
             self.provider,

@@ -51,10 +51,10 @@ LAYERS: list[tuple[str, set[str]]] = [
     ("tools", {"tools", "entry"}),
     ("host", {"host", "store"}),
     ("agent", {"agent"}),
-    ("front doors", {"cli", "sql", "mcp_server"}),
+    ("front doors", {"cli", "sql", "mcp_server", "mcp_transports"}),
 ]
 # Side by side in one layer, and neither imports the other.
-INDEPENDENT = [("fetch", "search"), ("sql", "mcp_server")]
+INDEPENDENT = [("fetch", "search"), ("sql", "mcp_server"), ("sql", "mcp_transports")]
 
 
 def module_name(path: Path) -> str:

@@ -1,9 +1,10 @@
-"""What a fetch says it got, through ``webtap mcp`` (issue 22): each verdict a tool error whose
-text is the message (the advice in it) and the code, with the advice's fields in the structured
-content; a paywall's teaser a result with a note; robots.txt obeyed, as for any URL a model
-chose; a page that only talks about walls plain content.
+"""What a fetch says it got, through webtap's MCP server (issue 22): each verdict a tool
+error whose text is the message (the advice in it) and the code, with the advice's fields in
+the structured content; a paywall's teaser a result with a note; robots.txt obeyed, as for any
+URL a model chose; a page that only talks about walls plain content.
 
-The pages are tests/fakes/walls.py's, on the fake site (tests/fakes/site.py).
+The server's handlers run in process, through the SDK's in-memory client (no process boundary
+is under test here); the pages are tests/fakes/walls.py's, on the fake site.
 """
 
 from __future__ import annotations
@@ -25,10 +26,10 @@ def site() -> Iterator[Site]:
 
 
 async def test_each_verdict_is_an_error_that_says_what_would_help(
-    site: Site, mcp_session: Any
+    site: Site, mcp_memory: Any
 ) -> None:
     urls = [serve(site, case) for case in VERDICTS]
-    async with mcp_session() as session:
+    async with mcp_memory() as session:
         results = [await session.call("web_fetch", {"url": url}) for url in urls]
     for case, result in zip(VERDICTS, results, strict=True):
         assert result.is_error, case.name
@@ -42,9 +43,9 @@ async def test_each_verdict_is_an_error_that_says_what_would_help(
     assert results[0].structured_content["vendor"] == "Cloudflare"
 
 
-async def test_a_paywall_is_a_result_with_a_note(site: Site, mcp_session: Any) -> None:
+async def test_a_paywall_is_a_result_with_a_note(site: Site, mcp_memory: Any) -> None:
     url = site.route("/rates", PAYWALL, headers=HTML)
-    async with mcp_session() as session:
+    async with mcp_memory() as session:
         result = await session.call("web_fetch", {"url": url})
     assert not result.is_error
     assert result.structured_content["verdict"] == "paywall"
@@ -56,12 +57,12 @@ async def test_a_paywall_is_a_result_with_a_note(site: Site, mcp_session: Any) -
     ) in notes
 
 
-async def test_robots_txt_is_obeyed_for_the_models_url(site: Site, mcp_session: Any) -> None:
+async def test_robots_txt_is_obeyed_for_the_models_url(site: Site, mcp_memory: Any) -> None:
     site.route("/robots.txt", "User-agent: *\nDisallow: /private/\n")
     refused = site.route("/private/a", "<p>secret</p>", headers=HTML)
     path, page = FALSE_POSITIVES["a recipe with a cookie banner"]
     allowed = site.route(path, page, headers=HTML)
-    async with mcp_session() as session:
+    async with mcp_memory() as session:
         first = await session.call("web_fetch", {"url": refused})
         content = await session.call("web_fetch", {"url": allowed})
         again = await session.call("web_fetch", {"url": refused})

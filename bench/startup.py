@@ -11,8 +11,9 @@
    tool reads on every cold call (a model's URL; the caches are off), so the same call with
    ``WEBTAP_ROBOTS=ignore`` is timed too. With ``--baseline``, the fetch call of another
    webtap source tree (``git archive main src | tar -x -C /tmp/main``: give its ``src``) and
-   of this one are timed the same way (``python -c`` on the entry point with that tree first
-   on ``PYTHONPATH``), before and after in one run.
+   of this one are run in turn, launched the same way (``python -c`` on the entry point with
+   that tree first on ``PYTHONPATH``): before and after in one run, with the median of the
+   paired CPU differences.
 3. A search through each search executable against a fake provider on 127.0.0.1 that answers
    after ``--delay`` seconds with a recorded body, beside the provider's own latency measured
    by a plain HTTP GET (target: the tool adds at most 100 ms).
@@ -176,6 +177,38 @@ def slowest_imports(exe: str, stdin: bytes, env: dict[str, str]) -> list[tuple[i
     return sorted(((us, name) for name, us in best.items()), reverse=True)[:15]
 
 
+def compare_trees(baseline: Path, env: dict[str, str], request: bytes, rounds: int) -> None:
+    """The fetch call of ``baseline`` (a webtap src folder) and of this tree, robots.txt obeyed
+    and ignored, run in turn ``rounds`` times: on a shared machine only runs made side by side
+    compare, so each round runs all three and the median of the paired differences is shown."""
+    configs = {
+        "baseline": dict(env, PYTHONPATH=str(baseline)),
+        "this tree": dict(env, PYTHONPATH=str(ROOT / "src")),
+        "this tree, WEBTAP_ROBOTS=ignore": dict(
+            env, PYTHONPATH=str(ROOT / "src"), WEBTAP_ROBOTS="ignore"
+        ),
+    }
+    argv = [sys.executable, "-c", ENTRY]
+    for tree_env in configs.values():
+        check_success(argv, request, tree_env)  # and a warm-up: bytecode written
+    cpu: dict[str, list[float]] = {label: [] for label in configs}
+    wall: dict[str, list[float]] = {label: [] for label in configs}
+    for _ in range(rounds):
+        for label, tree_env in configs.items():
+            before, start = child_cpu(), time.perf_counter()
+            run(argv, request, tree_env)
+            wall[label].append(time.perf_counter() - start)
+            cpu[label].append(child_cpu() - before)
+    print(f"  the fetch call of two trees, side by side ({rounds} rounds; {baseline}):")
+    for label in configs:
+        median = statistics.median(cpu[label])
+        row(f"fetch call, {label}", min(wall[label]), statistics.median(wall[label]), cpu=median)
+    for label in list(configs)[1:]:
+        paired = [a - b for a, b in zip(cpu[label], cpu["baseline"], strict=True)]
+        print(f"  {label} - baseline: median of paired cpu differences "
+              f"{statistics.median(paired) * 1000:+.1f} ms")  # fmt: skip
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=15)
@@ -238,15 +271,7 @@ def main() -> int:
     note = f"{median / bare[1]:.2f}x bare wall, {cpu / bare_cpu:.2f}x cpu (no robots.txt read)"
     row("web-fetch-tool, WEBTAP_ROBOTS=ignore", best, median, note, cpu)
     if args.baseline:
-        trees = [("baseline", args.baseline.resolve()), ("this tree", ROOT / "src")]
-        for label, tree in trees:
-            tree_env = dict(env, PYTHONPATH=str(tree))
-            argv = [sys.executable, "-c", ENTRY]
-            check_success(argv, fetch_request, tree_env)
-            best, median = timed(lambda a=argv, e=tree_env: run(a, fetch_request, e), args.runs)
-            cpu = cpu_per_run(lambda a=argv, e=tree_env: run(a, fetch_request, e), args.runs)
-            note = f"{median / bare[1]:.2f}x bare wall, {cpu / bare_cpu:.2f}x cpu ({tree})"
-            row(f"fetch call, {label}", best, median, note, cpu)
+        compare_trees(args.baseline.resolve(), env, fetch_request, args.runs * 2)
 
     import http.client
 

@@ -1,13 +1,20 @@
 """Cold start of the tools (a fresh process per call), against peers measured in the same run.
 
     .venv/bin/python bench/startup.py [--runs 15] [--delay 0.05] [--importtime] [--data DIR]
+                                      [--baseline /path/to/other/webtap/src]
 
 1. ``--schema`` of each executable beside a bare ``python -c pass``
    (target: at most 2x the bare start).
 2. ``web-fetch-tool`` on a 10 KB local page (a real PostgreSQL manual page from
    ``DIR/html/docs``, ``../shared/data`` beside the repository by default, or as many
    paragraphs of its own when that is missing; served from 127.0.0.1) beside ``python -c pass``
-   (target: at most 6x the bare start).
+   (target: at most 6x the bare start). The page's site has a robots.txt with rules, which the
+   tool reads on every cold call (a model's URL; the caches are off), so the same call with
+   ``WEBTAP_ROBOTS=ignore`` is timed too. With ``--baseline``, the fetch call of another
+   webtap source tree (``git archive main src | tar -x -C /tmp/main``: give its ``src``) and
+   of this one are run in turn, launched the same way (``python -c`` on the entry point with
+   that tree first on ``PYTHONPATH``): before and after in one run, with the median of the
+   paired CPU differences.
 3. A search through each search executable against a fake provider on 127.0.0.1 that answers
    after ``--delay`` seconds with a recorded body, beside the provider's own latency measured
    by a plain HTTP GET (target: the tool adds at most 100 ms).
@@ -48,6 +55,11 @@ BODIES = {
 }
 PAGE_FILE = "postgresql-tutorial-join.html"  # in DIR/html/docs
 PAGE_PATH = "/page.html"
+ROBOTS_TXT = (
+    b"User-agent: *\nDisallow: /search\nDisallow: /private/\n\nUser-agent: BadBot\nDisallow: /\n"
+)
+# The fetch executable's entry point, for a source tree given on PYTHONPATH.
+ENTRY = "import sys; from webtap.entry import fetch_main; sys.exit(fetch_main())"
 
 
 # The least a --schema can cost: the console script's own imports and one file read.
@@ -82,6 +94,9 @@ def fake_provider(delay: float, html: bytes) -> http.server.ThreadingHTTPServer:
             path = self.path.split("?")[0]
             if path == PAGE_PATH:
                 self.answer(html, "text/html; charset=utf-8")
+                return
+            if path == "/robots.txt":  # as sites have: rules, none of them for the page
+                self.answer(ROBOTS_TXT, "text/plain")
                 return
             time.sleep(delay)
             self.answer(BODIES.get(path, b"{}"), "application/json")
@@ -168,12 +183,45 @@ def slowest_imports(exe: str, stdin: bytes, env: dict[str, str]) -> list[tuple[i
     return sorted(((us, name) for name, us in best.items()), reverse=True)[:15]
 
 
+def compare_trees(baseline: Path, env: dict[str, str], request: bytes, rounds: int) -> None:
+    """The fetch call of ``baseline`` (a webtap src folder) and of this tree, robots.txt obeyed
+    and ignored, run in turn ``rounds`` times: on a shared machine only runs made side by side
+    compare, so each round runs all three and the median of the paired differences is shown."""
+    configs = {
+        "baseline": dict(env, PYTHONPATH=str(baseline)),
+        "this tree": dict(env, PYTHONPATH=str(ROOT / "src")),
+        "this tree, WEBTAP_ROBOTS=ignore": dict(
+            env, PYTHONPATH=str(ROOT / "src"), WEBTAP_ROBOTS="ignore"
+        ),
+    }
+    argv = [sys.executable, "-c", ENTRY]
+    for tree_env in configs.values():
+        check_success(argv, request, tree_env)  # and a warm-up: bytecode written
+    cpu: dict[str, list[float]] = {label: [] for label in configs}
+    wall: dict[str, list[float]] = {label: [] for label in configs}
+    for _ in range(rounds):
+        for label, tree_env in configs.items():
+            before, start = child_cpu(), time.perf_counter()
+            run(argv, request, tree_env)
+            wall[label].append(time.perf_counter() - start)
+            cpu[label].append(child_cpu() - before)
+    print(f"  the fetch call of two trees, side by side ({rounds} rounds; {baseline}):")
+    for label in configs:
+        median = statistics.median(cpu[label])
+        row(f"fetch call, {label}", min(wall[label]), statistics.median(wall[label]), cpu=median)
+    for label in list(configs)[1:]:
+        paired = [a - b for a, b in zip(cpu[label], cpu["baseline"], strict=True)]
+        print(f"  {label} - baseline: median of paired cpu differences "
+              f"{statistics.median(paired) * 1000:+.1f} ms")  # fmt: skip
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=15)
     parser.add_argument("--delay", type=float, default=0.05, help="fake provider latency (s)")
     parser.add_argument("--importtime", action="store_true")
     shared_data.add_argument(parser)
+    parser.add_argument("--baseline", type=Path, help="another webtap's src folder to compare")
     args = parser.parse_args()
     html = page(args.data)
 
@@ -225,6 +273,13 @@ def main() -> int:
     cpu = cpu_per_run(lambda: run(fetch_argv, fetch_request, env), args.runs)
     note = f"{median / bare[1]:.2f}x bare wall, {cpu / bare_cpu:.2f}x cpu (target <= 6x)"
     row("web-fetch-tool (process)", best, median, note, cpu)
+    ignoring = dict(env, WEBTAP_ROBOTS="ignore")
+    best, median = timed(lambda: run(fetch_argv, fetch_request, ignoring), args.runs)
+    cpu = cpu_per_run(lambda: run(fetch_argv, fetch_request, ignoring), args.runs)
+    note = f"{median / bare[1]:.2f}x bare wall, {cpu / bare_cpu:.2f}x cpu (no robots.txt read)"
+    row("web-fetch-tool, WEBTAP_ROBOTS=ignore", best, median, note, cpu)
+    if args.baseline:
+        compare_trees(args.baseline.resolve(), env, fetch_request, args.runs * 2)
 
     import http.client
 

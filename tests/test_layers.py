@@ -26,7 +26,8 @@ FRONT_DOOR = "webtap.cli"
 LAYERS: list[tuple[str, set[str]]] = [
     ("base", {"webtap", "errors"}),
     (
-        "foundation",  # envelope, settings, text, files, caches, the guard, HTTP, credentials
+        "foundation",  # envelope, settings, text, files, caches, the guard, HTTP, credentials,
+        # who webtap says it is and what robots.txt allows it
         {
             "protocol",
             "_validators",
@@ -40,9 +41,12 @@ LAYERS: list[tuple[str, set[str]]] = [
             "net",
             "providers",
             "credentials",
+            "useragent",
+            "robots",
         },
     ),
-    ("converters", {"convert", "pdf"}),
+    # Pages read: to Markdown, and what a page is (its verdict, its Markdown version).
+    ("converters", {"convert", "pdf", "verdict", "negotiation"}),
     ("fetch and search", {"fetch", "search"}),
     ("tools", {"tools", "entry"}),
     ("host", {"host", "store"}),

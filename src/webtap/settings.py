@@ -62,6 +62,7 @@ __all__ = [
     "MODEL",
     "PDF_MAX_EXPANDED",
     "PDF_MAX_PAGES",
+    "ROBOTS",
     "SEARCH_CACHE_TTL",
     "SEARCH_DEADLINE",
     "SEARCH_TIMEOUT",
@@ -69,6 +70,7 @@ __all__ = [
     "SETTINGS",
     "SQL_CANCEL_WAIT",
     "SYSTEM_TOOLS_DIR",
+    "USER_AGENT",
     "Setting",
     "declare",
     "env_choice",
@@ -389,6 +391,24 @@ PDF_MAX_EXPANDED = declare(
     64 * 1024 * 1024,
     "bytes a PDF's compressed streams may expand to",
     section="fetch",
+)
+
+ROBOTS = declare(
+    "WEBTAP_ROBOTS",
+    "choice",
+    "auto",
+    "robots.txt: `auto` obeys it for fetches a model chose (the tool, MCP, the ask loop, SQL) "
+    "and not for `webtap fetch`; `obey` or `ignore` for every fetch",
+    section="fetch",
+    choices=("auto", "obey", "ignore"),
+)
+USER_AGENT = declare(
+    "WEBTAP_USER_AGENT",
+    "text",
+    None,
+    "the User-Agent of every request, whose first word robots.txt groups are matched against",
+    section="fetch",
+    shown="webtap/VERSION (+https://pypi.org/project/webtap/)",
 )
 
 # Search: the search tools, webtap search, the ask loop's searches. Each provider's rate

@@ -95,9 +95,16 @@ def fetch_tool(run_exe: Callable[..., Any]) -> Callable[..., dict[str, Any]]:
             "total_lines",
             "content_mode",
             "invisible_characters_removed",
-            "page_state",
+            "markdown_source",
+            "verdict",  # a paywall's success, or a failure's verdict (issue 22)
+            "notice",
             "error",
             "error_code",
+            "retryable",
+            "retry_with",
+            "retry_after",
+            "vendor",
+            "robots_rule",
         }
         response["_seconds"] = time.monotonic() - started
         return response

@@ -40,7 +40,10 @@ class Handler(BaseHTTPRequestHandler):
     server: LocalServer
 
     def do_GET(self) -> None:
-        route = self.server.routes.get(self.path.split("?")[0]) or self.server.fallback
+        path = self.path.split("?")[0]
+        # robots.txt, which a model's fetch reads first, is no page: a 404 unless routed.
+        fallback = self.server.fallback if path != "/robots.txt" else None
+        route = self.server.routes.get(path) or fallback
         if route is None:
             self.send_error(404, "Not Found")
             return

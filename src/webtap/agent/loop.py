@@ -95,6 +95,9 @@ class _Loop:
         self.results: list[ToolReply] = []
         self.usage = {"input_tokens": 0, "output_tokens": 0}
         self.model_calls = 0
+        # URLs whose fetch was refused for good (a bot wall, robots.txt): asked again in the
+        # same question, they get the same answer without another request.
+        self.refused: dict[str, ToolResult] = {}
 
     def tools(self) -> list[dict[str, Any]]:
         from webtap.protocol import load_schema
@@ -264,15 +267,40 @@ class _Loop:
         )
 
     def fetch(self, call: ToolCall) -> ToolResult:
+        url = call.input.get("url")
+        earlier = self.refused.get(url) if isinstance(url, str) else None
+        if earlier is not None:
+            return earlier
         request = dict(call.input)
         request.setdefault("limit", self.settings.fetch_limit)
-        return call_tool("web_fetch", request)
+        outcome = call_tool("web_fetch", request)
+        failure = outcome.failure
+        if isinstance(url, str) and failure is not None and failure.code in _FOR_GOOD:
+            self.refused[url] = outcome
+        return outcome
+
+    def asked(self, url: str) -> bool:
+        """Whether an earlier fetch in this question asked for ``url``."""
+        return any(
+            reply.call.name == "web_fetch" and reply.call.input.get("url") == url
+            for reply in self.results
+        )
 
     def fetch_reply(self, call: ToolCall, outcome: ToolResult) -> ToolReply:
         if outcome.failure is not None:
             error = f"{outcome.failure.message} ({outcome.failure.code})"
+            url = call.input.get("url")
+            if isinstance(url, str) and self.refused.get(url) is outcome and self.asked(url):
+                error += (
+                    " This URL was refused earlier in this conversation; it was not fetched again."
+                )
             return ToolReply(call, f"Fetch failed: {error}", True, error, outcome.event)
         page = {key: value for key, value in outcome.result.items() if key != "success"}
         lines = str(page.get("content", "")).count("\n") + 1
         detail = f"{page.get('title') or page.get('url')} ({lines} lines)"
         return ToolReply(call, json.dumps(page, ensure_ascii=False), False, detail, outcome.event)
+
+
+# Fetch failures that no retry of the same URL can turn into content: a bot wall, robots.txt
+# (their advice is never "retryable"; the "14 identical retries" of issue 22).
+_FOR_GOOD = frozenset(("BLOCKED", "ROBOTS_DISALLOWED"))

@@ -18,6 +18,12 @@ lines of the Markdown, as the web_fetch tool does. Errors go to stderr as one li
 non-zero exit status.
 
 Converted pages are kept in the user cache folder, so reading a page in parts downloads it once.
+
+A bot check or block page is an error (BLOCKED), and so are a login or consent wall, an empty
+page and a page that needs JavaScript (NO_CONTENT); a paywalled article's teaser is printed,
+with a note on stderr. You chose the URL, so robots.txt is not asked (WEBTAP_ROBOTS=obey to
+obey it, as fetches a model chooses do).
+
 Private, loopback and link-local addresses are refused unless WEBTAP_ALLOW_PRIVATE_NETWORKS=1.
 """
 
@@ -68,12 +74,17 @@ def run(args: argparse.Namespace) -> int:
         request["offset"] = args.offset
     if args.limit is not None:
         request["limit"] = args.limit
-    result = call("web_fetch", request, full_page=args.full)
+    # A person chose this URL: robots.txt is for the URLs a model chooses (DESIGN 14).
+    result = call("web_fetch", request, full_page=args.full, model_chose=False)
     if args.json:
         print_json(result.response())
         return 0 if result.success else 1
     if result.failure is not None:
         return fail(f"{result.failure.message} [{result.failure.code}]")
+    if result.result.get("notice"):
+        from webtap.cli._output import cell, err_console
+
+        err_console().print(f"[dim yellow]{cell(result.result['notice'])}[/dim yellow]")
     content = result.result["content"]
     sys.stdout.write(content if not content or content.endswith("\n") else content + "\n")
     sys.stdout.flush()

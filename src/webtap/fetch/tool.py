@@ -1,8 +1,12 @@
 """The ``web_fetch`` tool's handler: a request in, the protocol's response out.
 
 Fields beyond the spec's (allowed: added, never renamed): ``content_mode`` when the content is
-only the page's main content, and ``invisible_characters_removed`` when characters a person
-would not see were taken out of the page (:func:`webtap.text.strip_invisible`).
+only the page's main content, ``invisible_characters_removed`` when characters a person
+would not see were taken out of the page (:func:`webtap.text.strip_invisible`),
+``verdict`` and ``notice`` when only a paywalled article's teaser came back, and
+``markdown_source`` when the content is the page's own Markdown version. A failure's added
+fields (``retryable``, ``retry_with``, ``verdict``, ``vendor``...) are its error's
+(:meth:`webtap.errors.WebtapError.to_response`).
 """
 
 from __future__ import annotations
@@ -15,16 +19,20 @@ from webtap.fetch.paging import paginate
 __all__ = ["web_fetch"]
 
 
-def web_fetch(request: dict[str, Any], *, full_page: bool = False) -> dict[str, Any]:
+def web_fetch(
+    request: dict[str, Any], *, full_page: bool = False, model_chose: bool = True
+) -> dict[str, Any]:
     """The ``web_fetch`` tool: fetch ``url`` and return lines ``offset``.. of its Markdown.
 
     ``full_page`` asks for the whole page whatever ``WEBTAP_FETCH_MODE`` says (MCP's
-    ``full_page``, ``webtap fetch --full``). When the Markdown is only the page's main content,
+    ``full_page``, ``webtap fetch --full``). ``model_chose``: the URL is a model's (the
+    executable, MCP, the ask loop), so robots.txt is obeyed; ``webtap fetch`` passes False for
+    a person's URL. When the Markdown is only the page's main content,
     the response says so with ``"content_mode": "main"``; when invisible characters were taken
     out of the page (its title and all its lines), ``"invisible_characters_removed"`` says how
     many.
     """
-    page = fetch(request["url"], mode="page" if full_page else None)
+    page = fetch(request["url"], mode="page" if full_page else None, model_chose=model_chose)
     content, total = paginate(page.markdown, request.get("offset", 1), request.get("limit"))
     response: dict[str, Any] = {
         "success": True,
@@ -37,8 +45,10 @@ def web_fetch(request: dict[str, Any], *, full_page: bool = False) -> dict[str, 
         response["content_mode"] = "main"
     if page.invisible_removed:
         response["invisible_characters_removed"] = page.invisible_removed
-    if page.state != "content":
-        from webtap.convert import STATE_NOTES
+    if page.markdown_source:
+        response["markdown_source"] = page.markdown_source
+    if page.verdict != "content":
+        from webtap.verdict import Verdict
 
-        response["page_state"] = f"{page.state}: {STATE_NOTES[page.state]}"
+        response.update(Verdict(page.verdict).fields())
     return response

@@ -12,7 +12,10 @@ function would generate its own. A call of one of webtap's tools runs in process
 - the fetch tool returns at most :data:`DEFAULT_MAX_LINES` lines when the client asks for no
   ``limit``, and says how to read on; its schema adds one optional argument to the spec's,
   ``full_page`` (the whole page instead of its main content), and a trimmed result says how to
-  ask for the whole page;
+  ask for the whole page; a paywalled article's teaser says that it is one;
+- a failure that says whether trying again can help (webtap's verdicts: ``BLOCKED``,
+  ``NO_CONTENT``, ``ROBOTS_DISALLOWED``, an ``HTTP_ERROR``...) ends its text with its code, and
+  its structured content carries ``retryable`` and ``retry_with``;
 - every call has a deadline, so a slow tool ends in an error result instead of a stuck session.
 
 Nothing here writes to stdout: on the stdio transport stdout is the protocol's. The transports
@@ -419,6 +422,8 @@ def _result(name: str, arguments: dict[str, Any], result: ToolResult) -> types.C
     response = result.response(event=False)
     if response.get("success") is False:
         message = str(response.get("error") or f"{name} failed")
+        if "retryable" in response and result.failure is not None:  # advice: name the code
+            message = f"{message} [{result.failure.code}]"
         return types.CallToolResult(
             content=[types.TextContent(text=message)],
             structured_content=response,
@@ -427,7 +432,11 @@ def _result(name: str, arguments: dict[str, Any], result: ToolResult) -> types.C
     content: list[types.ContentBlock] = [
         types.TextContent(text=json.dumps(response, ensure_ascii=False))
     ]
-    notes = [_more_note(arguments, response), _trimmed_note(response)] if name == PAGED_TOOL else []
+    notes = (
+        [_more_note(arguments, response), _trimmed_note(response), _paywall_note(response)]
+        if name == PAGED_TOOL
+        else []
+    )
     content.extend(types.TextContent(text=note) for note in notes if note)
     return types.CallToolResult(content=content, structured_content=response)
 
@@ -437,6 +446,13 @@ def _trimmed_note(response: dict[str, Any]) -> str | None:
     if response.get("content_mode") != "main":
         return None
     return f"[main content only; call again with {FULL_PAGE}=true for the whole page]"
+
+
+def _paywall_note(response: dict[str, Any]) -> str | None:
+    """That only a paywalled article's teaser came back (webtap.verdict), when it did."""
+    if response.get("verdict") != "paywall":
+        return None
+    return f"[{response.get('notice') or 'only the teaser of a paywalled article came back'}]"
 
 
 def _more_note(arguments: dict[str, Any], response: dict[str, Any]) -> str | None:

@@ -2,8 +2,9 @@
 
     .venv/bin/python bench/convert.py [--data DIR] [--repeat N] [--only NAME ...]
 
-Reads ``DIR/articles/html/*.html.gz`` (news and blog pages) and ``DIR/docs/*.html``
-(documentation pages), default ``/work/shared/data/html``. Every converter gets the same
+Reads ``DIR/html/articles/html/*.html.gz`` (news and blog pages) and ``DIR/html/docs/*.html``
+(documentation pages); ``DIR`` defaults to ``../shared/data`` beside the repository (see
+``bench/shared_data.py``). Every converter gets the same
 decoded ``str`` pages, one thread, best of ``--repeat`` runs. Prints MB/s for each corpus and
 for both together, how many times faster webtap is than each peer, and each one's time as a
 multiple of libxml2's bare parse (``lxml.html.fromstring``), the floor for any lxml converter.
@@ -20,7 +21,9 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-DEFAULT_DATA = Path("/work/shared/data/html")
+import shared_data
+
+DEFAULT_DATA = shared_data.DEFAULT / "html"  # what load() reads: the pages' folder
 _XML_DECLARATION = re.compile(r"^\s*<\?xml[^>]*>")
 
 Converter = Callable[[str], object]
@@ -97,19 +100,15 @@ def best_time(convert: Converter, pages: list[str], repeat: int) -> float:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--data", type=Path, default=DEFAULT_DATA, help="folder of pages")
+    shared_data.add_argument(parser)
     parser.add_argument("--repeat", type=int, default=3, help="runs per converter (best kept)")
     parser.add_argument(
         "--only", nargs="*", default=None, help="converters whose name contains one of these"
     )
     args = parser.parse_args(argv)
-    if not args.data.is_dir():
-        print(f"bench/convert.py: no data folder at {args.data}; pass --data DIR. Skipped.")
-        return 0
-    pages = load(args.data)
+    pages = load(args.data / "html")
     if not pages:
-        print(f"bench/convert.py: no pages under {args.data}/articles/html or /docs. Skipped.")
-        return 0
+        shared_data.need(args.data, "html/articles")
     pages["all"] = [page for corpus in list(pages.values()) for page in corpus]
     sizes = {name: sum(len(p.encode()) for p in corpus) / 1e6 for name, corpus in pages.items()}
     found = converters()

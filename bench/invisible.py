@@ -2,7 +2,8 @@
 
     .venv/bin/python bench/invisible.py [--data DIR] [--repeat N]
 
-Reads ``DIR/articles/html/*.html.gz`` (default ``/work/shared/data/html``), converts each page
+Reads ``DIR/html/articles/html/*.html.gz`` (``DIR`` defaults to ``../shared/data`` beside the
+repository), converts each page
 to Markdown once, and times, best of ``--repeat`` runs, one thread, in MB/s of UTF-8:
 
 - ``strip_invisible`` on the Markdown (what ``web_fetch`` runs it on) and on the whole HTML;
@@ -19,9 +20,9 @@ import gzip
 import re
 import time
 from collections.abc import Callable
-from pathlib import Path
 
-DEFAULT_DATA = Path("/work/shared/data/html")
+import shared_data
+
 _XML_DECLARATION = re.compile(r"^\s*<\?xml[^>]*>")
 PERSIAN = "من می\u200cخواهم این کتاب\u200cها را بخوانم و آن\u200cها را به دوستانم بدهم. "
 
@@ -38,12 +39,12 @@ def best_seconds(action: Callable[[str], object], texts: list[str], repeat: int)
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--data", type=Path, default=DEFAULT_DATA)
+    shared_data.add_argument(parser)
     parser.add_argument("--repeat", type=int, default=5)
     args = parser.parse_args()
-    paths = sorted((args.data / "articles" / "html").glob("*.html.gz"))
+    paths = sorted(shared_data.need(args.data, "html/articles", "html").glob("*.html.gz"))
     if not paths:
-        raise SystemExit(f"no pages in {args.data / 'articles' / 'html'} (see the data README)")
+        shared_data.need(args.data, "html/articles", "html/1.html.gz")  # says what is missing
 
     from webtap.convert import convert
     from webtap.text import strip_controls, strip_invisible

@@ -2,10 +2,12 @@
 full fetches, measured in the same run.
 
     .venv/bin/python bench/paging.py [--runs 3] [--steps 10] [--limit 500] [--delay 0]
+                                     [--page synthetic|docs] [--data DIR]
 
 A 127.0.0.1 server answers with a long page (``--page synthetic``: a 5,000-item list, 5,000
-lines of Markdown; ``--page docs``: the largest page in ``/work/shared/data/html/docs/``, the
-Python manual's built-in types, 700 KB of HTML) after ``--delay`` seconds. One round is
+lines of Markdown; ``--page docs``: the largest page in ``DIR/html/docs/``, the Python manual's
+built-in types, 700 KB of HTML; ``DIR`` defaults to ``../shared/data`` beside the repository)
+after ``--delay`` seconds. One round is
 ``--steps`` calls of the executable, ``offset`` 1, 501, 1001, ... with ``limit`` 500, as an
 agent reads a page:
 
@@ -37,10 +39,10 @@ import threading
 import time
 from pathlib import Path
 
+import shared_data
 from timing import timed
 
 ROOT = Path(__file__).resolve().parents[1]
-DOCS = Path("/work/shared/data/html/docs")  # as bench/convert.py
 TOOL = str(Path(sys.executable).parent / "web-fetch-tool")
 
 
@@ -52,11 +54,8 @@ def synthetic_page(items: int = 5000) -> bytes:
     return f"<html><head><title>Long</title></head><body><ol>{rows}</ol></body></html>".encode()
 
 
-def docs_page() -> bytes:
-    path = DOCS / "python-library-stdtypes.html"
-    if not path.exists():
-        sys.exit(f"bench/paging.py: {path} not found (use --page synthetic)")
-    return path.read_bytes()
+def docs_page(data: Path) -> bytes:
+    return shared_data.need(data, "html/docs", "python-library-stdtypes.html").read_bytes()
 
 
 class Server(http.server.ThreadingHTTPServer):
@@ -126,9 +125,10 @@ def main() -> None:
     parser.add_argument("--limit", type=int, default=500)
     parser.add_argument("--delay", type=float, default=0.0, help="server latency, seconds")
     parser.add_argument("--page", choices=["synthetic", "docs"], default="synthetic")
+    shared_data.add_argument(parser)
     args = parser.parse_args()
 
-    body = synthetic_page() if args.page == "synthetic" else docs_page()
+    body = synthetic_page() if args.page == "synthetic" else docs_page(args.data)
     server = Server(body, args.delay)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     url = f"http://127.0.0.1:{server.server_address[1]}/long"

@@ -1,10 +1,10 @@
 """PDF text extraction: webtap's reader beside the candidate libraries, on PDFs of known text.
 
-    .venv/bin/python bench/pdf.py [--articles N] [--repeat N] [--data FILE] [--only NAME ...]
+    .venv/bin/python bench/pdf.py [--articles N] [--repeat N] [--data DIR] [--only NAME ...]
 
 The documents are typeset here with reportlab from real prose (the ``articleBody`` ground truth
-of ``/work/shared/data/html/articles``), each article under a bold heading, in layouts found
-in the wild:
+in ``DIR/html/articles/ground-truth.json``; ``DIR`` defaults to ``../shared/data`` beside the
+repository), each article under a bold heading, in layouts found in the wild:
 
 - ``report``: one column of Times, ragged right, blank lines between paragraphs, page numbers;
 - ``paper``: two justified columns of 9 pt Times, first-line indents, footnotes at the foot of
@@ -37,7 +37,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-DEFAULT_DATA = Path("/work/shared/data/html/articles/ground-truth.json")
+import shared_data
 
 Reader = Callable[[bytes], str]
 
@@ -356,15 +356,13 @@ def page_count(data: bytes) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--data", type=Path, default=DEFAULT_DATA, help="ground-truth.json")
+    shared_data.add_argument(parser)
     parser.add_argument("--articles", type=int, default=40, help="articles per document")
     parser.add_argument("--repeat", type=int, default=3, help="runs per reader (best kept)")
     parser.add_argument("--only", nargs="*", default=None, help="readers whose name has one")
     args = parser.parse_args(argv)
-    if not args.data.is_file():
-        print(f"bench/pdf.py: no {args.data}; pass --data FILE. Skipped.")
-        return 0
-    documents = make_documents(args.data, args.articles)
+    truth = shared_data.need(args.data, "html/articles", "ground-truth.json")
+    documents = make_documents(truth, args.articles)
     found = readers()
     if args.only:
         found = {

@@ -1,12 +1,20 @@
 """Cold start of the tools (a fresh process per call), against peers measured in the same run.
 
-    .venv/bin/python bench/startup.py [--runs 15] [--delay 0.05] [--importtime]
+    .venv/bin/python bench/startup.py [--runs 15] [--delay 0.05] [--importtime] [--data DIR]
+                                      [--baseline /path/to/other/webtap/src]
 
 1. ``--schema`` of each executable beside a bare ``python -c pass``
    (target: at most 2x the bare start).
 2. ``web-fetch-tool`` on a 10 KB local page (a real PostgreSQL manual page from
-   /work/shared/data, served from 127.0.0.1) beside ``python -c pass``
-   (target: at most 6x the bare start).
+   ``DIR/html/docs``, ``../shared/data`` beside the repository by default, or as many
+   paragraphs of its own when that is missing; served from 127.0.0.1) beside ``python -c pass``
+   (target: at most 6x the bare start). The page's site has a robots.txt with rules, which the
+   tool reads on every cold call (a model's URL; the caches are off), so the same call with
+   ``WEBTAP_ROBOTS=ignore`` is timed too. With ``--baseline``, the fetch call of another
+   webtap source tree (``git archive main src | tar -x -C /tmp/main``: give its ``src``) and
+   of this one are run in turn, launched the same way (``python -c`` on the entry point with
+   that tree first on ``PYTHONPATH``): before and after in one run, with the median of the
+   paired CPU differences.
 3. A search through each search executable against a fake provider on 127.0.0.1 that answers
    after ``--delay`` seconds with a recorded body, beside the provider's own latency measured
    by a plain HTTP GET (target: the tool adds at most 100 ms).
@@ -34,6 +42,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+import shared_data
 from timing import timed
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -44,8 +53,13 @@ BODIES = {
     "/res/v1/web/search": (FIXTURES / "brave" / "web_search_brave_search.json").read_bytes(),
     "/customsearch/v1": (FIXTURES / "google" / "customsearch_javascript.json").read_bytes(),
 }
-PAGE_FILE = Path("/work/shared/data/html/docs/postgresql-tutorial-join.html")
+PAGE_FILE = "postgresql-tutorial-join.html"  # in DIR/html/docs
 PAGE_PATH = "/page.html"
+ROBOTS_TXT = (
+    b"User-agent: *\nDisallow: /search\nDisallow: /private/\n\nUser-agent: BadBot\nDisallow: /\n"
+)
+# The fetch executable's entry point, for a source tree given on PYTHONPATH.
+ENTRY = "import sys; from webtap.entry import fetch_main; sys.exit(fetch_main())"
 
 
 # The least a --schema can cost: the console script's own imports and one file read.
@@ -56,17 +70,21 @@ FLOOR = (
 )
 
 
-def page() -> bytes:
+def page(data: Path) -> bytes:
     """About 10 KB of real HTML: the manual page, or the same size of paragraphs without it."""
-    if PAGE_FILE.is_file():
-        return PAGE_FILE.read_bytes()
+    path = data / "html" / "docs" / PAGE_FILE
+    if path.is_file():
+        return path.read_bytes()
+    print(
+        f"note: missing {path} (html/docs/ is {shared_data.ORIGINS['html/docs']}); "
+        "timing as many paragraphs of its own instead (--data DIR to use it)"
+    )
     paragraph = b"<p>" + b"A join combines rows of two tables on a condition. " * 4 + b"</p>\n"
     return b"<html><head><title>Joins</title></head><body>" + paragraph * 48 + b"</body></html>"
 
 
-def fake_provider(delay: float) -> http.server.ThreadingHTTPServer:
-    """The search providers' endpoints after ``delay`` seconds; the page at once."""
-    html = page()
+def fake_provider(delay: float, html: bytes) -> http.server.ThreadingHTTPServer:
+    """The search providers' endpoints after ``delay`` seconds; the page ``html`` at once."""
 
     class Handler(http.server.BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"
@@ -76,6 +94,9 @@ def fake_provider(delay: float) -> http.server.ThreadingHTTPServer:
             path = self.path.split("?")[0]
             if path == PAGE_PATH:
                 self.answer(html, "text/html; charset=utf-8")
+                return
+            if path == "/robots.txt":  # as sites have: rules, none of them for the page
+                self.answer(ROBOTS_TXT, "text/plain")
                 return
             time.sleep(delay)
             self.answer(BODIES.get(path, b"{}"), "application/json")
@@ -162,12 +183,47 @@ def slowest_imports(exe: str, stdin: bytes, env: dict[str, str]) -> list[tuple[i
     return sorted(((us, name) for name, us in best.items()), reverse=True)[:15]
 
 
+def compare_trees(baseline: Path, env: dict[str, str], request: bytes, rounds: int) -> None:
+    """The fetch call of ``baseline`` (a webtap src folder) and of this tree, robots.txt obeyed
+    and ignored, run in turn ``rounds`` times: on a shared machine only runs made side by side
+    compare, so each round runs all three and the median of the paired differences is shown."""
+    configs = {
+        "baseline": dict(env, PYTHONPATH=str(baseline)),
+        "this tree": dict(env, PYTHONPATH=str(ROOT / "src")),
+        "this tree, WEBTAP_ROBOTS=ignore": dict(
+            env, PYTHONPATH=str(ROOT / "src"), WEBTAP_ROBOTS="ignore"
+        ),
+    }
+    argv = [sys.executable, "-c", ENTRY]
+    for tree_env in configs.values():
+        check_success(argv, request, tree_env)  # and a warm-up: bytecode written
+    cpu: dict[str, list[float]] = {label: [] for label in configs}
+    wall: dict[str, list[float]] = {label: [] for label in configs}
+    for _ in range(rounds):
+        for label, tree_env in configs.items():
+            before, start = child_cpu(), time.perf_counter()
+            run(argv, request, tree_env)
+            wall[label].append(time.perf_counter() - start)
+            cpu[label].append(child_cpu() - before)
+    print(f"  the fetch call of two trees, side by side ({rounds} rounds; {baseline}):")
+    for label in configs:
+        median = statistics.median(cpu[label])
+        row(f"fetch call, {label}", min(wall[label]), statistics.median(wall[label]), cpu=median)
+    for label in list(configs)[1:]:
+        paired = [a - b for a, b in zip(cpu[label], cpu["baseline"], strict=True)]
+        print(f"  {label} - baseline: median of paired cpu differences "
+              f"{statistics.median(paired) * 1000:+.1f} ms")  # fmt: skip
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=15)
     parser.add_argument("--delay", type=float, default=0.05, help="fake provider latency (s)")
     parser.add_argument("--importtime", action="store_true")
+    shared_data.add_argument(parser)
+    parser.add_argument("--baseline", type=Path, help="another webtap's src folder to compare")
     args = parser.parse_args()
+    html = page(args.data)
 
     # An installed webtap has its bytecode compiled; an editable checkout under
     # PYTHONDONTWRITEBYTECODE=1 would compile every module at every start instead.
@@ -190,7 +246,7 @@ def main() -> int:
         note = f"{median / bare[1]:.2f}x bare wall, {cpu / bare_cpu:.2f}x cpu (target <= 2x)"
         row(label, best, median, note, cpu)
 
-    server = fake_provider(args.delay)
+    server = fake_provider(args.delay, html)
     base = f"http://127.0.0.1:{server.server_address[1]}"
     env = dict(
         os.environ,
@@ -208,7 +264,7 @@ def main() -> int:
         WEBTAP_GOOGLE_RATE="1000",
     )
 
-    size = len(page()) / 1024
+    size = len(html) / 1024
     print(f"\nweb-fetch-tool on a {size:.0f} KB local page")
     fetch_request = json.dumps({"url": f"{base}{PAGE_PATH}"}).encode()
     fetch_argv = [str(BIN / "web-fetch-tool")]
@@ -217,6 +273,13 @@ def main() -> int:
     cpu = cpu_per_run(lambda: run(fetch_argv, fetch_request, env), args.runs)
     note = f"{median / bare[1]:.2f}x bare wall, {cpu / bare_cpu:.2f}x cpu (target <= 6x)"
     row("web-fetch-tool (process)", best, median, note, cpu)
+    ignoring = dict(env, WEBTAP_ROBOTS="ignore")
+    best, median = timed(lambda: run(fetch_argv, fetch_request, ignoring), args.runs)
+    cpu = cpu_per_run(lambda: run(fetch_argv, fetch_request, ignoring), args.runs)
+    note = f"{median / bare[1]:.2f}x bare wall, {cpu / bare_cpu:.2f}x cpu (no robots.txt read)"
+    row("web-fetch-tool, WEBTAP_ROBOTS=ignore", best, median, note, cpu)
+    if args.baseline:
+        compare_trees(args.baseline.resolve(), env, fetch_request, args.runs * 2)
 
     import http.client
 

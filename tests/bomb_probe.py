@@ -23,7 +23,9 @@ class Bomb(BaseHTTPRequestHandler):
     requests = 0
 
     def _answer(self) -> None:
-        Bomb.requests += 1
+        # robots.txt (a model's fetch reads it first) is a bomb too, read only to its cap; the
+        # requests counted are the page's.
+        Bomb.requests += self.path != "/robots.txt"
         length = int(self.headers.get("content-length") or 0)
         self.rfile.read(length)
         self.send_response(200)

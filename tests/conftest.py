@@ -20,6 +20,8 @@ from tests.fakes.google import FakeGoogle
 from tests.fakes.provider import FakeProvider, new_server
 from tests.fakes.searxng import FakeSearxng
 
+from webtap.settings import SETTINGS
+
 FIXTURES = Path(__file__).parent / "fixtures"
 BIN = Path(sys.executable).parent
 
@@ -52,10 +54,13 @@ _SCRUBBED = [
     "WEBTAP_DB",
     "WEBTAP_CACHE",
     "WEBTAP_CACHE_DIR",
+    "WEBTAP_ROBOTS",
+    "WEBTAP_USER_AGENT",
     "WEBTAP_SYSTEM_TOOLS_DIR",
     "WEBTAP_BROWSER",
     "NO_COLOR",
     "FORCE_COLOR",
+    *SETTINGS,  # every declared setting, a new one too
 ]
 
 

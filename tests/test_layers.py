@@ -26,7 +26,8 @@ FRONT_DOOR = "webtap.cli"
 LAYERS: list[tuple[str, set[str]]] = [
     ("base", {"webtap", "errors"}),
     (
-        "foundation",  # envelope, settings, text, files, caches, the guard, HTTP, credentials
+        "foundation",  # envelope, settings, text, files, caches, the guard, HTTP, credentials,
+        # who webtap says it is and what robots.txt allows it
         {
             "protocol",
             "_validators",
@@ -40,18 +41,21 @@ LAYERS: list[tuple[str, set[str]]] = [
             "net",
             "providers",
             "credentials",
+            "useragent",
+            "robots",
         },
     ),
-    ("converters", {"convert", "pdf"}),
+    # Pages read: to Markdown, and what a page is (its verdict, its Markdown version).
+    ("converters", {"convert", "pdf", "verdict", "negotiation"}),
     ("browser", {"browser"}),  # renders pages for the fetch, through the guard and net
     ("fetch and search", {"fetch", "search"}),
     ("tools", {"tools", "entry"}),
     ("host", {"host", "store"}),
     ("agent", {"agent"}),
-    ("front doors", {"cli", "sql", "mcp_server", "mcp_transports"}),
+    ("front doors", {"cli", "sql", "mcp"}),
 ]
 # Side by side in one layer, and neither imports the other.
-INDEPENDENT = [("fetch", "search"), ("sql", "mcp_server"), ("sql", "mcp_transports")]
+INDEPENDENT = [("fetch", "search"), ("sql", "mcp")]
 
 
 def module_name(path: Path) -> str:
@@ -277,3 +281,30 @@ def test_only_imports_that_run_at_load_count_for_the_module_circle() -> None:
     )
     loaded = {name for _, name in imports(source, "webtap", at_load=True)}
     assert loaded == {"typing.TYPE_CHECKING", "webtap.a", "webtap.c", "webtap.e"}
+
+
+# --- the diagram as docs/architecture.md draws it ------------------------------------------------
+
+ARCHITECTURE = Path(__file__).parents[1] / "docs" / "architecture.md"
+
+
+def drawn_layers() -> list[tuple[str, set[str]]]:
+    """The diagram in docs/architecture.md, bottom to top: its lines between the markers, each
+    a layer's name and its packages, the columns two spaces or more apart."""
+    import re
+
+    text = ARCHITECTURE.read_text(encoding="utf-8")
+    block = text.split("<!-- layers:", 1)[1].split("<!-- layers: end -->", 1)[0]
+    rows = [line for line in block.splitlines()[1:] if line.strip() and line.strip() != "```"]
+    layers = []
+    for row in reversed(rows):
+        name, *units = re.split(r"\s{2,}", row.strip())
+        layers.append((name, set(units)))
+    return layers
+
+
+def test_the_architecture_page_draws_this_diagram() -> None:
+    assert drawn_layers() == LAYERS, "docs/architecture.md's diagram and LAYERS differ"
+    text = ARCHITECTURE.read_text(encoding="utf-8")
+    for first, second in INDEPENDENT:
+        assert f"`{first}` and `{second}`" in text, "a side-by-side pair the page does not name"

@@ -71,3 +71,29 @@ def test_defaults_as_the_docs_say_them(declared) -> None:
         "user cache dir"
     )
     assert make(declared, "WEBTAP_T_C", "flag", False).default_text() == "unset"
+
+
+def test_a_flag_that_defaults_on_is_turned_off_by_name(declared, monkeypatch) -> None:
+    switch = make(declared, "WEBTAP_T_SWITCH", "flag", True)
+    assert switch.get() is True and switch.default_text() == "on"
+    for off in ("off", "0", "false", "No", "none", "disabled"):
+        monkeypatch.setenv("WEBTAP_T_SWITCH", off)
+        assert switch.get() is False, off
+    monkeypatch.setenv("WEBTAP_T_SWITCH", "sometimes")  # not a word for off: the default
+    assert switch.get() is True
+
+
+def test_a_limit_may_be_zero_and_no_less(declared, monkeypatch) -> None:
+    lines = make(declared, "WEBTAP_T_LINES", "limit", 500, unit="lines")
+    monkeypatch.setenv("WEBTAP_T_LINES", "0")
+    assert lines.get() == 0
+    monkeypatch.setenv("WEBTAP_T_LINES", "-1")
+    with pytest.raises(ConfigError, match=r"WEBTAP_T_LINES must be 0 or more \(got '-1'\)"):
+        lines.get()
+
+
+def test_sizes_are_shown_with_their_unit(declared) -> None:
+    assert make(declared, "WEBTAP_T_SIZE", "bytes", 64 * 1024 * 1024).default_text() == (
+        "67108864 (64 MB)"
+    )
+    assert make(declared, "WEBTAP_T_RATE", "number", 100 / 60).default_text() == "1.67"

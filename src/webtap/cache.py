@@ -25,6 +25,8 @@ import threading
 import time
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from webtap.settings import CACHE, CACHE_DIR
+
 if TYPE_CHECKING:
     import sqlite3
     from pathlib import Path
@@ -32,8 +34,6 @@ if TYPE_CHECKING:
     from webtap.sqlite import Migrations
 
 __all__ = [
-    "CACHE_DIR_ENV",
-    "CACHE_ENV",
     "MIGRATIONS",
     "Cache",
     "Entry",
@@ -42,23 +42,19 @@ __all__ = [
     "open_cache",
 ]
 
-CACHE_ENV = "WEBTAP_CACHE"
-CACHE_DIR_ENV = "WEBTAP_CACHE_DIR"
-
-_OFF = {"off", "0", "false", "no", "none", "disabled"}
 _BUSY_TIMEOUT = 0.5  # seconds a lookup waits on a lock before it counts as a miss
 
 
 def enabled() -> bool:
     """False when ``WEBTAP_CACHE`` turns caching off (``off``, ``0``, ``false``, ``no``)."""
-    return os.environ.get(CACHE_ENV, "").strip().lower() not in _OFF
+    return CACHE.get()
 
 
 def cache_dir() -> Path:
     """``WEBTAP_CACHE_DIR``, else the user cache folder for ``webtap`` (platformdirs)."""
     from pathlib import Path  # here: a tool call with the caches off never needs it
 
-    override = os.environ.get(CACHE_DIR_ENV, "").strip()
+    override = CACHE_DIR.get()
     if override:
         return Path(override).expanduser()
     return Path(_user_cache_dir())

@@ -19,16 +19,14 @@ networks (``10.1.0.0/16,127.0.0.1``) to allow while keeping it on for everything
 from __future__ import annotations
 
 import ipaddress
-import os
 import re
 import socket
 from typing import NamedTuple
 
 from webtap.errors import ConfigError, URLNotAllowed, clip
+from webtap.settings import ALLOW_NETWORKS, ALLOW_PRIVATE_NETWORKS
 
 __all__ = [
-    "ALLOW_NETWORKS_ENV",
-    "ALLOW_PRIVATE_ENV",
     "AddressRefused",
     "Guard",
     "IPAddress",
@@ -37,14 +35,10 @@ __all__ = [
     "parse_ip_literal",
 ]
 
-ALLOW_PRIVATE_ENV = "WEBTAP_ALLOW_PRIVATE_NETWORKS"
-ALLOW_NETWORKS_ENV = "WEBTAP_ALLOW_NETWORKS"
-
 IPAddress = ipaddress.IPv4Address | ipaddress.IPv6Address
 IPNetwork = ipaddress.IPv4Network | ipaddress.IPv6Network
 
-_HINT = f"set {ALLOW_PRIVATE_ENV}=1 to allow private networks"
-_TRUE = {"1", "true", "yes", "on"}
+_HINT = f"set {ALLOW_PRIVATE_NETWORKS.name}=1 to allow private networks"
 
 _V4 = ipaddress.IPv4Network
 _V6 = ipaddress.IPv6Network
@@ -185,7 +179,7 @@ def _network(text: str) -> IPNetwork:
         return ipaddress.ip_network(text.strip(), strict=False)
     except ValueError:
         raise ConfigError(
-            f"{ALLOW_NETWORKS_ENV} has {text.strip()!r}, which is not a network: "
+            f"{ALLOW_NETWORKS.name} has {text.strip()!r}, which is not a network: "
             "use addresses or CIDR networks separated by commas (10.1.0.0/16,127.0.0.1)"
         ) from None
 
@@ -199,8 +193,8 @@ class Guard(NamedTuple):
     @classmethod
     def from_env(cls) -> Guard:
         """The policy the environment asks for (see the module docstring)."""
-        allow = os.environ.get(ALLOW_PRIVATE_ENV, "").strip().lower() in _TRUE
-        raw = os.environ.get(ALLOW_NETWORKS_ENV, "")
+        allow = ALLOW_PRIVATE_NETWORKS.get()
+        raw = ALLOW_NETWORKS.get() or ""
         networks = tuple(_network(part) for part in raw.split(",") if part.strip())
         return cls(allow_private=allow, allowed_networks=networks)
 

@@ -82,18 +82,25 @@ def loads_json(text: str | bytes) -> Any:
     except RecursionError:
         raise _decode_error("nested too deeply", text, 0) from None
     except _IntTooLong as exc:
-        where = text.find(exc.start.encode() if isinstance(text, bytes) else exc.start)
+        where = _find(text, exc.start)
         message = f"an integer of {exc.digits} digits is too long (at most {MAX_INT_DIGITS})"
         raise _decode_error(message, text, max(where, 0)) from None
     except _NotFinite as exc:
-        where = text.find(exc.literal.encode() if isinstance(text, bytes) else exc.literal)
+        where = _find(text, exc.literal)
         message = f"{exc.literal} is not a JSON number (numbers must be finite)"
         raise _decode_error(message, text, max(where, 0)) from None
     depth = _depth(value)
     if depth > MAX_DEPTH:
         raise _decode_error(f"nested too deeply ({depth} levels, at most {MAX_DEPTH})", text, 0)
-    pattern = _SURROGATE_ESCAPE_BYTES if isinstance(text, bytes) else _SURROGATE_ESCAPE
-    return _replace_surrogates(value) if pattern.search(text) else value
+    if isinstance(text, bytes):
+        escaped = _SURROGATE_ESCAPE_BYTES.search(text) is not None
+    else:
+        escaped = _SURROGATE_ESCAPE.search(text) is not None
+    return _replace_surrogates(value) if escaped else value
+
+
+def _find(text: str | bytes, needle: str) -> int:
+    return text.find(needle.encode()) if isinstance(text, bytes) else text.find(needle)
 
 
 class _NotFinite(ValueError):

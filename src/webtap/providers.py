@@ -4,7 +4,8 @@ A :class:`Provider` says what the rest of webtap needs to know about a provider 
 it: its tool (name, executable, title), the keys it takes and the argument each is passed as
 (:class:`KeySource`: the variable, the path in ``credentials.json``, the ``~/.stps`` file and
 the SQL function that set it), its endpoint variable and default, its starting rate and the
-variable that overrides it, its setup texts (the spec's exact ``AUTH_MISSING`` text and
+variable that overrides it (a setting :func:`register` declares, as :mod:`webtap.settings`
+declares the others), its setup texts (the spec's exact ``AUTH_MISSING`` text and
 ``config_required`` event), its free quota, and the request fields its tool counts and pages
 with. What a provider *does* (request parameters and headers, parsing, error mapping,
 rate-limit headers) is its own module's, named by ``engine`` and imported only when it searches.
@@ -19,7 +20,12 @@ Light on purpose (no dataclasses, no pathlib): every tool call imports it.
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from webtap.settings import declare
+
+if TYPE_CHECKING:
+    from webtap.settings import Setting
 
 __all__ = [
     "BRAVE",
@@ -109,6 +115,14 @@ class Found:
     __slots__ = ("source",)
     keys: ClassVar[dict[str, KeySource]]  # argument -> its key, in the order __init__ takes them
     given: ClassVar[str] = "the given credentials"  # the source of values a caller passed in
+    source: str
+
+    def __init__(self, *values: str, source: str) -> None:
+        """Each value under its argument, in the order of :attr:`keys` (a subclass may spell
+        its own ``__init__`` out, in that order, for its readers and type checkers)."""
+        for argument, value in zip(self.keys, values, strict=True):
+            setattr(self, argument, value)
+        self.source = source
 
     def arguments(self) -> dict[str, str]:
         """The values by argument: ``{"api_key": ...}``."""
@@ -140,6 +154,7 @@ class Provider:
         "quota_period",
         "rate",
         "rate_env",
+        "rate_setting",
         "start_field",
         "title",
         "tool_title",
@@ -179,6 +194,7 @@ class Provider:
         self.endpoint_default = endpoint_default
         self.rate = rate  # requests a second a key starts with (DESIGN 13); None: no budget
         self.rate_env = rate_env  # the variable that overrides it
+        self.rate_setting: Setting[float] | None = None  # its declaration, once registered
         self.quota_message = quota_message  # the spec's text when the free quota is used up
         self.quota_period = quota_period  # "monthly", "daily"
 
@@ -207,6 +223,14 @@ def register(provider: Provider) -> Provider:
     reads the registry builds its tables when it is imported: register first."""
     if provider.name in PROVIDERS:
         raise ValueError(f"search provider {provider.name!r} is registered already")
+    if provider.rate is not None and provider.rate_env:
+        provider.rate_setting = declare(
+            provider.rate_env,
+            "number",
+            provider.rate,
+            f"{provider.title}: searches a second per key until the provider says otherwise",
+            section="search",
+        )
     PROVIDERS[provider.name] = provider
     return provider
 

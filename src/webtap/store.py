@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import contextlib
 import json
-import os
 import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
@@ -20,6 +19,7 @@ from typing import Any
 
 from webtap.errors import ConfigError, clip
 from webtap.protocol import loads_json
+from webtap.settings import DB
 from webtap.sqlite import Migrations, connect, migrate, now, retry
 
 __all__ = [
@@ -65,7 +65,7 @@ MIGRATIONS: Migrations = [
 
 def default_path() -> Path:
     """``WEBTAP_DB``, else ``webtap.db`` in the user's data folder."""
-    override = os.environ.get("WEBTAP_DB", "").strip()
+    override = DB.get()
     if override:
         return Path(override).expanduser()
     from platformdirs import user_data_dir

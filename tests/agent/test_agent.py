@@ -18,8 +18,8 @@ from webtap import agent
 from webtap.agent import (
     SEARCH_UNAVAILABLE,
     AskSettings,
-    Budgets,
     Refused,
+    TimeLimits,
     ToolCall,
     ToolReply,
     ask,
@@ -235,7 +235,7 @@ def test_a_slow_search_is_cut_at_its_budget(anthropic_api: FakeAnthropic, brave:
         message(tool_use("web_search", {"query": "x"}), stop_reason="tool_use"),
         message(text("answered anyway")),
     )
-    settings = AskSettings(budgets=Budgets(search=0.5))
+    settings = AskSettings(time_limits=TimeLimits(search=0.5))
 
     answer = ask("q", settings=settings)
 
@@ -478,7 +478,7 @@ def test_a_malformed_body_is_an_api_error(anthropic_api: FakeAnthropic, body: st
 
 def test_a_slow_model_call_is_cut_at_its_budget(anthropic_api: FakeAnthropic) -> None:
     anthropic_api.delay = 3
-    settings = AskSettings(budgets=Budgets(model_call=0.3), max_retries=0)
+    settings = AskSettings(time_limits=TimeLimits(model_call=0.3), max_retries=0)
 
     with pytest.raises(NetworkError, match=r"did not answer within 0\.3 s"):
         ask("q", settings=settings)
@@ -588,7 +588,7 @@ def test_the_whole_question_has_a_budget(anthropic_api: FakeAnthropic, brave: An
     brave.clear()
     brave.expect_request("/res/v1/web/search").respond_with_handler(slow)
     anthropic_api.queue(message(tool_use("web_search", {"query": "x"}), stop_reason="tool_use"))
-    settings = AskSettings(budgets=Budgets(total=1.0))
+    settings = AskSettings(time_limits=TimeLimits(total=1.0))
 
     with pytest.raises(NetworkError, match=r"longer than its 1 s budget"):
         ask("q", settings=settings)
@@ -617,7 +617,7 @@ def test_a_retry_that_would_outlast_the_budget_is_not_made(
 ) -> None:
     limited = error(429, "rate_limit_error", "Slow down", {"retry-after": "3"})
     anthropic_api.queue(limited, limited, limited)
-    settings = AskSettings(budgets=Budgets(total=1.0), max_retries=2)
+    settings = AskSettings(time_limits=TimeLimits(total=1.0), max_retries=2)
 
     with pytest.raises(RateLimit) as caught:
         ask("q", settings=settings)
@@ -638,7 +638,7 @@ def test_a_short_retry_inside_the_budget_is_still_made(
     anthropic_api.queue(limited, limited, limited)
 
     with pytest.raises(RateLimit, match=r"\(429\), still after 2 retries: Slow down\."):
-        ask("q", settings=AskSettings(budgets=Budgets(total=5.0), max_retries=2))
+        ask("q", settings=AskSettings(time_limits=TimeLimits(total=5.0), max_retries=2))
     assert len(anthropic_api.requests) == 3
     assert waits == [0.005, 0.005]  # the server's retry-after-ms, before each retry
 
@@ -646,7 +646,7 @@ def test_a_short_retry_inside_the_budget_is_still_made(
 def test_no_attempt_runs_past_the_budget(anthropic_api: FakeAnthropic, waits: list[float]) -> None:
     # Each attempt would be allowed 30 s; the question has 0.5 s in all, retries included.
     anthropic_api.delay = 3
-    settings = AskSettings(budgets=Budgets(model_call=30.0, total=0.5), max_retries=2)
+    settings = AskSettings(time_limits=TimeLimits(model_call=30.0, total=0.5), max_retries=2)
 
     with pytest.raises(NetworkError) as caught:
         ask("q", settings=settings)

@@ -9,7 +9,7 @@ import pytest
 from tests.fakes.anthropic import API_KEY, FakeAnthropic, error, message, text
 
 from webtap import agent
-from webtap.agent import AskSettings, Budgets, ask
+from webtap.agent import AskSettings, TimeLimits, ask
 from webtap.agent.retry import retry_wait
 from webtap.errors import APIError, RateLimit
 
@@ -99,7 +99,7 @@ def test_a_retry_after_that_outlasts_the_budget_ends_the_call_at_once(
     )
     limited = error(429, "rate_limit_error", "Slow down", {"retry-after": "30"})
     anthropic_api.queue(limited, limited)
-    settings = AskSettings(budgets=Budgets(total=5.0), max_retries=2, store_events=False)
+    settings = AskSettings(time_limits=TimeLimits(total=5.0), max_retries=2, store_events=False)
 
     with pytest.raises(RateLimit, match="no time left in the question's budget"):
         ask("q", settings=settings)

@@ -99,14 +99,26 @@ def test_auto_leaves_a_server_rendered_page_unrendered(app, env, launches, fetch
     assert app.paths() == ["/"]
 
 
+SHELL_ERROR = (
+    "The page is a JavaScript application shell: its content is drawn by scripts, which this "
+    "fetch does not run. {note} Fetching it again the same way will not help; a fetch that "
+    "renders the page would, or another URL for the same information (an API, a static "
+    "version)."
+)
+
+
 def test_off_never_renders_and_says_how_to_turn_it_on(app, env, launches, fetch_exe):
     response = fetch_exe(serve_app(app), {**env, "WEBTAP_RENDER": "off"})
-    assert response["success"] is True and "rendered" not in response
-    assert response["page_state"].startswith("script_shell: ")  # kept, for the verdict
-    assert response["content"] == (
-        "[This page's content is built by JavaScript in a browser; the server sent only a "
-        "shell; rendering is off (WEBTAP_RENDER=off): set WEBTAP_RENDER=auto, or ask for this "
-        "page rendered (webtap fetch --render; web_fetch's render argument in webtap mcp).]\n"
+    # The shell keeps its state, which the verdict makes its error; the note says how to render.
+    assert (response["error_code"], response["verdict"], response["retry_with"]) == (
+        "NO_CONTENT",
+        "script_shell",
+        "render",
+    )
+    assert response["error"] == SHELL_ERROR.format(
+        note="Rendering in a browser is off (WEBTAP_RENDER=off): set WEBTAP_RENDER=auto, or ask "
+        "for this page rendered (webtap fetch --render; web_fetch's render argument in webtap "
+        "mcp)."
     )
     assert launches.count() == 0
     assert app.paths() == ["/"]
@@ -138,14 +150,13 @@ def test_a_second_read_within_the_ttl_is_a_cache_hit_with_no_browser(app, env, l
 def test_a_shell_that_rendering_did_not_help_is_not_rendered_again(app, env, launches, fetch_exe):
     url = app.page("/", DEAD_SHELL)
     first = fetch_exe(url, env)
-    assert first["content"] == (
-        "[This page's content is built by JavaScript in a browser; the server sent only a "
-        "shell; a browser rendered it, and it showed no content there either.]\n"
+    assert first["error"] == SHELL_ERROR.format(
+        note="A browser rendered it, and it showed no content there either."
     )
     second = fetch_exe(url, env)
-    assert second["content"].startswith(
-        "[This page's content is built by JavaScript in a browser; the server sent only a "
-        "shell; a browser rendered it earlier and it showed no content there either"
+    assert second["error"] == SHELL_ERROR.format(
+        note="A browser rendered it earlier and it showed no content there either; ask for it "
+        "rendered (render: true) to try again."
     )
     assert launches.count() == 1
     assert app.paths() == ["/", "/", "/"]  # the shell is never kept; the browser once
@@ -180,9 +191,9 @@ def test_the_mcp_server_renders_in_one_browser_and_takes_render(app, env, launch
         assert rendered["rendered"] is True
         assert "Added by a script after loading." in rendered["content"]
         refused = server.fetch(url=dead, render=False)
-        assert refused["content"].startswith(
-            "[This page's content is built by JavaScript in a browser; the server sent only a "
-            "shell; it was not rendered (render was false); ask for it with render: true.]"
+        assert refused["error"] == SHELL_ERROR.format(
+            note="It was not rendered in a browser (render was false); ask for it with "
+            "render: true."
         )
         wrong = server.fetch(url=article, render="yes")
         assert wrong["error"] == "Invalid input: field 'render' must be true or false"

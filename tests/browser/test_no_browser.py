@@ -1,7 +1,8 @@
-"""Without a browser (none on PATH, no WEBTAP_BROWSER): a page judged to be a script shell comes
-back with a note that it needs JavaScript and how to have it rendered; ``always`` (or
-``--render``) is a configuration error that says how to get a browser; a page that is no shell
-is fetched as ever. These run on any machine: no browser is needed to prove there is none."""
+"""Without a browser (none on PATH, no WEBTAP_BROWSER): a page judged to be a script shell is the
+verdict's NO_CONTENT error, which says it needs JavaScript and how to get a browser;
+``always`` (or ``--render``) is a configuration error that says how to get one; a page that is
+no shell is fetched as ever. These run on any machine: no browser is needed to prove there is
+none."""
 
 from __future__ import annotations
 
@@ -11,10 +12,12 @@ import pytest
 
 SHELL = """<!doctype html><html><head><title>App</title></head><body>
 <div id="root"></div><script src="/bundle.js"></script></body></html>"""
-NOTE = (
-    "[This page's content is built by JavaScript in a browser; the server sent only a shell; "
-    "no browser is installed to render it: install one (`apt-get install "
-    "chromium-headless-shell`, or any Chrome or Chromium) or set WEBTAP_BROWSER to its path.]\n"
+ERROR = (
+    "The page is a JavaScript application shell: its content is drawn by scripts, which this "
+    "fetch does not run. No browser is installed to render it: install one (`apt-get install "
+    "chromium-headless-shell`, or any Chrome or Chromium) or set WEBTAP_BROWSER to its path. "
+    "Fetching it again the same way will not help; a fetch that renders the page would, or "
+    "another URL for the same information (an API, a static version)."
 )
 
 
@@ -34,12 +37,15 @@ def fetch(run_exe, url: str, env: dict[str, str]) -> dict:
 
 def test_a_shell_says_it_needs_javascript_and_how_to_get_a_browser(app, no_browser, run_exe):
     response = fetch(run_exe, app.page("/", SHELL), no_browser)
-    assert response["success"] is True and "rendered" not in response
-    assert response["content"] == NOTE
-    assert response["page_state"].startswith("script_shell: ")
+    assert response["error"] == ERROR
+    assert (response["error_code"], response["verdict"], response["retry_with"]) == (
+        "NO_CONTENT",
+        "script_shell",
+        "render",
+    )
     second = fetch(run_exe, app.page("/", SHELL), no_browser)
-    assert second["content"] == NOTE
-    assert app.paths() == ["/", "/"]  # a page with a note is not kept: it is asked for again
+    assert second["error"] == ERROR
+    assert app.paths() == ["/", "/"]  # a shell is never kept: it is asked for again
 
 
 def test_a_page_that_is_no_shell_is_fetched_as_ever(app, no_browser, run_exe):

@@ -119,11 +119,13 @@ def test_the_ask_loop_renders_a_questions_pages_in_one_browser(
 
 def test_a_fetch_with_a_client_of_its_own_renders_only_when_asked(rendering, app, launches):
     """Like the page cache: the browser does not see the web a caller's client sees."""
+    from webtap.errors import NoContent
     from webtap.net import Client
 
     [url] = apps(app, "one")
     with Client() as client:
-        assert fetch(url, client=client).rendered is False
+        with pytest.raises(NoContent, match=r"not rendered in a browser \(render was false\)"):
+            fetch(url, client=client)
         assert launches.count() == 0
         assert fetch(url, client=client, render=True).rendered is True
     assert launches.count() == 1

@@ -1,6 +1,6 @@
 """``web-fetch-tool`` never reports a page without text as a silent success: the converter's
-``Document.state`` comes back as ``page_state``, a one-line note. The real executable, against
-a server on 127.0.0.1."""
+``Document.state`` becomes the fetch's verdict, a ``NO_CONTENT`` error that says why and what
+would help (issues 20 and 22). The real executable, against a server on 127.0.0.1."""
 
 from __future__ import annotations
 
@@ -10,8 +10,6 @@ from threading import Thread
 from typing import Any
 
 import pytest
-
-from webtap.convert import STATE_NOTES
 
 PAGES = {
     "/shell": b"<html><head><title>App</title></head><body><div id='root'></div>"
@@ -24,11 +22,12 @@ PAGES = {
 
 
 @pytest.fixture
-def server(allow_private: None) -> Iterator[str]:
+def server(allow_private: None) -> Iterator[Any]:
     class Handler(BaseHTTPRequestHandler):
         def do_GET(self) -> None:
+            self.server.paths.append(self.path)  # type: ignore[attr-defined]
             body = PAGES.get(self.path, b"")
-            self.send_response(200)
+            self.send_response(200 if body or self.path != "/robots.txt" else 404)
             self.send_header("Content-Type", "text/html; charset=utf-8")
             self.send_header("Content-Length", str(len(body)))
             self.end_headers()
@@ -38,9 +37,10 @@ def server(allow_private: None) -> Iterator[str]:
             pass
 
     httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    httpd.paths = []  # type: ignore[attr-defined]
     thread = Thread(target=httpd.serve_forever, daemon=True)
     thread.start()
-    yield f"http://127.0.0.1:{httpd.server_address[1]}"
+    yield httpd
     httpd.shutdown()
     httpd.server_close()
 
@@ -51,20 +51,39 @@ def fetch(run_exe: Callable[..., Any], url: str) -> dict[str, Any]:
     return result.json
 
 
-@pytest.mark.parametrize(("path", "state"), [("/shell", "script_shell"), ("/empty", "empty")])
-def test_a_page_without_text_says_why(server: str, run_exe: Callable[..., Any], path, state):
-    response = fetch(run_exe, server + path)
+def url(server: Any, path: str) -> str:
+    return f"http://127.0.0.1:{server.server_address[1]}{path}"
+
+
+@pytest.mark.parametrize(
+    ("path", "state", "retry_with", "said"),
+    [
+        ("/shell", "script_shell", "render", "JavaScript application shell"),
+        ("/empty", "empty", "another_url", "holds no text"),
+    ],
+)
+def test_a_page_without_text_says_why(
+    server: Any, run_exe: Callable[..., Any], path: str, state: str, retry_with: str, said: str
+) -> None:
+    response = fetch(run_exe, url(server, path))
+    assert response["success"] is False
+    assert response["error_code"] == "NO_CONTENT"
+    assert response["verdict"] == state
+    assert (response["retryable"], response["retry_with"]) == (False, retry_with)
+    assert said in response["error"]
+    assert "content" not in response
+
+
+def test_a_page_with_text_is_content(server: Any, run_exe: Callable[..., Any]) -> None:
+    response = fetch(run_exe, url(server, "/story"))
     assert response["success"] is True
-    assert response["page_state"] == f"{state}: {STATE_NOTES[state]}"
-
-
-def test_a_page_with_text_has_no_page_state(server: str, run_exe: Callable[..., Any]) -> None:
-    response = fetch(run_exe, server + "/story")
     assert "twice a day" in response["content"]
-    assert "page_state" not in response
+    assert "verdict" not in response
 
 
-def test_a_shell_is_not_kept_in_the_page_cache(server: str, run_exe: Callable[..., Any]):
-    # The note must come back on the next fetch (a later one may render the page).
-    fetch(run_exe, server + "/shell")
-    assert fetch(run_exe, server + "/shell")["page_state"].startswith("script_shell: ")
+def test_a_shell_is_not_kept_in_the_page_cache(server: Any, run_exe: Callable[..., Any]) -> None:
+    # The verdict must come back from the page itself on the next fetch (a later one may
+    # render it): both fetches reach the server.
+    for _ in range(2):
+        assert fetch(run_exe, url(server, "/shell"))["verdict"] == "script_shell"
+    assert server.paths.count("/shell") == 2

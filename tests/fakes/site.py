@@ -9,9 +9,12 @@ dripped too, headers and all, with ``drip``).
 ``Route``'s fields), for pages that answer differently each time (conditional requests).
 A path is looked up with its query first, then without it (a search provider's endpoint).
 
-The site records every request it gets, so a test can prove that nothing was sent. It listens
-on 127.0.0.1, or on another address given (``host="127.0.0.2"``: a page on a loopback address
-of its own, for tests that allow exactly that one past the SSRF guard).
+The site records every request it gets (``log``), so a test can prove that nothing was sent.
+A fetch a model chose reads ``/robots.txt`` first (a 404 here unless routed: everything
+allowed); ``requests`` and ``paths()`` are the other requests, those for pages, and
+``robots_reads()`` counts the reads of robots.txt. It listens on 127.0.0.1, or on another
+address given (``host="127.0.0.2"``: a page on a loopback address of its own, for tests that
+allow exactly that one past the SSRF guard).
 
     with Site.running() as site:
         url = site.page("/", "<title>Hi</title><p>hello</p>")
@@ -51,7 +54,7 @@ class Seen:
 class Site:
     def __init__(self, tls: Any = None, host: str = "127.0.0.1") -> None:
         self.routes: dict[str, Route | Callable[[Seen], dict[str, Any]]] = {}
-        self.requests: list[Seen] = []
+        self.log: list[Seen] = []
         self.stop = threading.Event()
         site = self
 
@@ -60,7 +63,7 @@ class Site:
 
             def do_GET(self) -> None:
                 seen = Seen(self.path, {k.lower(): v for k, v in self.headers.items()})
-                site.requests.append(seen)
+                site.log.append(seen)
                 route = site.routes.get(self.path) or site.routes.get(self.path.split("?")[0])
                 route = route or Route(404, body=b"no such page")
                 if callable(route):
@@ -157,9 +160,18 @@ class Site:
         self.routes[path] = function
         return self.url(path)
 
+    @property
+    def requests(self) -> list[Seen]:
+        """The requests for pages so far, in order: all but robots.txt's."""
+        return [seen for seen in self.log if seen.path != "/robots.txt"]
+
     def paths(self) -> list[str]:
-        """The paths requested so far, in order."""
+        """The pages requested so far, in order (robots.txt apart)."""
         return [seen.path for seen in self.requests]
+
+    def robots_reads(self) -> int:
+        """How many times robots.txt was asked for."""
+        return sum(seen.path == "/robots.txt" for seen in self.log)
 
     def redirect(self, path: str, location: str, status: int = 302) -> str:
         return self.route(path, status=status, headers={"Location": location})

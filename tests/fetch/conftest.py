@@ -95,10 +95,17 @@ def fetch_tool(run_exe: Callable[..., Any]) -> Callable[..., dict[str, Any]]:
             "total_lines",
             "content_mode",
             "invisible_characters_removed",
+            "markdown_source",
+            "verdict",  # a paywall's success, or a failure's verdict (issue 22)
+            "notice",
             "rendered",
-            "page_state",
             "error",
             "error_code",
+            "retryable",
+            "retry_with",
+            "retry_after",
+            "vendor",
+            "robots_rule",
         }
         response["_seconds"] = time.monotonic() - started
         return response

@@ -66,7 +66,11 @@ def test_http_error_is_one_line_on_stderr(site, webtap_fetch, allow_private):
     result = webtap_fetch(site.url("/missing"))
     assert result.returncode == 1
     assert result.stdout == ""
-    assert result.stderr == "webtap: HTTP 404: Not Found [HTTP_ERROR]\n"
+    # The spec's status line, then what would help (issue 22), then the code.
+    assert result.stderr == (
+        "webtap: HTTP 404: Not Found. Check the URL, or search for the page's current address. "
+        "[HTTP_ERROR]\n"
+    )
 
 
 def test_refusal_says_how_to_allow(site, webtap_fetch):

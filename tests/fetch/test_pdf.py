@@ -465,7 +465,7 @@ def test_mcp_server_reads_a_pdf(site, text_pdf, allow_private):
     """The MCP server's handlers, in process through the SDK's in-process client (its calls
     run on threads, as in ``webtap mcp``)."""
     from mcp import Client
-    from webtap.mcp_server import build_server, select_tools
+    from webtap.mcp.server import build_server, select_tools
 
     url = site.route("/guide.pdf", text_pdf, headers=PDF)
 

@@ -117,23 +117,37 @@ def test_redirect_to_another_scheme_is_not_followed(site, fetch_tool):
 # same handler in process ("call"), to keep the suite quick.
 
 
+# The spec's status line starts the message; what would help follows it, in words and in the
+# added fields retryable and retry_with (issue 22).
+AGAIN_LATER = (True, "later", "Try again later.")
+NOT_THERE = (False, "another_url", "Check the URL, or search for the page's current address.")
+ELSEWHERE = (
+    False,
+    "another_url",
+    "Retrying will not help. Try another source for this information.",
+)
+
+
 @pytest.mark.parametrize(
-    ("how", "status", "reason", "expected"),
+    ("how", "status", "reason", "expected", "advice"),
     [
-        ("exe", 404, None, "HTTP 404: Not Found"),
-        ("exe", 500, None, "HTTP 500: Internal Server Error"),
-        ("exe", 403, "Go Away Robot", "HTTP 403: Go Away Robot"),
-        ("call", 410, "", "HTTP 410: Gone"),
-        ("call", 599, "", "HTTP 599"),
+        ("exe", 404, None, "HTTP 404: Not Found", NOT_THERE),
+        ("exe", 500, None, "HTTP 500: Internal Server Error", AGAIN_LATER),
+        ("exe", 403, "Go Away Robot", "HTTP 403: Go Away Robot", ELSEWHERE),
+        ("call", 410, "", "HTTP 410: Gone", NOT_THERE),
+        ("call", 599, "", "HTTP 599", ELSEWHERE),
     ],
 )
-def test_http_errors_carry_the_status_line(site, runner, how, status, reason, expected):
+def test_http_errors_carry_the_status_line(site, runner, how, status, reason, expected, advice):
     url = site.route("/e", "<h1>error page</h1>", status=status, reason=reason)
     response = runner(how)(url)
+    retryable, retry_with, hint = advice
     assert response == {
         "success": False,
-        "error": expected,
+        "error": f"{expected}. {hint}",
         "error_code": "HTTP_ERROR",
+        "retryable": retryable,
+        "retry_with": retry_with,
         "_seconds": response["_seconds"],
     }
 
@@ -396,10 +410,17 @@ def test_octet_stream_is_sniffed(site, fetch_tool):
     assert fetch_tool(html)["title"] == "Asynchronous Programming in Rust"
 
 
-def test_empty_body_is_empty_content(site, fetch_tool):
+def test_empty_body_is_said_to_be_empty(site, fetch_tool):
+    # Not a success with "" as content: an empty page is no content (issue 22).
     url = site.route("/empty", b"", headers={"Content-Type": "text/html"})
     response = fetch_tool(url)
-    assert (response["success"], response["content"], response["total_lines"]) == (True, "", 0)
+    assert (response["success"], response["error_code"], response["verdict"]) == (
+        False,
+        "NO_CONTENT",
+        "empty",
+    )
+    assert response["error"].startswith("The page is empty: it holds no text.")
+    assert (response["retryable"], response["retry_with"]) == (False, "another_url")
 
 
 # --- pagination ------------------------------------------------------------------------------

@@ -66,7 +66,7 @@ def test_openai(tools) -> None:
 
 def test_webtaps_tools_are_described_alike_by_export_and_by_the_mcp_server(tools) -> None:
     """One WEB_ANNOTATIONS: ``tools export --format mcp`` and ``webtap mcp`` say the same."""
-    from webtap.mcp_server import own_tools
+    from webtap.mcp.server import own_tools
     from webtap.tools import WEB_ANNOTATIONS
 
     exported = {d["name"]: d for d in export_tools(tools, "mcp")}

@@ -14,7 +14,7 @@ from webtap.host import SchemaProblem, check_tool_schema, validate_btcp
 from webtap.host.validate import btcp_schema
 from webtap.protocol import load_schema
 
-# A copy of /work/shared/spec/004_a890bc30972730a1.txt, so that these tests never skip.
+# A copy of ../shared/spec/004_a890bc30972730a1.txt, so that these tests never skip.
 SPEC = Path(__file__).parents[1] / "fixtures" / "spec" / "004_a890bc30972730a1.txt"
 SPEC_TEXT = SPEC.read_text(encoding="utf-8")
 

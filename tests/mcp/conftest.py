@@ -48,7 +48,10 @@ class Handler(BaseHTTPRequestHandler):
     server: LocalServer
 
     def do_GET(self) -> None:
-        route = self.server.routes.get(self.path.split("?")[0]) or self.server.fallback
+        path = self.path.split("?")[0]
+        # robots.txt, which a model's fetch reads first, is no page: a 404 unless routed.
+        fallback = self.server.fallback if path != "/robots.txt" else None
+        route = self.server.routes.get(path) or fallback
         if route is None:
             self.send_error(404, "Not Found")
             return
@@ -166,7 +169,7 @@ async def _memory_session(
     the JSON-RPC stream loop over memory streams (mcp.shared.memory), ``auto`` the modern
     per-request path. Everything but the process: the handlers, schemas, results and events."""
     from mcp import Client
-    from webtap.mcp_server import build_server, select_tools
+    from webtap.mcp.server import build_server, select_tools
 
     session = Session(client=None)
 

@@ -25,13 +25,15 @@ import pytest
         (
             [],
             {"WEBTAP_MCP_MAX_LINES": "lots"},
-            "webtap: WEBTAP_MCP_MAX_LINES must be a whole number, got 'lots'\n",
+            "webtap: WEBTAP_MCP_MAX_LINES must be 0 or more (got 'lots'): a whole number of "
+            "lines, such as 500; fix it, or unset it to use the default\n",
         ),
         (["--timeout", "0"], {}, "webtap: --timeout must be a number of seconds above 0, got 0\n"),
         (
             [],
             {"WEBTAP_MCP_TIMEOUT": "soon"},
-            "webtap: WEBTAP_MCP_TIMEOUT must be a number, got 'soon'\n",
+            "webtap: WEBTAP_MCP_TIMEOUT must be a number above 0 (got 'soon'); fix it, or unset "
+            "it to use the default (60)\n",
         ),
         (
             ["--timeout", "inf"],
@@ -41,12 +43,14 @@ import pytest
         (
             [],
             {"WEBTAP_MCP_TIMEOUT": "nan"},
-            "webtap: WEBTAP_MCP_TIMEOUT must be a number of seconds above 0, got nan\n",
+            "webtap: WEBTAP_MCP_TIMEOUT must be a number above 0 (got 'nan'); fix it, or unset "
+            "it to use the default (60)\n",
         ),
         (
             [],
             {"WEBTAP_MCP_MAX_LINES": "-5"},
-            "webtap: WEBTAP_MCP_MAX_LINES must be 0 (no cap) or more, got -5\n",
+            "webtap: WEBTAP_MCP_MAX_LINES must be 0 or more (got '-5'): a whole number of "
+            "lines, such as 500; fix it, or unset it to use the default\n",
         ),
     ],
 )

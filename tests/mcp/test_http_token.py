@@ -193,7 +193,7 @@ def test_a_short_token_is_refused_without_quoting_it(run_exe: Any) -> None:
 
 @pytest.mark.anyio
 async def test_the_gate_lets_the_lifespan_through_and_closes_a_websocket() -> None:
-    from webtap.mcp_transports import BearerGate
+    from webtap.mcp.transports import BearerGate
 
     seen: list[str] = []
 
@@ -217,7 +217,7 @@ async def test_the_gate_lets_the_lifespan_through_and_closes_a_websocket() -> No
 
 
 def test_the_token_is_a_secret_no_message_quotes() -> None:
-    from webtap.mcp_transports import BearerGate
+    from webtap.mcp.transports import BearerGate
     from webtap.redact import redact
 
     BearerGate(lambda *_: None, TOKEN)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from webtap.mcp_server import LOG_LEVELS, _level_allows
+from webtap.mcp.server import LOG_LEVELS, _level_allows
 
 NO_KEY = {"name": "web_search_brave", "arguments": {"query": "no key"}}  # an event: warning
 

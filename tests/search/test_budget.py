@@ -17,7 +17,7 @@ import pytest
 from webtap.errors import RateLimit
 from webtap.net import Deadline
 from webtap.search import brave_search
-from webtap.search.budget import Limits, RateBudget
+from webtap.search.budget import Pace, RateBudget
 
 BIN = Path(sys.executable).parent
 EXE = "web-search-brave-tool"
@@ -123,7 +123,7 @@ def test_a_turn_beyond_the_deadline_is_rate_limit_without_a_request(
     brave: Any, kit: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.delenv("WEBTAP_BRAVE_RATE")
-    RateBudget("brave", kit.BRAVE_KEY, what="Brave Search").learn(Limits(wait=120))
+    RateBudget("brave", kit.BRAVE_KEY, what="Brave Search").learn(Pace(wait=120))
     with pytest.raises(RateLimit) as caught:
         brave_search("queued", deadline=Deadline(5))
     assert "after its deadline" in caught.value.message
@@ -194,7 +194,7 @@ def test_a_used_up_quota_is_asked_again_after_a_while(kit: Any) -> None:
         return RateLimit("used up")
 
     budget = RateBudget("brave", kit.BRAVE_KEY, what="Brave Search", quota_error=quota)
-    budget.learn(Limits(blocked_for=100_000))
+    budget.learn(Pace(blocked_for=100_000))
     with pytest.raises(RateLimit):
         budget.acquire(Deadline(5))
     assert 99_000 < seen[0] <= 100_000  # the message tells the real reset

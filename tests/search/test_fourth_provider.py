@@ -96,7 +96,7 @@ webtap.protocol.SCHEMA_DIR = os.environ["PROBE_SCHEMAS"]  # the shipped schema, 
 from webtap.cli import build_parser
 from webtap.credentials import KEY_SOURCES, Keys, configured_providers, require
 from webtap.errors import AuthMissing, WebtapError
-from webtap.mcp_server import _instructions
+from webtap.mcp.server import _instructions
 from webtap.search import search
 from webtap.search.budget import RateBudget
 from webtap.sql import SqlFunctions

@@ -48,7 +48,7 @@ def anyio_backend() -> str:
 async def test_served_over_mcp(searxng: Any) -> None:
     """The MCP server's handlers, in process through the SDK's in-process client."""
     from mcp import Client
-    from webtap.mcp_server import build_server, select_tools
+    from webtap.mcp.server import build_server, select_tools
 
     async with Client(build_server(select_tools()), mode="legacy") as client:
         listed = [tool.name for tool in (await client.list_tools()).tools]

@@ -341,12 +341,16 @@ def test_a_cancel_while_rows_are_handed_out_starts_no_more_rows(monkeypatch: Any
     monkeypatch.setattr(Pool, "submit", recording_submit)
     paused, resume, release = threading.Event(), threading.Event(), threading.Event()
 
+    class Rows(list):  # a chunk's rows, handed out one by one: the window opens after the first
+        def __iter__(self) -> Any:
+            for n, question in enumerate(list.__iter__(self)):
+                yield question
+                if n == 0:
+                    paused.set()
+                    assert resume.wait(30)
+
     def rows() -> Any:
-        for n in range(3):
-            yield Question(f"c{n}", "q", DEFAULT, 100, "none", 0)
-            if n == 0:
-                paused.set()
-                assert resume.wait(30)
+        return Rows(Question(f"c{n}", "q", DEFAULT, 100, "none", 0) for n in range(3))
 
     dispatcher = Dispatcher(lambda: 4)
     outcome: dict[str, Any] = {}

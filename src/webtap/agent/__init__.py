@@ -12,14 +12,14 @@ that provider is set up, and ``web_fetch`` always (DESIGN 7). On ``tool_use`` th
 requested tool and answers with one user message of ``tool_result`` blocks, then calls again; a
 failed search becomes ``is_error`` with the spec's text. After ``max_tool_calls`` tool calls (1
 by default, the spec's constraint) the next call carries ``tool_choice: none``, so the model
-must answer in text. Budgets bound each model call, each search and the whole question.
+must answer in text. Time limits bound each model call, each search and the whole question.
 
 Failures raise :class:`~webtap.errors.WebtapError` subclasses with messages that name what went
 wrong and what to do, and that never contain a key.
 
-The package, a module a concept: :mod:`~webtap.agent.settings` (model, limits, budgets),
-:mod:`~webtap.agent.client` (the SDK client), :mod:`~webtap.agent.retry` (one model call inside
-the budget), :mod:`~webtap.agent.loop` (the conversation), :mod:`~webtap.agent.prompt` (what the
+The package, a module a concept: :mod:`~webtap.agent.settings` (model, limits, time limits),
+:mod:`~webtap.agent.client` (the SDK client), :mod:`~webtap.agent.retry` (one model call before
+the deadline), :mod:`~webtap.agent.loop` (the conversation), :mod:`~webtap.agent.prompt` (what the
 model is given), :mod:`~webtap.agent.reply` (what it sent, checked), :mod:`~webtap.agent.steps`
 (what a question did) and :mod:`~webtap.agent.api_errors` (the SDK's errors as webtap's).
 """
@@ -40,42 +40,40 @@ from webtap.agent.prompt import (
 )
 from webtap.agent.reply import parse_reply
 from webtap.agent.settings import (
-    DEFAULT_BUDGETS,
     DEFAULT_FETCH_LIMIT,
     DEFAULT_MAX_RETRIES,
     DEFAULT_MAX_TOKENS,
     DEFAULT_MAX_TOOL_CALLS,
     DEFAULT_MODEL,
     DEFAULT_SETTINGS,
+    DEFAULT_TIME_LIMITS,
     MAX_TOOL_CALLS,
-    MODEL_ENV,
     AskSettings,
-    Budgets,
+    TimeLimits,
     default_model,
 )
 from webtap.agent.steps import Answer, Step, ToolCall, ToolReply
 
 __all__ = [
-    "DEFAULT_BUDGETS",
     "DEFAULT_FETCH_LIMIT",
     "DEFAULT_MAX_RETRIES",
     "DEFAULT_MAX_TOKENS",
     "DEFAULT_MAX_TOOL_CALLS",
     "DEFAULT_MODEL",
     "DEFAULT_SETTINGS",
+    "DEFAULT_TIME_LIMITS",
     "DESCRIPTION_WIDTH",
     "MAX_REPLY_BYTES",
     "MAX_TOOL_CALLS",
-    "MODEL_ENV",
     "SEARCH_RESULTS",
     "SEARCH_TOOL",
     "SEARCH_UNAVAILABLE",
     "Answer",
     "AskSettings",
-    "Budgets",
     "ModelNotFound",
     "Refused",
     "Step",
+    "TimeLimits",
     "ToolCall",
     "ToolReply",
     "anthropic_client",

@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from webtap.agent.settings import DEFAULT_MODEL
+from webtap.agent.settings import DEFAULT_MODEL, ENDPOINT_ENV
 from webtap.errors import APIError, AuthInvalid, ConfigError, NetworkError, RateLimit, WebtapError
 from webtap.redact import quote, redact
 
@@ -35,7 +35,7 @@ def translate_api_errors(
     """The SDK's exceptions as webtap's, most specific first, with no key in any message.
 
     ``retries`` were made before the failure; ``out_of_time`` when another was due but the
-    question's budget had no time left for it; ``model`` names the model in a 404's message.
+    question's deadline left no time for it; ``model`` names the model in a 404's message.
     """
     import anthropic
 
@@ -88,16 +88,16 @@ def translate_api_errors(
     except anthropic.APIConnectionError as exc:
         cause = exc.__cause__ or exc.__context__
         reason = f"{type(cause).__name__}: {cause}" if cause else str(exc)
-        base_url = os.environ.get("ANTHROPIC_BASE_URL", "").strip()
+        base_url = os.environ.get(ENDPOINT_ENV, "").strip()
         if base_url and not base_url.lower().startswith(("http://", "https://")):
             raise ConfigError(
                 redact(
-                    f"ANTHROPIC_BASE_URL must be an http:// or https:// URL (got {base_url!r}); "
+                    f"{ENDPOINT_ENV} must be an http:// or https:// URL (got {base_url!r}); "
                     "fix it, or unset it to use the Anthropic API.",
                     secrets,
                 )
             ) from None
-        advice = f"Check ANTHROPIC_BASE_URL ({base_url})" if base_url else "Check the network"
+        advice = f"Check {ENDPOINT_ENV} ({base_url})" if base_url else "Check the network"
         raise NetworkError(
             redact(f"Could not reach the Anthropic API ({reason}). {advice}.", secrets)
         ) from None

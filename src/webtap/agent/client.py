@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from webtap.agent.settings import DEFAULT_BUDGETS, DEFAULT_MAX_RETRIES, Budgets
+from webtap.agent.settings import DEFAULT_MAX_RETRIES, DEFAULT_TIME_LIMITS, TimeLimits
 from webtap.errors import APIError
 
 __all__ = ["MAX_REPLY_BYTES", "anthropic_client", "one_attempt_per_call"]
@@ -16,7 +16,7 @@ MAX_REPLY_BYTES = 32 * 1024 * 1024  # decoded; a 128k-token answer is a few MB o
 def anthropic_client(
     api_key: str,
     *,
-    budgets: Budgets = DEFAULT_BUDGETS,
+    time_limits: TimeLimits = DEFAULT_TIME_LIMITS,
     max_retries: int = DEFAULT_MAX_RETRIES,
     on_response: Callable[[Any], None] | None = None,
 ) -> Any:
@@ -24,7 +24,7 @@ def anthropic_client(
 
     The SDK makes one attempt per call (``max_retries=0``): webtap's own loop retries
     (:func:`webtap.agent.retry.send`), ``AskSettings.max_retries`` times, so that the
-    question's budget bounds every attempt and wait whatever the SDK's version does.
+    question's deadline bounds every attempt and wait whatever the SDK's version does.
     ``max_retries`` is accepted for callers that pass their settings' value here. Safe to
     share between threads: one client serves every row of a SQL query. ``on_response`` sees
     every HTTP response (its headers carry the account's rate limits).
@@ -40,7 +40,7 @@ def anthropic_client(
     return anthropic.Anthropic(
         api_key=api_key,
         max_retries=0,
-        timeout=budgets.model_call,
+        timeout=time_limits.model_call,
         http_client=anthropic.DefaultHttpxClient(event_hooks={"response": hooks}),
     )
 
@@ -54,7 +54,7 @@ def _reply_too_large() -> APIError:
 
 def one_attempt_per_call(client: Any) -> Any:
     """``client`` with the SDK's retries off: a caller's own client too, so that there is one
-    retry loop (:func:`webtap.agent.retry.send`) and one budget, not the SDK's retries inside
+    retry loop (:func:`webtap.agent.retry.send`) and one deadline, not the SDK's retries inside
     webtap's."""
     if getattr(client, "max_retries", 0) and callable(getattr(client, "with_options", None)):
         return client.with_options(max_retries=0)

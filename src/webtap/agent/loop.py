@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import time
 from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
@@ -18,11 +17,12 @@ from webtap.agent.prompt import (
     user_message,
 )
 from webtap.agent.reply import parse_reply
-from webtap.agent.retry import Budget, send, spent
+from webtap.agent.retry import ModelCall, send, spent
 from webtap.agent.settings import DEFAULT_SETTINGS, AskSettings, check_settings, default_model
 from webtap.agent.steps import Answer, Step, ToolCall, ToolReply
 from webtap.credentials import Credentials, Keys
 from webtap.errors import APIError, InvalidInput
+from webtap.net import Deadline
 from webtap.redact import redact, remember
 from webtap.tools import ToolResult, attempt
 from webtap.tools import call as call_tool
@@ -62,7 +62,7 @@ def ask(
     owned = client is None
     if owned:
         client = anthropic_client(
-            api_key, budgets=settings.budgets, max_retries=settings.max_retries
+            api_key, time_limits=settings.time_limits, max_retries=settings.max_retries
         )
     loop = _Loop(settings, credentials, client, search_client, on_step, session_id)
     from webtap.fetch.render import keep_browser
@@ -94,10 +94,13 @@ class _Loop:
         self.on_step = on_step
         self.session_id = session_id
         self.provider = credentials.search_provider(settings.search_provider)
-        self.deadline = time.monotonic() + settings.budgets.total
+        self.deadline = Deadline(settings.time_limits.total)  # the whole question's
         self.results: list[ToolReply] = []
         self.usage = {"input_tokens": 0, "output_tokens": 0}
         self.model_calls = 0
+        # URLs whose fetch was refused for good (a bot wall, robots.txt): asked again in the
+        # same question, they get the same answer without another request.
+        self.refused: dict[str, ToolResult] = {}
 
     def tools(self) -> list[dict[str, Any]]:
         from webtap.protocol import load_schema
@@ -172,17 +175,18 @@ class _Loop:
         )
 
     def call_model(self, request: dict[str, Any]) -> dict[str, Any]:
-        budgets = self.settings.budgets
         secrets = self.credentials.secrets()
         remember(secrets)  # every quote of a reply hides them, wherever it is cut
-        budget = Budget(
-            self.deadline, budgets.total, budgets.model_call, tuple(secrets), self.settings.model
+        call = ModelCall(
+            self.deadline,
+            self.settings.time_limits.model_call,
+            tuple(secrets),
+            self.settings.model,
         )
-        remaining = self.deadline - time.monotonic()
-        if remaining <= 0:
-            raise spent(budget)
+        if self.deadline.expired:
+            raise spent(self.deadline)
         self.model_calls += 1
-        body = send(self.client, request, budget, self.settings.max_retries)
+        body = send(self.client, request, call, self.settings.max_retries)
         reply = parse_reply(body)
         usage = reply.get("usage")
         if isinstance(usage, dict):
@@ -199,8 +203,9 @@ class _Loop:
             str(use.get("name", "")),
             raw_input if isinstance(raw_input, dict) else {},
         )
+        provider = self.provider  # the search offered, if any
         if call.name not in ("web_search", "web_fetch") or (
-            call.name == "web_search" and not self.provider
+            call.name == "web_search" and not provider
         ):
             return ToolReply(call, f"Unknown tool '{call.name}'.", True, "unknown tool").block()
         if len(self.results) >= self.settings.max_tool_calls:
@@ -215,8 +220,8 @@ class _Loop:
         if self.on_step:
             self.on_step(call)
         # Both tools the same way: a webtap.tools.ToolResult, then the reply made of it.
-        if call.name == "web_search":
-            reply = self.search_reply(call, self.search(call))
+        if call.name == "web_search" and provider:
+            reply = self.search_reply(call, self.search(call, provider))
         else:
             reply = self.fetch_reply(call, self.fetch(call))
         self.results.append(reply)
@@ -228,13 +233,13 @@ class _Loop:
             self.on_step(reply)
         return reply.block()
 
-    def search(self, call: ToolCall) -> ToolResult:
+    def search(self, call: ToolCall, provider: str) -> ToolResult:
         query = call.input.get("query")
         if not isinstance(query, str) or not query.strip():
             problem = "Missing required parameter 'query': give the search query as a string."
             return ToolResult(call.name, failure=InvalidInput(problem))
         # In process the answer keeps its SearchResult objects: the spec's text is made of them.
-        return attempt(call.name, lambda: {"results": self.run_search(query)})
+        return attempt(call.name, lambda: {"results": self.run_search(query, provider)})
 
     def search_reply(self, call: ToolCall, outcome: ToolResult) -> ToolReply:
         if outcome.failure is None:
@@ -247,33 +252,58 @@ class _Loop:
         # Spec 002: any other failed search is this one text; the person sees why.
         return ToolReply(call, SEARCH_UNAVAILABLE, True, detail, outcome.event)
 
-    def run_search(self, query: str) -> list[Any]:
+    def run_search(self, query: str, provider: str) -> list[Any]:
         from webtap.search import search
         from webtap.search.budget import TurnDeadline
 
         # The search may wait for its turn in the key's shared rate budget as long as the
-        # question has time; then it has its own budget, its one retry included.
-        left = max(self.deadline - time.monotonic(), 0.1)
-        deadline = TurnDeadline(self.settings.budgets.search, wait=left)
+        # question has time; then it has its own time limit, its one retry included.
+        left = max(self.deadline.remaining(), 0.1)
+        deadline = TurnDeadline(self.settings.time_limits.search, wait=left)
         return search(
             query,
-            self.provider,
+            provider,
             SEARCH_RESULTS,
-            credentials=self.credentials.for_provider(self.provider),
+            credentials=self.credentials.for_provider(provider),
             client=self.search_client,
             deadline=deadline,
         )
 
     def fetch(self, call: ToolCall) -> ToolResult:
+        url = call.input.get("url")
+        earlier = self.refused.get(url) if isinstance(url, str) else None
+        if earlier is not None:
+            return earlier
         request = dict(call.input)
         request.setdefault("limit", self.settings.fetch_limit)
-        return call_tool("web_fetch", request)
+        outcome = call_tool("web_fetch", request)
+        failure = outcome.failure
+        if isinstance(url, str) and failure is not None and failure.code in _FOR_GOOD:
+            self.refused[url] = outcome
+        return outcome
+
+    def asked(self, url: str) -> bool:
+        """Whether an earlier fetch in this question asked for ``url``."""
+        return any(
+            reply.call.name == "web_fetch" and reply.call.input.get("url") == url
+            for reply in self.results
+        )
 
     def fetch_reply(self, call: ToolCall, outcome: ToolResult) -> ToolReply:
         if outcome.failure is not None:
             error = f"{outcome.failure.message} ({outcome.failure.code})"
+            url = call.input.get("url")
+            if isinstance(url, str) and self.refused.get(url) is outcome and self.asked(url):
+                error += (
+                    " This URL was refused earlier in this conversation; it was not fetched again."
+                )
             return ToolReply(call, f"Fetch failed: {error}", True, error, outcome.event)
         page = {key: value for key, value in outcome.result.items() if key != "success"}
         lines = str(page.get("content", "")).count("\n") + 1
         detail = f"{page.get('title') or page.get('url')} ({lines} lines)"
         return ToolReply(call, json.dumps(page, ensure_ascii=False), False, detail, outcome.event)
+
+
+# Fetch failures that no retry of the same URL can turn into content: a bot wall, robots.txt
+# (their advice is never "retryable"; the "14 identical retries" of issue 22).
+_FOR_GOOD = frozenset(("BLOCKED", "ROBOTS_DISALLOWED"))

@@ -24,6 +24,7 @@ def parse_reply(body: bytes) -> dict[str, Any]:
             f"The Anthropic API returned a malformed response (not JSON, starting {start!r}). "
             "Check ANTHROPIC_BASE_URL, or try again later."
         ) from None
+    problem: str | None
     if (
         not isinstance(reply, dict)
         or reply.get("type") != "message"
@@ -42,7 +43,7 @@ def parse_reply(body: bytes) -> dict[str, Any]:
 
 
 # What the loop reads from each kind of block, and the JSON type it must be.
-_BLOCK_FIELDS = {
+_BLOCK_FIELDS: dict[str, dict[str, type]] = {
     "text": {"text": str},
     "tool_use": {"id": str, "name": str, "input": dict},
 }

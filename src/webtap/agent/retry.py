@@ -1,26 +1,26 @@
-"""One model call inside the question's time budget: attempts, waits between them, and when to
+"""One model call inside the question's deadline: attempts, waits between them, and when to
 give up."""
 
 from __future__ import annotations
 
 import random
 import time
-from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from webtap.agent.api_errors import translate_api_errors
 from webtap.errors import NetworkError, WebtapError
 
-__all__ = ["MAX_RETRY_AFTER", "RETRY_STATUSES", "Budget", "retry_wait", "send", "spent"]
+if TYPE_CHECKING:
+    from webtap.net import Deadline
+
+__all__ = ["MAX_RETRY_AFTER", "RETRY_STATUSES", "ModelCall", "retry_wait", "send", "spent"]
 
 
-@dataclass(frozen=True)
-class Budget:
+class ModelCall(NamedTuple):
     """What every attempt of one model call must respect (see :func:`send`)."""
 
-    deadline: float  # time.monotonic() by which the whole question must be done
-    total: float
-    model_call: float
+    deadline: Deadline  # the whole question's: no attempt or wait goes past it
+    timeout: float  # seconds one attempt may take (TimeLimits.model_call)
     secrets: tuple[str, ...]
     model: str | None = None  # named when the API does not serve it
 
@@ -29,27 +29,25 @@ RETRY_STATUSES = frozenset({408, 409, 429})  # and every 5xx, 529 (overloaded) i
 MAX_RETRY_AFTER = 60.0  # seconds: a server's longer retry-after is not waited for
 
 
-def send(client: Any, request: dict[str, Any], budget: Budget, max_retries: int) -> bytes:
-    """One model call: the first attempt and up to ``max_retries`` retries, inside the budget.
+def send(client: Any, request: dict[str, Any], call: ModelCall, max_retries: int) -> bytes:
+    """One model call: the first attempt and up to ``max_retries`` retries, before its deadline.
 
     A retry follows a connection failure, a timeout, or a 408/409/429/5xx answer (unless the
     server says ``x-should-retry: false``), after the server's ``retry-after(-ms)`` (up to
     60 s) or else an exponential back-off (0.5 s doubling to 8 s, less up to 25 % jitter).
-    An attempt gets no more time than the question has left, none starts once the budget is
-    spent, and no retry is made whose wait would outlast it: the failure is reported then.
+    An attempt gets no more time than the question has left, none starts once the deadline has
+    passed, and no retry is made whose wait would outlast it: the failure is reported then.
     """
     import anthropic
 
     retries = 0
     while True:
-        remaining = budget.deadline - time.monotonic()
+        remaining = call.deadline.remaining()
         if remaining <= 0:
-            raise spent(budget)
-        timeout = min(budget.model_call, remaining)
+            raise spent(call.deadline)
+        timeout = min(call.timeout, remaining)
         try:
-            with translate_api_errors(
-                list(budget.secrets), budget.model_call, retries, model=budget.model
-            ):
+            with translate_api_errors(list(call.secrets), call.timeout, retries, model=call.model):
                 try:
                     raw = client.messages.with_raw_response.create(
                         **request,
@@ -59,26 +57,26 @@ def send(client: Any, request: dict[str, Any], budget: Budget, max_retries: int)
                     )
                     return raw.http_response.content
                 except anthropic.APITimeoutError:
-                    if timeout < budget.model_call:
-                        raise spent(budget) from None  # the budget ended it, not the call
+                    if timeout < call.timeout:
+                        raise spent(call.deadline) from None  # the deadline ended it, not the call
                     wait = retry_wait(None, retries)
-                    if retries >= max_retries or wait >= budget.deadline - time.monotonic():
+                    if retries >= max_retries or wait >= call.deadline.remaining():
                         raise
                 except anthropic.APIConnectionError as exc:
                     if isinstance(exc.__cause__, WebtapError):
                         raise exc.__cause__ from None  # the reply was too large: no retry
                     wait = retry_wait(None, retries)
-                    if retries >= max_retries or wait >= budget.deadline - time.monotonic():
+                    if retries >= max_retries or wait >= call.deadline.remaining():
                         raise
                 except anthropic.APIStatusError as exc:
                     if retries >= max_retries or not _should_retry(exc.response):
                         raise
                     wait = retry_wait(exc.response.headers, retries)
-                    if wait >= budget.deadline - time.monotonic():
+                    if wait >= call.deadline.remaining():
                         raise _OutOfTime(exc) from None
         except _OutOfTime as out:
             with translate_api_errors(
-                list(budget.secrets), budget.model_call, retries, True, model=budget.model
+                list(call.secrets), call.timeout, retries, True, model=call.model
             ):
                 raise out.error from None
         time.sleep(wait)
@@ -86,7 +84,7 @@ def send(client: Any, request: dict[str, Any], budget: Budget, max_retries: int)
 
 
 class _OutOfTime(Exception):
-    """A retryable failure whose retry would outlast the question's budget."""
+    """A retryable failure whose retry would outlast the question's deadline."""
 
     def __init__(self, error: Exception) -> None:
         self.error = error
@@ -129,5 +127,8 @@ def _retry_after(headers: Any) -> float | None:
     return when.timestamp() - time.time() if when.tzinfo else None
 
 
-def spent(budget: Budget) -> NetworkError:
-    return NetworkError(f"Gave up: the question took longer than its {budget.total:g} s budget.")
+def spent(deadline: Deadline) -> NetworkError:
+    """The question's deadline passed (spec 002 calls its seconds the question's budget)."""
+    return NetworkError(
+        f"Gave up: the question took longer than its {deadline.seconds:g} s budget."
+    )

@@ -1,30 +1,36 @@
-"""How a question is asked: the model, its limits and the time budgets (spec 002)."""
+"""How a question is asked: the model, its limits and its time limits (spec 002)."""
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass
 
+from webtap.settings import MODEL
+
 __all__ = [
-    "DEFAULT_BUDGETS",
     "DEFAULT_FETCH_LIMIT",
     "DEFAULT_MAX_RETRIES",
     "DEFAULT_MAX_TOKENS",
     "DEFAULT_MAX_TOOL_CALLS",
     "DEFAULT_MODEL",
     "DEFAULT_SETTINGS",
+    "DEFAULT_TIME_LIMITS",
+    "ENDPOINT_DEFAULT",
+    "ENDPOINT_ENV",
     "MAX_TOOL_CALLS",
-    "MODEL_ENV",
     "AskSettings",
-    "Budgets",
+    "TimeLimits",
     "check_settings",
     "default_model",
 ]
 
 # A current model that the installed SDK does not list as deprecated (spec 002 named the model of
-# its day); WEBTAP_MODEL overrides it for every front end, and --model / stps_set_model win.
-DEFAULT_MODEL = "claude-sonnet-5-5"
-MODEL_ENV = "WEBTAP_MODEL"
+# its day; the setting WEBTAP_MODEL declares it); WEBTAP_MODEL overrides it for every front end,
+# and --model / stps_set_model win.
+DEFAULT_MODEL = MODEL.default
+# Where the Anthropic API is (DESIGN 10): the SDK reads the variable itself; webtap names it in
+# messages, and the docs list it beside the search providers' endpoints.
+ENDPOINT_ENV = "ANTHROPIC_BASE_URL"
+ENDPOINT_DEFAULT = "https://api.anthropic.com"
 DEFAULT_MAX_TOKENS = 1000
 DEFAULT_MAX_TOOL_CALLS = 1  # spec 002: "Single tool call limit (max 1 search per query)"
 DEFAULT_MAX_RETRIES = 2  # the SDK's own retries of 408/409/429/5xx/529 and connection errors
@@ -33,15 +39,16 @@ MAX_TOOL_CALLS = 20
 
 
 @dataclass(frozen=True)
-class Budgets:
-    """Seconds: one model call, one search, and one whole question (spec 002, "Timeout")."""
+class TimeLimits:
+    """Seconds: one model call, one search, and one whole question (spec 002, "Timeout"; its
+    "Budget" adds them up). The question's becomes its :class:`~webtap.net.Deadline`."""
 
     model_call: float = 30.0
     search: float = 10.0
     total: float = 90.0
 
 
-DEFAULT_BUDGETS = Budgets()
+DEFAULT_TIME_LIMITS = TimeLimits()
 
 
 @dataclass(frozen=True)
@@ -54,7 +61,7 @@ class AskSettings:
     max_tokens: int = DEFAULT_MAX_TOKENS
     max_tool_calls: int = DEFAULT_MAX_TOOL_CALLS
     search_provider: str | None = None
-    budgets: Budgets = DEFAULT_BUDGETS
+    time_limits: TimeLimits = DEFAULT_TIME_LIMITS
     fetch_limit: int = DEFAULT_FETCH_LIMIT
     max_retries: int = DEFAULT_MAX_RETRIES
     store_events: bool = True
@@ -65,7 +72,7 @@ DEFAULT_SETTINGS = AskSettings()
 
 def default_model() -> str:
     """``WEBTAP_MODEL`` when set, else :data:`DEFAULT_MODEL`."""
-    return os.environ.get(MODEL_ENV, "").strip() or DEFAULT_MODEL
+    return MODEL.get()
 
 
 def check_settings(settings: AskSettings) -> None:

@@ -11,6 +11,7 @@ __all__ = ["add_parser", "run"]
 
 def add_parser(subparsers: Any) -> None:
     from webtap.providers import PROVIDERS
+    from webtap.settings import MODEL
 
     parser = subparsers.add_parser(
         "ask",
@@ -25,7 +26,7 @@ def add_parser(subparsers: Any) -> None:
     parser.add_argument("question", nargs="+", help="the question")
     parser.add_argument("--context", "-c", default="", help="context for the question")
     parser.add_argument(
-        "--model", "-m", help="the model (default: WEBTAP_MODEL, else claude-sonnet-5-5)"
+        "--model", "-m", help=f"the model (default: {MODEL.name}, else {MODEL.default})"
     )
     parser.add_argument(
         "--max-tokens", type=int, metavar="N", help="the answer's length limit (default 1000)"

@@ -6,6 +6,7 @@ import argparse
 from typing import Any
 
 from webtap.cli._output import cell, fail, print_json
+from webtap.settings import DB
 
 __all__ = ["add_parser", "run"]
 
@@ -15,7 +16,7 @@ def add_parser(subparsers: Any) -> None:
         "events",
         help="list the events tools raised (e.g. config_required)",
         description="Events tools raised, oldest first, from the events store "
-        "(WEBTAP_DB, else webtap.db in the user data folder).",
+        f"({DB.name}, else webtap.db in the user data folder).",
     )
     parser.add_argument("--session", metavar="S", help="only this session's events")
     parser.add_argument("--json", action="store_true", help="print JSON")
@@ -38,7 +39,7 @@ def run(args: argparse.Namespace) -> int:
             return fail(exc.message)
         except sqlite3.Error as exc:
             where = f"the events store {path}"
-            return fail(f"cannot read {where}: {exc}; set WEBTAP_DB to another file")
+            return fail(f"cannot read {where}: {exc}; set {DB.name} to another file")
     if args.json:
         print_json(events)
         return 0

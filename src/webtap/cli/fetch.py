@@ -6,6 +6,8 @@ import argparse
 import sys
 from typing import Any
 
+from webtap import settings
+
 __all__ = ["add_parser", "run"]
 
 DESCRIPTION = """\
@@ -15,8 +17,12 @@ footers; --full (or WEBTAP_FETCH_MODE=page) prints the whole page. --offset and 
 lines of the Markdown, as the web_fetch tool does. Errors go to stderr as one line, with a
 non-zero exit status.
 
-Converted pages are kept in the user cache folder for WEBTAP_FETCH_CACHE_TTL seconds (default
-600), so reading a page in parts downloads it once; WEBTAP_CACHE=off turns that off.
+Converted pages are kept in the user cache folder, so reading a page in parts downloads it once.
+
+A bot check or block page is an error (BLOCKED), and so are a login or consent wall, an empty
+page and a page that needs JavaScript (NO_CONTENT); a paywalled article's teaser is printed,
+with a note on stderr. You chose the URL, so robots.txt is not asked (WEBTAP_ROBOTS=obey to
+obey it, as fetches a model chooses do).
 
 A page whose content is built by JavaScript (an empty shell from the server) is rendered in a
 browser when one is installed (WEBTAP_RENDER=auto, the default; apt-get install
@@ -24,8 +30,6 @@ chromium-headless-shell, or any Chrome or Chromium, or WEBTAP_BROWSER=path); --r
 any HTML page first (as WEBTAP_RENDER=always), and WEBTAP_RENDER=off never renders.
 
 Private, loopback and link-local addresses are refused unless WEBTAP_ALLOW_PRIVATE_NETWORKS=1.
-Limits: WEBTAP_FETCH_TIMEOUT (seconds, default 30), WEBTAP_CONNECT_TIMEOUT (default 10),
-WEBTAP_MAX_BYTES (default 10485760).
 """
 
 
@@ -44,6 +48,10 @@ def add_parser(subparsers: Any) -> None:
         "fetch",
         help="fetch a URL and print it as Markdown",
         description=DESCRIPTION,
+        epilog=settings.environment_help(
+            *(setting for setting in settings.SETTINGS.values() if setting.section == "fetch"),
+            settings.CACHE,
+        ),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("url", metavar="URL", help="the http:// or https:// URL to fetch")
@@ -76,12 +84,23 @@ def run(args: argparse.Namespace) -> int:
         request["offset"] = args.offset
     if args.limit is not None:
         request["limit"] = args.limit
-    result = call("web_fetch", request, full_page=args.full, render=True if args.render else None)
+    # A person chose this URL: robots.txt is for the URLs a model chooses (DESIGN 14).
+    result = call(
+        "web_fetch",
+        request,
+        full_page=args.full,
+        model_chose=False,
+        render=True if args.render else None,
+    )
     if args.json:
         print_json(result.response())
         return 0 if result.success else 1
     if result.failure is not None:
         return fail(f"{result.failure.message} [{result.failure.code}]")
+    if result.result.get("notice"):
+        from webtap.cli._output import cell, err_console
+
+        err_console().print(f"[dim yellow]{cell(result.result['notice'])}[/dim yellow]")
     content = result.result["content"]
     sys.stdout.write(content if not content or content.endswith("\n") else content + "\n")
     sys.stdout.flush()

@@ -59,11 +59,12 @@ def _note_other_system_folder(args: argparse.Namespace, folder: Any) -> None:
     import os
 
     from webtap.host import tool_folders
+    from webtap.settings import SYSTEM_TOOLS_DIR
 
     system = dict(tool_folders())["system"]
     if args.system and os.path.realpath(folder) != os.path.realpath(system):
         fail(
             f"note: discovery reads system tools from {system}; "
-            f"set WEBTAP_SYSTEM_TOOLS_DIR={folder} to use these",
+            f"set {SYSTEM_TOOLS_DIR.name}={folder} to use these",
             0,
         )

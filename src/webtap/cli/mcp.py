@@ -5,9 +5,10 @@ from __future__ import annotations
 import argparse
 import functools
 import math
-import os
 import sys
 from typing import Any
+
+from webtap.settings import MCP_MAX_LINES, MCP_TIMEOUT, MCP_TOKEN, environment_help
 
 __all__ = ["add_parser", "run"]
 
@@ -29,14 +30,20 @@ SIGTERM, SIGHUP and Ctrl-C stop the server at once, calls in flight or not: ever
 tool is killed, and the exit status is 143, 129 or 130.
 """
 
-EPILOG = """\
-environment:
-  WEBTAP_MCP_MAX_LINES  default for --max-lines (500)
-  WEBTAP_MCP_TIMEOUT    default for --timeout (60)
-  WEBTAP_MCP_TOKEN      the bearer token --http requires (16 or more printable characters)
-  BRAVE_API_KEY, SEARXNG_URL, GOOGLE_SEARCH_API_KEY, GOOGLE_SEARCH_ENGINE_ID  the search
-  tools' keys and SearXNG's address (or ~/.config/ikigai/credentials.json); web_fetch needs none.
-"""
+
+def epilog() -> str:
+    """The environment section of ``--help``: the settings as declared, then the search keys
+    as the provider registry names them."""
+    from webtap.providers import PROVIDERS
+
+    keys = ", ".join(key.env for provider in PROVIDERS.values() for key in provider.keys.values())
+    return environment_help(
+        MCP_MAX_LINES,
+        MCP_TIMEOUT,
+        MCP_TOKEN,
+        more=f"{keys}: the search tools' keys and addresses (or "
+        "~/.config/ikigai/credentials.json); web_fetch needs none.",
+    )
 
 
 def add_parser(subparsers: Any) -> None:
@@ -44,7 +51,7 @@ def add_parser(subparsers: Any) -> None:
         "mcp",
         help="serve the tools to MCP clients (Claude Desktop, Claude Code, ...)",
         description=DESCRIPTION,
-        epilog=EPILOG,
+        epilog=epilog(),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument(
@@ -74,14 +81,15 @@ def add_parser(subparsers: Any) -> None:
         type=int,
         metavar="N",
         help="lines web_fetch returns when the client gives no limit; 0 for no cap "
-        "(default 500, or WEBTAP_MCP_MAX_LINES)",
+        f"(default {MCP_MAX_LINES.default_text()}, or {MCP_MAX_LINES.name})",
     )
     parser.add_argument(
         "--timeout",
         type=float,
         metavar="SECONDS",
         help="seconds a call of webtap's tools may take before it ends in an error result "
-        "(default 60, or WEBTAP_MCP_TIMEOUT); discovered tools keep the host's timeout",
+        f"(default {MCP_TIMEOUT.default_text()}, or {MCP_TIMEOUT.name}); discovered tools keep "
+        "the host's timeout",
     )
     parser.set_defaults(run=run)
 
@@ -102,8 +110,8 @@ def run(args: argparse.Namespace) -> int:
         settings = _settings(args)
         import anyio
 
-        from webtap.mcp_server import build_server, select_tools
-        from webtap.mcp_transports import is_loopback, listen, serve_http, serve_stdio
+        from webtap.mcp.server import build_server, select_tools
+        from webtap.mcp.transports import is_loopback, listen, serve_http, serve_stdio
     except (ValueError, WebtapError) as exc:
         return fail(str(exc), 2)
     if address is None:
@@ -158,14 +166,13 @@ def _token(loopback: bool) -> str | None:
     loopback without the variable."""
     import secrets
 
-    from webtap.mcp_transports import TOKEN_ENV
-
-    token = os.environ.get(TOKEN_ENV, "").strip()
+    token = MCP_TOKEN.get()
     if token:
         if len(token) < MIN_TOKEN or any(not 0x21 <= ord(c) <= 0x7E for c in token):
             raise ValueError(
-                f"{TOKEN_ENV} must be at least {MIN_TOKEN} printable characters without spaces; "
-                "make one with: python3 -c 'import secrets; print(secrets.token_urlsafe(32))'"
+                f"{MCP_TOKEN.name} must be at least {MIN_TOKEN} printable characters without "
+                "spaces; make one with: "
+                "python3 -c 'import secrets; print(secrets.token_urlsafe(32))'"
             )
         return token
     if loopback:
@@ -173,39 +180,22 @@ def _token(loopback: bool) -> str | None:
     token = secrets.token_urlsafe(32)
     sys.stderr.write(
         "webtap mcp: this server answers only requests with the header "
-        f"'Authorization: Bearer {token}' (shown once; set {TOKEN_ENV} to choose it)\n"
+        f"'Authorization: Bearer {token}' (shown once; set {MCP_TOKEN.name} to choose it)\n"
     )
     return token
 
 
 def _settings(args: argparse.Namespace) -> Any:
-    from webtap.mcp_server import DEFAULT_MAX_LINES, DEFAULT_TIMEOUT, ServerSettings
+    from webtap.mcp.server import ServerSettings
 
-    # A bad value is reported under the name the person gave it: the flag or the variable.
-    max_lines, name = args.max_lines, "--max-lines"
-    if max_lines is None:
-        name = "WEBTAP_MCP_MAX_LINES"
-        max_lines = _env_number(name, DEFAULT_MAX_LINES, int)
+    # A flag is checked here; a variable by its declaration (a ConfigError that names it).
+    max_lines = MCP_MAX_LINES.get() if args.max_lines is None else args.max_lines
     if max_lines < 0:
-        raise ValueError(f"{name} must be 0 (no cap) or more, got {max_lines}")
-    timeout, name = args.timeout, "--timeout"
-    if timeout is None:
-        name = "WEBTAP_MCP_TIMEOUT"
-        timeout = _env_number(name, DEFAULT_TIMEOUT, float)
+        raise ValueError(f"--max-lines must be 0 (no cap) or more, got {max_lines}")
+    timeout = MCP_TIMEOUT.get() if args.timeout is None else args.timeout
     if not 0 < timeout < math.inf:  # nan fails too
-        raise ValueError(f"{name} must be a number of seconds above 0, got {timeout:g}")
-    return ServerSettings(max_lines=int(max_lines), timeout=float(timeout))
-
-
-def _env_number(name: str, default: Any, kind: type) -> Any:
-    raw = os.environ.get(name, "").strip()
-    if not raw:
-        return default
-    try:
-        return kind(raw)
-    except ValueError:
-        what = "a whole number" if kind is int else "a number"
-        raise ValueError(f"{name} must be {what}, got {raw!r}") from None
+        raise ValueError(f"--timeout must be a number of seconds above 0, got {timeout:g}")
+    return ServerSettings(max_lines=max_lines, timeout=timeout)
 
 
 def _address(value: str) -> tuple[str, int]:

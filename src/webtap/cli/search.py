@@ -11,6 +11,7 @@ __all__ = ["add_parser", "default_provider", "run"]
 def add_parser(subparsers: Any) -> None:
     from webtap.protocol import load_schema
     from webtap.providers import PROVIDERS
+    from webtap.settings import CACHE, SEARCH_CACHE_TTL
 
     names = list(PROVIDERS)
     keys = " / ".join(
@@ -26,8 +27,9 @@ def add_parser(subparsers: Any) -> None:
         description=(
             f"Search the web with {_listed([p.title for p in PROVIDERS.values()])} and print a "
             f"numbered list of results. Keys come from {keys} or "
-            "~/.config/ikigai/credentials.json. An identical search within an hour is answered "
-            "from the cache (WEBTAP_SEARCH_CACHE_TTL, WEBTAP_CACHE=off)."
+            "~/.config/ikigai/credentials.json. An identical search is answered from the cache "
+            f"for {SEARCH_CACHE_TTL.name} seconds (default {SEARCH_CACHE_TTL.default_text()}; "
+            f"{CACHE.name}=off turns the caches off)."
         ),
     )
     parser.add_argument("query", nargs="+", help="what to search for")

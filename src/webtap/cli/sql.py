@@ -6,14 +6,13 @@ import argparse
 import contextlib
 import sys
 import threading
-import time
 from typing import Any
+
+from webtap.settings import SQL_CANCEL_WAIT
 
 __all__ = ["RowProgress", "add_parser", "run"]
 
 PROMPT, MORE = "webtap> ", "   ...> "
-CANCEL_WAIT = 5.0  # seconds a cancelled statement gets to wind down
-CANCEL_WAIT_ENV = "WEBTAP_SQL_CANCEL_WAIT"  # tests raise it: only a real cancel ends the command
 
 
 def add_parser(subparsers: Any) -> None:
@@ -69,7 +68,6 @@ def run(args: argparse.Namespace) -> int:
     import duckdb
 
     from webtap.errors import WebtapError
-    from webtap.settings import env_float
     from webtap.sql import DEFAULT_CONCURRENCY, SqlFunctions
 
     try:
@@ -77,7 +75,7 @@ def run(args: argparse.Namespace) -> int:
     except duckdb.Error as exc:
         return fail(f"cannot open the database {args.db}: {exc}")
     try:
-        cancel_wait = env_float(CANCEL_WAIT_ENV, CANCEL_WAIT)
+        cancel_wait = SQL_CANCEL_WAIT.get()  # tests raise it: only a real cancel ends the command
         functions = SqlFunctions(
             concurrency=DEFAULT_CONCURRENCY if args.concurrency is None else args.concurrency,
             cache=args.cache,
@@ -129,7 +127,7 @@ class Session:
         # Keys given to stps_set_*_key in this session's SQL: never printed back.
         self.keys: set[str] = set()
         self.sets_keys = False  # some SQL named a key function: its errors quote no statement
-        self.cancel_wait = CANCEL_WAIT
+        self.cancel_wait = SQL_CANCEL_WAIT.default  # seconds a stopped statement gets to end
         # A stopped statement that did not wind down in time: DuckDB still runs it, so the
         # connection cannot be closed and the process must not wait for it.
         self.abandoned = False
@@ -221,6 +219,7 @@ class Session:
         stop; then the signal is raised here (``KeyboardInterrupt`` or
         :class:`~webtap.host.process.Terminated`)."""
         from webtap.host.process import noted_signals, stopped_by
+        from webtap.net import Deadline
 
         outcome: dict[str, Any] = {}
         done = threading.Event()
@@ -245,9 +244,9 @@ class Session:
             if received and not done.is_set():
                 self.functions.cancel()
                 self.connection.interrupt()
-                deadline = time.monotonic() + self.cancel_wait
+                deadline = Deadline(self.cancel_wait)
                 while len(received) < 2 and not done.is_set():  # a second signal: go now
-                    left = deadline - time.monotonic()
+                    left = deadline.remaining()
                     if left <= 0:
                         break
                     done.wait(min(left, 0.1))

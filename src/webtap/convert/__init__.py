@@ -17,7 +17,8 @@ blocks, the PDF reader): :func:`escape_text`, :func:`escape_line_start`,
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from collections.abc import Callable
+from typing import Any, NamedTuple
 
 from webtap.convert._escape import code_fence, escape_heading_end, escape_line_start, escape_text
 
@@ -70,7 +71,11 @@ class Document(NamedTuple):
 
 
 def convert(
-    html: str | bytes, base_url: str | None = None, *, main_content: bool = False
+    html: str | bytes,
+    base_url: str | None = None,
+    *,
+    main_content: bool = False,
+    inspect: Callable[[Any], None] | None = None,
 ) -> Document:
     """Convert an HTML page to a `Document`.
 
@@ -89,10 +94,14 @@ def convert(
     where such pages keep it for readers without scripts (``<noscript>``, streamed segments,
     JSON-LD, page props).
 
+    ``inspect`` (the fetch's verdict, `webtap.verdict`) is called with the parsed tree's root
+    before anything is pruned from it: scripts, forms, ``<link>`` and hidden elements are still
+    there. It must not change the tree. It is not called when there was nothing to parse.
+
     Never raises on odd input: empty or blank input gives ``Document("", "", state=EMPTY)``,
     junk gives whatever text it holds. Raises `webtap.errors.ParseError` only if libxml2
     itself fails.
     """
     from webtap.convert._markdown import convert_document
 
-    return convert_document(html, base_url, main_content=main_content)
+    return convert_document(html, base_url, main_content=main_content, inspect=inspect)

@@ -187,7 +187,7 @@ def _before_title(
     breadcrumbs): the content starts at its title."""
     if heading is None or top not in heading.iterancestors():
         return []
-    found = []
+    found: list[etree._Element] = []
     el = heading
     while el is not top:
         found.extend(s for s in el.itersiblings(preceding=True) if s not in keep)

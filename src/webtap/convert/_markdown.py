@@ -8,6 +8,9 @@ show and judges those that hold none; `_extract` finds the main content.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from lxml import etree
 
 from webtap.convert import EMPTY, Document
@@ -25,18 +28,25 @@ _REPEATED = 30  # characters a block needs for a second copy of it to be left ou
 
 
 def convert_document(
-    html: str | bytes, base_url: str | None = None, *, main_content: bool = False
+    html: str | bytes,
+    base_url: str | None = None,
+    *,
+    main_content: bool = False,
+    inspect: Callable[[Any], None] | None = None,
 ) -> Document:
     """Parse, prune and convert a page (see `webtap.convert.convert`)."""
     if not main_content:
         # The whole page of any length needs nothing kept aside; a short one may be a shell
         # whose text waits elsewhere, and is read again with all of it.
-        document = _whole(html, base_url)
+        document = _whole(html, base_url, inspect)
         if document is not None:
             return document
+        inspect = None  # it has seen the page as parsed already
     root = parse(html)
     if root is None:
         return Document("", "", state=EMPTY)
+    if inspect is not None:  # the tree as parsed, before any pruning
+        inspect(root)
     title = find_title(root)
     base = find_base(root, base_url)
     held = hold(root)
@@ -71,12 +81,16 @@ def convert_document(
     return Document(title, markdown, trimmed)
 
 
-def _whole(html: str | bytes, base_url: str | None) -> Document | None:
+def _whole(
+    html: str | bytes, base_url: str | None, inspect: Callable[[Any], None] | None = None
+) -> Document | None:
     """The whole page, or None when it is short (under ``_SHORT`` words): then the text the
     page keeps for readers without scripts may be what it holds."""
     root = parse(html)
     if root is None:
         return Document("", "", state=EMPTY)
+    if inspect is not None:
+        inspect(root)
     title = find_title(root)
     base = find_base(root, base_url)
     clean(root)

@@ -104,9 +104,10 @@ def walk(body: etree._Element, title: str = "") -> Page:
             if cls is None and ident is None:
                 kind = NOT
             else:
-                kind = kinds.get((cls, ident))
-                if kind is None:
-                    kind = kinds[cls, ident] = name_verdict(cls, ident)
+                known = kinds.get((cls, ident))
+                if known is None:
+                    known = kinds[cls, ident] = name_verdict(cls, ident)
+                kind = known
             if tag in boilerplate_tags:
                 kind = kind or MAYBE
             elif tag == "article":

@@ -68,11 +68,12 @@ class Thread(NamedTuple):
     chars: int  # text in the posts' bodies
 
 
-def mark(root: etree._Element, itemtypes: list[str]) -> None:
+def mark(root: etree._Element, itemtypes: list[etree._ElementUnicodeResult]) -> None:
     """Before ``clean``: note the posts among the elements with ``itemtypes`` (attribute
     values from the page), with their authors and dates, and their unmarked siblings; and on
     the root, the types the page's microdata names (``data-webtap-types``: a type named on
-    several items carries a ``*``)."""
+    several items carries a ``*``). The values are lxml's smart strings, which know their
+    element."""
     items: dict[etree._Element, str] = {}
     declared = False
     counts: dict[str, int] = {}

@@ -180,9 +180,8 @@ class Writer:
 
     def url(self, href: str) -> str | None:
         """``href`` made absolute and safe as a link destination; None for scripts."""
-        cached = self.urls.get(href, False)
-        if cached is not False:
-            return cached
+        if href in self.urls:
+            return self.urls[href]
         value = href.strip()
         if "\n" in value or "\t" in value or "\r" in value:
             value = re.sub(r"[\t\n\r]", "", value)

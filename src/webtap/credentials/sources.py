@@ -139,9 +139,9 @@ def require(provider: Provider, given: Mapping[str, str | None] | None = None) -
     with a given value still winning over a discovered one. Nothing found:
     :class:`AuthMissing` with the provider's setup text and ``config_required`` event."""
     kind = provider.credentials
-    given = {argument: value for argument, value in (given or {}).items() if value}
-    if given and all(argument in given for argument in kind.keys):
-        return kind(*(given[argument] for argument in kind.keys), source=kind.given)
+    passed = {argument: value for argument, value in (given or {}).items() if value}
+    if passed and all(argument in passed for argument in kind.keys):
+        return kind(*(passed[argument] for argument in kind.keys), source=kind.given)
     names = {key.name: argument for argument, key in kind.keys.items()}
     found = resolve(names, *tool_order())
     if len(found) < len(names):
@@ -153,7 +153,7 @@ def require(provider: Provider, given: Mapping[str, str | None] | None = None) -
         raise AuthMissing(provider.auth_missing, event=event)
     sources = list(dict.fromkeys(source for _, source in found.values()))
     values = {names[name]: value for name, (value, _) in found.items()}
-    values.update(given)
+    values.update(passed)
     return kind(*(values[argument] for argument in kind.keys), source=" and ".join(sources))
 
 

@@ -24,11 +24,7 @@ from __future__ import annotations
 from webtap.fetch.page import Page, fetch
 from webtap.fetch.paging import paginate, split_lines
 from webtap.fetch.settings import (
-    CONNECT_TIMEOUT_ENV,
     DEFAULT_MAX_BYTES,
-    FETCH_TIMEOUT_ENV,
-    MAX_BYTES_ENV,
-    MODE_ENV,
     MODES,
     fetch_limits,
     fetch_mode,
@@ -38,12 +34,8 @@ from webtap.fetch.tool import web_fetch
 from webtap.fetch.urls import check_url
 
 __all__ = [
-    "CONNECT_TIMEOUT_ENV",
     "DEFAULT_MAX_BYTES",
-    "FETCH_TIMEOUT_ENV",
-    "MAX_BYTES_ENV",
     "MODES",
-    "MODE_ENV",
     "Page",
     "check_url",
     "fetch",

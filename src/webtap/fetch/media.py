@@ -18,7 +18,7 @@ from __future__ import annotations
 import codecs
 import json
 import re
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from webtap.convert import code_fence
 from webtap.errors import ParseError
@@ -26,6 +26,8 @@ from webtap.protocol import loads_json
 from webtap.text import strip_controls, strip_invisible
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from webtap.net import Deadline
 
 __all__ = ["Converted", "convert_body", "decode", "parse_content_type", "sniff", "to_markdown"]
@@ -74,13 +76,14 @@ _HTML_START = re.compile(
     re.IGNORECASE,
 )
 _XML_DECLARATION = re.compile(r"\A\s*<\?xml[^>]*\?>")
-_ATX_HEADING = re.compile(r"^ {0,3}#{1,6}[ \t]+(.+?)(?:[ \t]+#+)?[ \t]*$", re.MULTILINE)
 
 
 class Converted(NamedTuple):
     """A body as Markdown: its title, the Markdown, the media type read, whether the Markdown
     is only the page's main content (HTML with ``main_content``, when extraction kept less than
-    the whole page), and how many invisible characters were taken out of title and Markdown."""
+    the whole page), how many invisible characters were taken out of title and Markdown, and
+    what the converter said the page holds (``webtap.convert.Document.state``; for other types
+    ``"content"``)."""
 
     title: str
     markdown: str
@@ -106,12 +109,14 @@ def convert_body(
     *,
     main_content: bool = False,
     deadline: Deadline | None = None,
+    inspect: Callable[[Any], None] | None = None,
 ) -> Converted:
     """A body served with ``content_type`` from ``url`` as Markdown; for HTML, only the main
     content when ``main_content`` (see :func:`webtap.convert.convert`). ``deadline`` bounds the
-    slow conversions (a PDF is read page by page until it passes)."""
+    slow conversions (a PDF is read page by page until it passes). ``inspect`` sees an HTML
+    page's tree as parsed, before the converter prunes it (the fetch's verdict reads it)."""
     # Every branch but HTML's answers (title, markdown, media_type): Converted fills in the rest.
-    converted = Converted(*_to_markdown(body, content_type, url, main_content, deadline))
+    converted = Converted(*_to_markdown(body, content_type, url, main_content, deadline, inspect))
     title = strip_controls(converted.title)
     markdown = strip_controls(converted.markdown)
     # Here, once the text is what the model will read, whatever the media type was: an entity
@@ -127,6 +132,7 @@ def _to_markdown(
     url: str,
     main_content: bool = False,
     deadline: Deadline | None = None,
+    inspect: Callable[[Any], None] | None = None,
 ) -> tuple[str, str, str] | Converted:
     media_type, charset = parse_content_type(content_type)
     if media_type in _PDF_TYPES or body.startswith(b"%PDF-"):
@@ -141,13 +147,14 @@ def _to_markdown(
                 f"but sent {hidden} data"
             )
     if media_type in _HTML_TYPES:
-        return _html(body, charset, url, media_type, main_content)
+        return _html(body, charset, url, media_type, main_content, inspect)
     if media_type == "application/json" or media_type.endswith("+json"):
         return ("", _json(body, charset), media_type)
     if media_type in _MARKDOWN_TYPES:
+        from webtap.negotiation import markdown_title
+
         text = _text(decode(body, charset))
-        match = _ATX_HEADING.search(text)
-        return (match.group(1).strip() if match else "", text, media_type)
+        return (markdown_title(text), text, media_type)
     if _is_text_type(media_type):
         return ("", _text(decode(body, charset)), media_type)
     raise ParseError(
@@ -215,7 +222,12 @@ def sniff(body: bytes) -> str:
 
 
 def _html(
-    body: bytes, charset: str | None, url: str, media_type: str, main_content: bool
+    body: bytes,
+    charset: str | None,
+    url: str,
+    media_type: str,
+    main_content: bool,
+    inspect: Callable[[Any], None] | None = None,
 ) -> Converted:
     from webtap.convert import convert
 
@@ -223,7 +235,7 @@ def _html(
     # lxml refuses str input that carries an encoding declaration; the text is decoded already.
     text = _XML_DECLARATION.sub("", text, count=1)
     try:
-        document = convert(text, base_url=url, main_content=main_content)
+        document = convert(text, base_url=url, main_content=main_content, inspect=inspect)
     except RecursionError:
         raise ParseError("Failed to parse HTML: the document is nested too deeply") from None
     except Exception as exc:

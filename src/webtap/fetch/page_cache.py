@@ -6,7 +6,9 @@ server, the ask loop) shares it. An entry is the converted Markdown, not the HTT
 costs no download and no conversion.
 
 - **Key**: the requested URL (scheme and host lower-cased, no ``#fragment``), the content mode,
-  webtap's version (a new converter makes new Markdown) and the SSRF guard's policy. The policy
+  webtap's version (a new converter makes new Markdown), the SSRF guard's policy, and the
+  request's headers that a server may vary its answer on (``Accept`` and ``User-Agent``: all
+  that webtap's requests differ by, so any ``Vary`` but ``*`` is respected). The policy
   is in the key because an entry is only ever stored after a guarded fetch: a page fetched while
   ``WEBTAP_ALLOW_PRIVATE_NETWORKS=1`` must not be served once the guard is back on. A fetch that
   was redirected is also stored under its final URL, which is the URL the result reports.
@@ -19,8 +21,11 @@ costs no download and no conversion.
   and serves the Markdown without converting again. A stale entry without validators is fetched
   again in full. A stale page is never served when the server cannot be asked: the error is
   the answer.
-- Only complete successes (HTTP 200 or 203, converted without error) are stored; failures never.
-  URLs with a user name or password are never cached.
+- Only complete successes (HTTP 200 or 203, converted without error, judged content by the
+  fetch's verdict) are stored; failures and walls never. URLs with a user name or password are
+  never cached.
+- robots.txt answers are kept in the same file under keys of their own
+  (:mod:`webtap.fetch.robots_txt`).
 - ``WEBTAP_FETCH_CACHE_MAX_BYTES`` (default 100 MB) bounds the file; the oldest entries go first.
   ``WEBTAP_CACHE=off`` turns it off.
 """
@@ -34,7 +39,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 from webtap import __version__
 from webtap.cache import Cache, enabled, open_cache
-from webtap.settings import env_int, env_ttl
+from webtap.settings import FETCH_CACHE_MAX_BYTES, FETCH_CACHE_TTL
 
 if TYPE_CHECKING:
     from webtap.fetch.download import Download
@@ -43,26 +48,19 @@ if TYPE_CHECKING:
 
 __all__ = [
     "CACHED_HEADERS",
-    "DEFAULT_MAX_BYTES",
-    "DEFAULT_TTL",
-    "MAX_BYTES_ENV",
-    "TTL_ENV",
     "Conditions",
     "Freshness",
     "Hit",
     "PageCache",
     "StoredPage",
     "freshness",
+    "guard_policy",
     "kept_headers",
     "page_cache",
     "refreshed",
     "stored_page",
 ]
 
-TTL_ENV = "WEBTAP_FETCH_CACHE_TTL"
-MAX_BYTES_ENV = "WEBTAP_FETCH_CACHE_MAX_BYTES"
-DEFAULT_TTL = 600.0
-DEFAULT_MAX_BYTES = 100 * 1024 * 1024
 
 # The response headers that decide how long a page may be kept, and how to ask for it again.
 CACHED_HEADERS = ("cache-control", "pragma", "expires", "date", "age", "vary", "etag")
@@ -158,6 +156,7 @@ class StoredPage(NamedTuple):
     lifetime: float | None = None
     always_revalidate: bool = False
     invisible_removed: int = 0  # characters taken out of title and Markdown (webtap.text)
+    markdown_source: str | None = None  # the page's Markdown version, when it was used
     rendered: bool = False  # the Markdown is the page as a browser rendered it (fetch.render)
 
     @classmethod
@@ -229,8 +228,9 @@ class PageCache:
         self.ttl = ttl
 
     @staticmethod
-    def key(url: str, mode: str, guard: Guard) -> str | None:
-        """The key for ``url`` fetched in ``mode`` under ``guard``; None when it must not be
+    def key(url: str, mode: str, guard: Guard, sent: Mapping[str, str] | None = None) -> str | None:
+        """The key for ``url`` fetched in ``mode`` under ``guard`` with request headers
+        ``sent`` (those a server may vary on: Accept, User-Agent); None when it must not be
         cached (a URL with a user name or password)."""
         try:
             parts = urlsplit(url)
@@ -241,11 +241,10 @@ class PageCache:
         normal = urlunsplit(
             (parts.scheme.lower(), parts.netloc.lower(), parts.path or "/", parts.query, "")
         )
-        if guard.allow_private:
-            policy = "open"
-        else:
-            policy = "guarded:" + ",".join(sorted(str(net) for net in guard.allowed_networks))
-        return f"page|{__version__}|{mode}|{policy}|{normal}"
+        request = "\n".join(
+            f"{name.lower()}: {value}" for name, value in sorted((sent or {}).items())
+        )
+        return f"page|{__version__}|{mode}|{guard_policy(guard)}|{request}|{normal}"
 
     def lookup(self, key: str | None, max_body: int) -> Hit | None:
         """The page stored under ``key``, unless it is larger than ``max_body`` (kept under a
@@ -276,10 +275,13 @@ class PageCache:
         guard: Guard,
         download: Download,
         converted: Converted,
+        sent: Mapping[str, str] | None = None,
+        markdown_source: str | None = None,
         rendered: bool = False,
     ) -> None:
         """Keep a converted page, if it was a complete success the server lets us keep; under
-        its final URL's key too when it was redirected. ``rendered``: it came from a browser."""
+        its final URL's key too when it was redirected (``sent``: as for :meth:`key`).
+        ``rendered``: it came from a browser."""
         if key is None or download.status not in _STORED_STATUSES:
             return
         if converted.state != "content":
@@ -295,7 +297,8 @@ class PageCache:
         if stored is None:  # no-store: an older copy must not outlive the server's wish either
             self.delete(key)
             return
-        final_key = self.key(download.final_url, mode, guard) if download.final_url else None
+        stored = stored._replace(markdown_source=markdown_source)
+        final_key = self.key(download.final_url, mode, guard, sent) if download.final_url else None
         if download.final_url and final_key is None:
             return  # redirected to a URL with a password: keep nothing of it
         self.store(key, stored, final_key)
@@ -314,6 +317,14 @@ class PageCache:
         self.cache.delete(key)
 
 
+def guard_policy(guard: Guard) -> str:
+    """The SSRF guard's policy as a key part: a cached answer is only served under the policy
+    it was fetched under."""
+    if guard.allow_private:
+        return "open"
+    return "guarded:" + ",".join(sorted(str(net) for net in guard.allowed_networks))
+
+
 def page_cache() -> PageCache | None:
     """The cache of converted pages the environment asks for; None when caching is off.
 
@@ -322,9 +333,7 @@ def page_cache() -> PageCache | None:
     """
     if not enabled():
         return None
-    ttl = env_ttl(TTL_ENV, DEFAULT_TTL)
-    max_bytes = env_int(MAX_BYTES_ENV, DEFAULT_MAX_BYTES, "bytes")
-    return PageCache(open_cache("pages", max_bytes), ttl)
+    return PageCache(open_cache("pages", FETCH_CACHE_MAX_BYTES.get()), FETCH_CACHE_TTL.get())
 
 
 def stored_page(

@@ -3,21 +3,28 @@
 :func:`follow` GETs a URL with a :class:`webtap.net.Client` and follows 301, 302, 303, 307 and
 308 itself. Each hop's URL passes the guard here, once, before anything is sent to it
 (:func:`checked_hop`: an address written in the URL, in any spelling); the client's transport
-checks every address a name resolves to when it connects. Cookies a hop sets go back to the
+checks every address a name resolves to when it connects. A fetch the model chose also asks
+robots.txt about each hop (``permit``) before it is sent. Cookies a hop sets go back to the
 same host on later hops (:class:`webtap.net.cookies.RedirectCookies`). A conditional request
 for a cached page asks only the hop whose response gave the validators.
+
+An answer with a status of 400 or more is returned, not raised: the fetch judges it
+(:mod:`webtap.verdict`: a bot wall's 403 is ``BLOCKED``, a 404 an ``HTTP_ERROR``), and for that
+only the first :data:`ERROR_BODY_BYTES` of its body are read, never an error of their own.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator, Mapping
 from http import HTTPStatus
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urldefrag, urlsplit
 
 from webtap.errors import HTTPError, clip
 from webtap.fetch.download import Download
 from webtap.fetch.urls import parsed_url, redirect_target, with_fragment
 from webtap.guard import AddressRefused
+from webtap.negotiation import ACCEPT
 
 if TYPE_CHECKING:
     from webtap.fetch.page_cache import Conditions
@@ -26,13 +33,21 @@ if TYPE_CHECKING:
     from webtap.net.cookies import RedirectCookies
     from webtap.net.url import Target
 
-__all__ = ["ACCEPT", "REDIRECT_STATUSES", "checked_hop", "follow", "status_line"]
+__all__ = [
+    "ACCEPT",
+    "ERROR_BODY_BYTES",
+    "REDIRECT_STATUSES",
+    "checked_hop",
+    "follow",
+    "reason_phrase",
+    "status_line",
+]
 
-ACCEPT = (
-    "text/html,application/xhtml+xml,text/markdown;q=0.9,text/plain;q=0.8,"
-    "application/json;q=0.8,*/*;q=0.5"
-)
 REDIRECT_STATUSES = {301, 302, 303, 307, 308}
+ERROR_BODY_BYTES = 256 * 1024  # of an error page, enough for its title and a challenge's marks
+
+Permit = Callable[[str], Any]
+"""``permit(url)`` before a hop is sent: raises when it must not be (robots.txt)."""
 
 
 def follow(
@@ -43,21 +58,31 @@ def follow(
     timeouts: Timeouts,
     limits: Limits,
     conditions: Conditions | None = None,
+    *,
+    headers: Mapping[str, str] | None = None,
+    permit: Permit | None = None,
+    whole: bool = True,
 ) -> Download:
     """GET ``url``, following at most ``limits.max_redirects`` redirects, each one checked.
 
-    With ``conditions``, the hop they belong to is a conditional request, and its ``304`` is
-    returned as such (with no body). A status of 400 or more is an :class:`HTTPError`.
+    ``headers`` are sent on every hop (default: webtap's ``Accept``, :data:`ACCEPT`);
+    ``permit(hop)`` is asked before each hop is sent. With ``conditions``, the hop they belong
+    to is a conditional request, and its ``304`` is returned as such (with no body). A status
+    of 400 or more is returned with the head of its body. ``whole``: a body past
+    ``limits.max_body`` is an error; else (robots.txt) only that much of it is read.
     """
     from webtap.net import read_body
 
     hop = url  # this hop's URL as written: the caller's, then each Location made absolute
     visited: list[str] = []
     cookies: RedirectCookies | None = None  # made when a hop sets one (most never do)
+    asked = dict(headers) if headers is not None else {"Accept": ACCEPT}
     for _ in range(limits.max_redirects + 1):
         target = checked_hop(hop, guard)
+        if permit is not None:
+            permit(hop)
         plain = urldefrag(hop).url
-        headers = {"Accept": ACCEPT}
+        headers = dict(asked)
         asking = conditions is not None and (
             plain == conditions.final_url if conditions.final_url else not visited
         )
@@ -87,10 +112,15 @@ def follow(
                     visited.append(plain)
                     hop = redirect_target(hop, location)
                     continue
-                if r.status >= 400:
-                    raise HTTPError(status_line(r))
                 not_modified = asking and r.status == HTTPStatus.NOT_MODIFIED
-                body = b"" if not_modified else read_body(r, limits.max_body, deadline)
+                if not_modified:
+                    body = b""
+                elif r.status >= 400:
+                    body = read_head(r, min(limits.max_body, ERROR_BODY_BYTES), deadline)
+                elif whole:
+                    body = read_body(r, limits.max_body, deadline)
+                else:
+                    body = read_head(r, limits.max_body, deadline)
         except AddressRefused as exc:  # from the connection layer, which knows no URLs
             raise exc.for_url(hop) from None
         return Download(
@@ -101,6 +131,7 @@ def follow(
             status=r.status,
             final_url=plain if visited else None,
             final_fragment=urlsplit(hop).fragment if visited else "",
+            reason=reason_phrase(r.reason),
         )
     loop = " (a redirect loop)" if urldefrag(hop).url in visited else ""
     raise HTTPError(
@@ -123,10 +154,46 @@ def checked_hop(url: str, guard: Guard) -> Target:
     return parsed_url(url)
 
 
-def status_line(response: Response) -> str:
+def read_head(response: Response, max_bytes: int, deadline: Deadline) -> bytes:
+    """The first ``max_bytes`` of the body, decoded; the rest is left unread, and a body that
+    cannot be read or decoded to its end keeps what came before (an error page, robots.txt:
+    the head is what counts, and it is never an error of its own)."""
+    from webtap.net import TransportError, decode_capped
+
+    kept: list[bytes] = []
+
+    def pieces() -> Iterator[bytes]:
+        for chunk in response.iter_raw():
+            yield chunk
+            if deadline.expired:
+                return
+
+    # Decoded pieces are at most 64 KiB: past the cap by one piece, there is enough to cut.
+    try:
+        for piece in decode_capped(pieces(), _coding(response), max_bytes + 65536, _Enough):
+            kept.append(piece)
+    except (_Enough, TransportError, OSError):
+        pass
+    return b"".join(kept)[:max_bytes]
+
+
+class _Enough(Exception):
+    """The head is read."""
+
+
+def _coding(response: Response) -> str:
+    return response.headers.get("content-encoding", "")
+
+
+def reason_phrase(reason: str) -> str:
+    """The server's reason phrase, printable and at most 200 characters."""
+    return " ".join("".join(ch for ch in reason if ch.isprintable()).split())[:200]
+
+
+def status_line(response: Response | Download) -> str:
     """``"HTTP 404: Not Found"``: the server's own reason phrase, else the standard one."""
     status = response.status
-    reason = " ".join("".join(ch for ch in response.reason if ch.isprintable()).split())[:200]
+    reason = reason_phrase(response.reason)
     if not reason:
         try:
             reason = HTTPStatus(status).phrase

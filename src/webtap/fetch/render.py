@@ -15,13 +15,14 @@ what is left of the fetch's deadline; the DOM it settles on is a
 still judged a shell after rendering is not taken.
 
 **What if not**: a shell that is not rendered (rendering off, no browser, the render failed or
-did not help) keeps its state (``script_shell``, for the verdict that turns it into an error)
-and gets a note saying that it needs JavaScript and how to have it rendered
-(:attr:`Rendering.note`; the first line of the page's Markdown, :attr:`Rendering.shown`). A
-setting that cannot be honoured is an error: ``always`` (or ``render=True``) with no browser
-installed is a :class:`~webtap.browser.find.BrowserNotFound` that says how to get one. A guard
-refusal in the browser (the page sent itself to a private address) is the fetch's error, as
-without it.
+did not help) keeps its state (``script_shell``), which the verdict turns into its
+``NO_CONTENT`` error (``retry_with: "render"``), and :attr:`Rendering.note` says why it was not
+rendered and how to have it rendered, for that error's message. A page that is no shell, whose
+rendering was asked for and did not happen, is returned with the note as the first line of its
+Markdown (:meth:`Rendering.noted`). A setting that cannot be honoured is an error: ``always``
+(or ``render=True``) with no browser installed is a
+:class:`~webtap.browser.find.BrowserNotFound` that says how to get one. A guard refusal in the
+browser (the page sent itself to a private address) is the fetch's error, as without it.
 
 **Memory**: what rendering did for a URL is kept a day in the page cache (beside its pages,
 under the same guard policy), so that the next read in ``auto`` does not judge again: a URL
@@ -52,7 +53,8 @@ if TYPE_CHECKING:
     from types import TracebackType
 
     from webtap.browser import Browser, Rendered
-    from webtap.fetch.download import Download
+    from webtap.fetch.download import Download, Session
+    from webtap.fetch.judge import Inspection
     from webtap.fetch.media import Converted
     from webtap.fetch.page_cache import PageCache, StoredPage
     from webtap.guard import Guard
@@ -74,32 +76,36 @@ _HTML_TYPES = ("text/html", "application/xhtml+xml", "application/vnd.wap.xhtml+
 _MEMORY = "rendering"  # the mode slot of the page cache's key for what rendering did
 _RENDERED_TYPE = "text/html; charset=utf-8"  # the DOM as the browser serialized it
 _NOT_REVALIDATED = ("etag", "last-modified")
-# A browser that runs scripts shows no <noscript>; its text (raw text in such a DOM, so it cannot
-# hold "</noscript>") would make the rendered page look like the shell that asks for JavaScript.
-_NOSCRIPT = re.compile(r"<noscript\b[^>]*>.*?</noscript\s*>", re.IGNORECASE | re.DOTALL)
-_SHELL = "This page's content is built by JavaScript in a browser; the server sent only a shell"
+# The rendered DOM is the page as shown, its scripts run: without them and without <noscript>
+# (which a browser that runs scripts does not show), it is judged as a page, not as the shell
+# that asks for JavaScript. Their text is raw text in such a DOM, so it cannot hold their end
+# tag. Data blocks (JSON-LD, page props) stay: the converter reads them.
+_NOT_SHOWN = re.compile(
+    r"<noscript\b[^>]*>.*?</noscript\s*>"
+    r"|<script\b(?![^>]*\btype\s*=\s*[\"']?application/(?:ld\+)?json)[^>]*>.*?</script\s*>",
+    re.IGNORECASE | re.DOTALL,
+)
 
 
 class Rendering(NamedTuple):
-    """What the step made of a page: the download and conversion to use (the browser's, when
-    ``rendered``), and ``note``, when a page that needed rendering was not rendered: why, and
-    how to have it rendered. ``converted`` is the conversion as judged (its state kept, no note
-    in its Markdown, for a verdict to read); :attr:`shown` is what the page reads as."""
+    """What the step made of a page: the download, conversion and inspection to judge and use
+    (the browser's, when ``rendered``), and ``note``, when a page that needed rendering, or
+    whose rendering was asked for, was not rendered: why, and how to have it rendered."""
 
     download: Download
-    converted: Converted
+    converted: Converted | None
+    seen: Inspection | None
     rendered: bool = False
     note: str = ""
     complete: bool = True  # False: the render stopped at the deadline or a cap
 
-    @property
-    def shown(self) -> Converted:
+    def noted(self, converted: Converted) -> Converted:
         """``converted`` with the note, if any, as the first line of its Markdown."""
         if not self.note:
-            return self.converted
-        markdown = self.converted.markdown
-        markdown = f"{self.note}\n\n{markdown}" if markdown else f"{self.note}\n"
-        return self.converted._replace(markdown=markdown)
+            return converted
+        markdown = converted.markdown
+        note = f"[{self.note}]"
+        return converted._replace(markdown=f"{note}\n\n{markdown}" if markdown else f"{note}\n")
 
     @property
     def keep(self) -> bool:
@@ -126,67 +132,72 @@ def cached_page_serves(page: StoredPage, render: bool | None) -> bool:
 def render_step(
     url: str,
     got: Download,
-    converted: Converted,
+    converted: Converted | None,
+    seen: Inspection | None,
     *,
     render: bool | None,
     mode: str,
-    guard: Guard,
-    deadline: Deadline,
+    session: Session,
     limits: Limits,
     pages: PageCache | None,
 ) -> Rendering:
-    """The page fetched from ``url`` (``got``, ``converted``), rendered if it should be and
-    can be (see the module doc); ``mode`` is the fetch's content mode."""
+    """The page fetched from ``url`` (``got``, ``converted``, ``seen``: None for an error
+    status), rendered if it should be and can be (see the module doc); ``mode`` is the fetch's
+    content mode, ``session`` gives its guard and deadline."""
     from webtap.convert import CONTENT, SCRIPT_SHELL
 
-    plain = Rendering(got, converted)
-    if converted.media_type not in _HTML_TYPES:
+    plain = Rendering(got, converted, seen)
+    if converted is None or converted.media_type not in _HTML_TYPES:
         return plain
     how = wanted(render)
     shell = converted.state == SCRIPT_SHELL
 
-    def unrendered(reason: str) -> Rendering:
-        # Said for a shell, and for a page rendering was asked for; else the page is enough.
-        return _noted(plain, shell, reason) if shell or how == "always" else plain
+    def unrendered(note: str) -> Rendering:
+        # Said for a shell (its error says it), and for a page rendering was asked for.
+        return plain._replace(note=note) if shell or how == "always" else plain
 
     if how == "off":
         return unrendered(
-            "it was not rendered (render was false); ask for it with render: true"
+            "It was not rendered in a browser (render was false); ask for it with render: true."
             if render is False
-            else f"rendering is off ({RENDER.name}=off): set {RENDER.name}=auto, or ask for "
-            "this page rendered (webtap fetch --render; web_fetch's render argument in "
-            "webtap mcp)"
+            else f"Rendering in a browser is off ({RENDER.name}=off): set {RENDER.name}=auto, "
+            "or ask for this page rendered (webtap fetch --render; web_fetch's render argument "
+            "in webtap mcp)."
         )
+    guard, deadline = session.guard, session.deadline()
     if how == "auto":
         helped_before = _recall(pages, url, guard)
         if helped_before is False:
             return unrendered(
-                "a browser rendered it earlier and it showed no content there either; ask "
-                "for it rendered (render: true) to try again"
+                "A browser rendered it earlier and it showed no content there either; ask for "
+                "it rendered (render: true) to try again."
             )
         if not (shell or helped_before):
             return plain
         from webtap.browser.find import INSTALL_HINT, find_browser
 
         if find_browser() is None:  # a WEBTAP_BROWSER that names nothing raises here
-            return unrendered(f"no browser is installed to render it: {INSTALL_HINT}")
+            return unrendered(f"No browser is installed to render it: {INSTALL_HINT}.")
     if deadline.remaining() < MIN_SECONDS:
-        return unrendered("too little of the fetch's deadline was left to render it")
+        return unrendered("Too little of the fetch's deadline was left to render it in a browser.")
     from webtap.browser import RenderFailed
 
     try:
         page = _render(url, deadline, guard, limits.max_body)
     except RenderFailed as exc:
-        return unrendered(f"rendering it in a browser failed ({exc})")
+        return unrendered(f"Rendering it in a browser failed ({exc}).")
+    from webtap.fetch.judge import Inspection
     from webtap.fetch.media import convert_body
 
     download = _as_download(url, got, page)
+    inspection = Inspection(download.url)
     made = convert_body(
         download.body,
         download.content_type,
         download.url,
         main_content=mode == "main",
         deadline=deadline,
+        inspect=inspection,
     )
     complete = page.outcome == "settled" and not page.truncated
     helped = made.state == CONTENT and (shell or len(made.markdown) > 2 * len(converted.markdown))
@@ -195,20 +206,14 @@ def render_step(
         # needs no browser is not judged by this memory).
         _memorize(pages, url, guard, helped if helped or shell else None)
     if made.state != CONTENT:
-        return unrendered("a browser rendered it, and it showed no content there either")
-    return Rendering(download, made, rendered=True, complete=complete)
-
-
-def _noted(plain: Rendering, shell: bool, reason: str) -> Rendering:
-    """``plain`` with the note: why it was not rendered, and what would have it rendered."""
-    note = f"[{_SHELL}; {reason}.]" if shell else f"[Not rendered in a browser: {reason}.]"
-    return plain._replace(note=note)
+        return unrendered("A browser rendered it, and it showed no content there either.")
+    return Rendering(download, made, inspection, rendered=True, complete=complete)
 
 
 def _as_download(url: str, got: Download, page: Rendered) -> Download:
     """The rendered DOM as what a download answers: the URL the page ended on, the DOM without
-    ``<noscript>``, the page's own response's status and headers (the fetch's, if the browser
-    saw none) without validators."""
+    its scripts and ``<noscript>``, the page's own response's status and headers (the fetch's,
+    if the browser saw none) without validators."""
     from webtap.fetch.download import Download
 
     headers = page.headers or got.headers
@@ -219,7 +224,7 @@ def _as_download(url: str, got: Download, page: Rendered) -> Download:
     return Download(
         page.final_url if redirected else url,
         _RENDERED_TYPE,
-        _NOSCRIPT.sub("", page.html).encode("utf-8", "replace"),
+        _NOT_SHOWN.sub("", page.html).encode("utf-8", "replace"),
         kept,
         status=status,
         final_url=final if redirected else None,

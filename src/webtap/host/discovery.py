@@ -28,6 +28,7 @@ from webtap.errors import ToolRunError, ToolTimeout
 from webtap.host.outcome import SCHEMA, json_output
 from webtap.host.process import run_process
 from webtap.protocol import loads_json
+from webtap.settings import SYSTEM_TOOLS_DIR
 
 __all__ = [
     "DEFAULT_RUN_TIMEOUT",
@@ -101,9 +102,7 @@ class Discovery:
 
 def tool_folders(cwd: str | Path | None = None) -> list[tuple[str, Path]]:
     """``(source, folder)`` pairs, lowest precedence first."""
-    system = os.environ.get("WEBTAP_SYSTEM_TOOLS_DIR") or str(
-        Path(sys.prefix) / "libexec" / "ikigai"
-    )
+    system = SYSTEM_TOOLS_DIR.get() or str(Path(sys.prefix) / "libexec" / "ikigai")
     home = os.environ.get("HOME") or str(Path.home())
     folders = [("system", Path(system)), ("user", Path(home) / ".ikigai" / "tools")]
     project = Path(cwd) if cwd is not None else current_folder()
@@ -199,8 +198,8 @@ def _scan(
             # A path that is there but cannot be listed (a file, no permission) is a mistake
             # the person should see, such as WEBTAP_SYSTEM_TOOLS_DIR naming a file.
             reason = exc.strerror or str(exc)
-            named = source == "system" and os.environ.get("WEBTAP_SYSTEM_TOOLS_DIR")
-            hint = " (WEBTAP_SYSTEM_TOOLS_DIR)" if named else ""
+            named = source == "system" and SYSTEM_TOOLS_DIR.is_set()
+            hint = f" ({SYSTEM_TOOLS_DIR.name})" if named else ""
             rejected.append(
                 Rejected(folder, f"cannot read the {source} tools folder{hint}: {reason}")
             )

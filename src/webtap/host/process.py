@@ -37,6 +37,7 @@ from dataclasses import dataclass
 from types import FrameType
 from typing import IO, Any
 
+from webtap.net.deadline import Deadline
 from webtap.text import strip_controls
 
 __all__ = [
@@ -90,7 +91,7 @@ def run_process(
     Raises ``OSError`` when the program cannot be started at all.
     """
     start = time.monotonic()
-    deadline = start + timeout
+    deadline = Deadline(timeout)
     _become_subreaper()
     mark = f"{os.getpid()}-{next(_calls)}-{secrets.token_hex(4)}"
     with _registry_lock:
@@ -125,7 +126,7 @@ def run_process(
 
 
 def _communicate(
-    proc: subprocess.Popen[bytes], stdin: bytes, deadline: float, limit: int
+    proc: subprocess.Popen[bytes], stdin: bytes, deadline: Deadline, limit: int
 ) -> tuple[bytearray, bytearray, bool, bool]:
     out = bytearray()
     err = bytearray()
@@ -141,7 +142,7 @@ def _communicate(
         else:
             proc.stdin.close()
         while selector.get_map() and not overflowed:
-            remaining = deadline - time.monotonic()
+            remaining = deadline.remaining()
             if remaining <= 0:
                 timed_out = True
                 break
@@ -164,7 +165,7 @@ def _communicate(
                         del err[:-STDERR_TAIL]
     if not (timed_out or overflowed):
         try:
-            proc.wait(timeout=max(deadline - time.monotonic(), 0.001))
+            proc.wait(timeout=max(deadline.remaining(), 0.001))
         except subprocess.TimeoutExpired:
             timed_out = True  # closed its pipes but did not exit
     return out, err, timed_out, overflowed
@@ -328,11 +329,11 @@ class Terminated(KeyboardInterrupt):
         self.exit_code = 128 + signum
 
 
-def stop_signals() -> list[int]:
+def stop_signals() -> list[signal.Signals]:
     """The signals that stop a front door -- SIGINT (Ctrl-C), SIGTERM, SIGHUP -- less those
     this process was started ignoring: ``nohup`` ignores SIGHUP, and a shell without job
     control starts a background command with SIGINT ignored, on purpose."""
-    found = []
+    found: list[signal.Signals] = []
     for signum in (signal.SIGINT, signal.SIGTERM, getattr(signal, "SIGHUP", None)):
         if signum is not None and signal.getsignal(signum) is not signal.SIG_IGN:
             found.append(signum)
@@ -371,7 +372,7 @@ def noted_signals() -> Iterator[list[int]]:
     the main thread, nothing changes (and nothing is noted).
     """
     received: list[int] = []
-    previous: dict[int, Any] = {}
+    previous: dict[signal.Signals, Any] = {}
 
     def note(signum: int, frame: FrameType | None) -> None:
         received.append(signum)

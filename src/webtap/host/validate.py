@@ -190,6 +190,8 @@ def json_schema_problem(schema: Any) -> str | None:
 
     if not isinstance(schema, dict | bool):
         return f"must be an object, got {json_type(schema)}"
+    if isinstance(schema, bool):
+        return None  # true and false are whole schemas, with nothing inside to check
     try:
         cls = validator_for(schema, default=Draft202012Validator)
     except Exception as exc:  # an unknown $schema URI
@@ -208,7 +210,7 @@ def json_schema_problem(schema: Any) -> str | None:
 
 def _outside_ref(schema: Any) -> str | None:
     """A ``$ref`` that leaves the schema: never resolved, so no call could be checked."""
-    stack = [([], schema)]
+    stack: list[tuple[list[str | int], Any]] = [([], schema)]
     while stack:
         path, node = stack.pop()
         if isinstance(node, dict):

@@ -15,11 +15,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
-from webtap import __version__
 from webtap.net.connection import Connection as _Connection  # noqa: F401 - tests patch it here
 from webtap.net.http_transport import POOL_LIMITS, HTTPTransport, PoolLimits
 from webtap.net.transport import Request, Response, Transport, basic_auth, check_headers
 from webtap.net.url import parse_url
+from webtap.useragent import DEFAULT_USER_AGENT, user_agent
 
 if TYPE_CHECKING:
     from webtap.guard import Guard
@@ -27,11 +27,14 @@ if TYPE_CHECKING:
 
 __all__ = ["POOL_LIMITS", "USER_AGENT", "Client", "PoolLimits", "Response"]
 
-USER_AGENT = f"webtap/{__version__} (+https://pypi.org/project/webtap/)"
+USER_AGENT = DEFAULT_USER_AGENT
+"""webtap's own User-Agent (:data:`webtap.useragent.DEFAULT_USER_AGENT`); a client sends
+:func:`webtap.useragent.user_agent`, which ``WEBTAP_USER_AGENT`` replaces."""
 
 
 class Client:
-    """Requests with webtap's User-Agent, carried by ``transport`` (thread-safe).
+    """Requests with webtap's User-Agent (:func:`webtap.useragent.user_agent`, read when the
+    client is made), carried by ``transport`` (thread-safe).
 
     Without a ``transport``, an :class:`HTTPTransport` with these settings: ``guard``, connect
     only to addresses the SSRF guard allows; ``proxies``, honour the proxy variables of the
@@ -48,7 +51,7 @@ class Client:
         transport: Transport | None = None,
     ) -> None:
         self.guard = guard
-        self.headers = {"User-Agent": USER_AGENT, **(headers or {})}
+        self.headers = {"User-Agent": user_agent(), **(headers or {})}
         self.transport = transport or HTTPTransport(guard=guard, proxies=proxies, limits=limits)
         self.closed = False
 

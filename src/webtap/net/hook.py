@@ -42,7 +42,7 @@ def capping_hook(max_bytes: int, too_large: Callable[[], Exception]) -> Callable
 
 @cache
 def _capped_stream_type(library: Any) -> type:
-    class CappedStream(library.SyncByteStream):  # type: ignore[misc, name-defined]
+    class CappedStream(library.SyncByteStream):
         def __init__(self, pieces: Iterator[bytes], raw: Any) -> None:
             self._pieces = pieces
             self._raw = raw

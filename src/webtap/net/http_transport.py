@@ -104,7 +104,7 @@ class HTTPTransport:
                 if deadline.expired:
                     raise ReadTimeout("the overall deadline passed before the answer") from None
                 raise
-            return WireResponse(raw, conn, sock, self, request.read_timeout)  # type: ignore[arg-type]
+            return WireResponse(raw, conn, sock, self, request.read_timeout)
         raise AssertionError("unreachable")
 
     def _take(

@@ -22,8 +22,6 @@ from typing import TYPE_CHECKING
 
 from webtap.pdf._layout import render
 from webtap.pdf._reader import (
-    DEFAULT_MAX_EXPANDED,
-    MAX_EXPANDED_ENV,
     Line,
     check_expansion,
     metadata_title,
@@ -31,29 +29,20 @@ from webtap.pdf._reader import (
     page_lines,
     too_late,
 )
-from webtap.settings import env_int
+from webtap.settings import PDF_MAX_EXPANDED, PDF_MAX_PAGES
 
 if TYPE_CHECKING:
     from webtap.net import Deadline
 
-__all__ = [
-    "DEFAULT_MAX_EXPANDED",
-    "DEFAULT_MAX_PAGES",
-    "MAX_EXPANDED_ENV",
-    "MAX_PAGES_ENV",
-    "to_markdown",
-]
+__all__ = ["to_markdown"]
 
-
-MAX_PAGES_ENV = "WEBTAP_PDF_MAX_PAGES"
-DEFAULT_MAX_PAGES = 2000
 _PDFIUM = threading.Lock()
 
 
 def to_markdown(body: bytes, deadline: Deadline | None = None) -> tuple[str, str]:
     """``(title, markdown)`` of a PDF, or :class:`ParseError` naming what is wrong with it."""
-    max_pages = env_int(MAX_PAGES_ENV, DEFAULT_MAX_PAGES, "pages")
-    check_expansion(body, env_int(MAX_EXPANDED_ENV, DEFAULT_MAX_EXPANDED, "bytes"), deadline)
+    max_pages = PDF_MAX_PAGES.get()
+    check_expansion(body, PDF_MAX_EXPANDED.get(), deadline)
     # PDFium is not thread-safe, and the MCP server and the SQL functions fetch in threads.
     wait = -1 if deadline is None else max(deadline.remaining(), 0)
     if not _PDFIUM.acquire(timeout=wait):
@@ -115,6 +104,6 @@ def _notes(
     elif count > max_pages:
         notes.append(
             f"This PDF has {count:,} pages; only pages 1–{max_pages:,} were read (the page "
-            f"cap; set {MAX_PAGES_ENV} to read more)."
+            f"cap; set {PDF_MAX_PAGES.name} to read more)."
         )
     return notes

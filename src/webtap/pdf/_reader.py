@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from webtap.errors import ParseError
+from webtap.settings import PDF_MAX_EXPANDED
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
@@ -34,8 +35,6 @@ _PLACEHOLDER_TITLE = re.compile(
 )
 _FORCE_BOLD = 1 << 18
 _BOLD_NAME = re.compile(rb"(?i)bold|black|heavy")  # PDF font descriptor flag
-MAX_EXPANDED_ENV = "WEBTAP_PDF_MAX_EXPANDED"
-DEFAULT_MAX_EXPANDED = 64 * 1024 * 1024
 
 
 @dataclass(slots=True)
@@ -79,8 +78,9 @@ def _open_error(body: bytes, code: int | None) -> str:
     return "Cannot read the PDF: the file is damaged (PDFium found no readable document in it)"
 
 
-def check_expansion(body: bytes, budget: int, deadline: Deadline | None = None) -> None:
-    """Refuse a PDF whose compressed streams (page content, fonts) expand past ``budget`` bytes.
+def check_expansion(body: bytes, max_expanded: int, deadline: Deadline | None = None) -> None:
+    """Refuse a PDF whose compressed streams (page content, fonts) expand past ``max_expanded``
+    bytes.
 
     PDFium inflates a stream whole, in memory, and cannot be stopped inside a call, so a
     10 MB body of deflated zeros would become gigabytes. The streams are inflated here first,
@@ -101,23 +101,23 @@ def check_expansion(body: bytes, budget: int, deadline: Deadline | None = None) 
         dictionary = body[opening if opening >= 0 else floor : match.start()]
         if _IMAGE.search(dictionary):
             continue
-        total += _inflated_size(view[start:], budget - total + 1)
-        if total > budget:
+        total += _inflated_size(view[start:], max_expanded - total + 1)
+        if total > max_expanded:
             raise ParseError(
                 f"Cannot read the PDF: its compressed streams expand to more than "
-                f"{budget / 1048576:g} MB (a decompression bomb?); set {MAX_EXPANDED_ENV} to "
-                "a larger number of bytes to allow it"
+                f"{max_expanded / 1048576:g} MB (a decompression bomb?); set "
+                f"{PDF_MAX_EXPANDED.name} to a larger number of bytes to allow it"
             )
 
 
-def _inflated_size(data: memoryview, budget: int) -> int:
-    """How many bytes the zlib stream at the start of ``data`` inflates to, up to ``budget``."""
+def _inflated_size(data: memoryview, limit: int) -> int:
+    """How many bytes the zlib stream at the start of ``data`` inflates to, up to ``limit``."""
     inflater = zlib.decompressobj()
     total = 0
     position = 0
-    pending = b""
+    pending: bytes | memoryview = b""
     try:
-        while total <= budget and not inflater.eof:
+        while total <= limit and not inflater.eof:
             if not pending:
                 if position >= len(data):
                     break

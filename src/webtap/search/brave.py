@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from webtap.errors import APIError, AuthInvalid, InvalidInput, RateLimit, WebtapError
 from webtap.providers import BRAVE
-from webtap.search.budget import Limits
+from webtap.search.budget import Pace
 from webtap.search.pipeline import Engine, Request, Search, run
 from webtap.search.request import ProviderReply, server_error_pause
 
@@ -85,7 +85,7 @@ class Brave(Engine):
             return pause if pause <= MAX_RATE_WAIT else None
         return server_error_pause(reply, error)
 
-    def limits(self, reply: ProviderReply) -> Limits:
+    def pace(self, reply: ProviderReply) -> Pace:
         """What Brave's ``X-RateLimit-*`` headers say: ``Limit: 1, 2000`` (per second, per
         month), ``Remaining`` the same way, ``Reset`` the seconds until each window starts
         again."""
@@ -98,7 +98,7 @@ class Brave(Engine):
             wait = resets[0]
         monthly_out = len(remaining) > 1 and remaining[1] == 0 and len(resets) > 1
         blocked = resets[1] if monthly_out else None
-        return Limits(
+        return Pace(
             per_second=per_second[0] if per_second else None, wait=wait, blocked_for=blocked
         )
 

@@ -30,9 +30,8 @@ from typing import Any, NamedTuple
 
 from webtap.errors import RateLimit, WebtapError
 from webtap.net import Deadline
-from webtap.settings import env_float
 
-__all__ = ["MARGIN", "Limits", "RateBudget", "TurnDeadline"]
+__all__ = ["MARGIN", "Pace", "RateBudget", "TurnDeadline"]
 
 # Slots are spaced a little wider than the limit: requests leave on time but arrive with
 # network jitter, and the provider counts arrivals.
@@ -88,8 +87,10 @@ def _started(deadline: Deadline) -> None:
         deadline.start()
 
 
-class Limits(NamedTuple):
-    """What a provider's reply says about the budget (each ``None`` when it says nothing)."""
+class Pace(NamedTuple):
+    """What a provider's reply says about the pace it allows a key (each ``None`` when it says
+    nothing): its rate, a wait, a used-up quota. (Not :class:`webtap.net.Limits`, a request's
+    size and redirect limits.)"""
 
     per_second: float | None = None  # requests allowed per second
     wait: float | None = None  # seconds before the next request may go (window used up)
@@ -120,14 +121,15 @@ class RateBudget:
         return cache_dir() / "ratelimit" / f"{self.provider}-{self.key_id}.json"
 
     def default_rate(self) -> float:
-        """Requests per second before the provider has said anything: its record's rate and
-        the variable that overrides it (:mod:`webtap.providers`)."""
+        """Requests per second before the provider has said anything: its record's rate, or
+        the variable that overrides it (the setting its record declares,
+        :mod:`webtap.providers`)."""
         from webtap.providers import PROVIDERS
 
         record = PROVIDERS.get(self.provider)
-        default = record.rate if record is not None and record.rate else 1.0
-        name = record.rate_env if record is not None else None
-        return env_float(name, default) if name else default
+        if record is None or not record.rate:
+            return 1.0
+        return record.rate_setting.get() if record.rate_setting is not None else record.rate
 
     def acquire(self, deadline: Deadline) -> None:
         """Wait for this caller's turn, or raise ``RATE_LIMIT`` when it would come too late.
@@ -178,23 +180,23 @@ class RateBudget:
         learned = float(state.get("interval") or 0)
         return min(learned or 1 / self.default_rate(), MAX_INTERVAL)
 
-    def learn(self, limits: Limits) -> None:
+    def learn(self, pace: Pace) -> None:
         """Adopt what the provider said: its per-second limit, a wait, a used-up quota."""
-        if limits == Limits():
+        if pace == Pace():
             return
         now = time.time()
         with self._state() as state:
             if state is None:
                 return
-            if limits.per_second and limits.per_second > 0:
-                state["interval"] = 1 / limits.per_second
-            if limits.wait is not None and limits.wait > 0:
-                state["next"] = max(float(state.get("next") or 0), now + limits.wait)
-            if limits.blocked_for is not None and limits.blocked_for > 0:
+            if pace.per_second and pace.per_second > 0:
+                state["interval"] = 1 / pace.per_second
+            if pace.wait is not None and pace.wait > 0:
+                state["next"] = max(float(state.get("next") or 0), now + pace.wait)
+            if pace.blocked_for is not None and pace.blocked_for > 0:
                 # Callers stop until the quota resets, but one asks again every few minutes:
                 # a plan upgraded meanwhile is not locked out for the rest of the month.
-                state["blocked_until"] = now + min(limits.blocked_for, RECHECK)
-                state["resets_at"] = now + limits.blocked_for
+                state["blocked_until"] = now + min(pace.blocked_for, RECHECK)
+                state["resets_at"] = now + pace.blocked_for
 
     def _too_late(self, wait: float, interval: float) -> RateLimit:
         queued = max(1, round(wait / interval)) if interval else 1

@@ -16,15 +16,13 @@ from typing import TYPE_CHECKING, Any
 
 from webtap.cache import Cache, cache_dir, enabled
 from webtap.search.results import SearchResult
-from webtap.settings import env_ttl
+from webtap.settings import SEARCH_CACHE_TTL
 
 if TYPE_CHECKING:
     from pathlib import Path
 
-__all__ = ["DEFAULT_TTL", "MAX_BYTES", "TTL_ENV", "cached", "fingerprint"]
+__all__ = ["MAX_BYTES", "cached", "fingerprint"]
 
-TTL_ENV = "WEBTAP_SEARCH_CACHE_TTL"
-DEFAULT_TTL = 3600.0
 MAX_BYTES = 32 * 1024 * 1024
 
 _caches: dict[Path, Cache] = {}
@@ -40,7 +38,7 @@ def cached(
     provider: str, parameters: dict[str, Any], search: Callable[[], list[SearchResult]]
 ) -> list[SearchResult]:
     """``search()``'s results, from the cache when an identical search is fresh there."""
-    ttl = env_ttl(TTL_ENV, DEFAULT_TTL)
+    ttl = SEARCH_CACHE_TTL.get()
     if ttl <= 0 or not enabled():
         return search()
     store = _cache()

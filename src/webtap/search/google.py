@@ -14,11 +14,11 @@ from typing import TYPE_CHECKING, Any
 
 from webtap.errors import APIError, AuthInvalid, RateLimit, WebtapError
 from webtap.providers import GOOGLE
-from webtap.search.budget import Limits
+from webtap.search.budget import Pace
 from webtap.search.cached import fingerprint
 from webtap.search.pipeline import Call, Engine, Request, Search, run
 from webtap.search.request import ProviderReply
-from webtap.settings import env_int
+from webtap.settings import GOOGLE_MAX_CALLS
 
 if TYPE_CHECKING:
     from webtap.net import Client, Deadline
@@ -37,7 +37,6 @@ __all__ = [
 
 GOOGLE_SEARCH_URL = GOOGLE.endpoint_default
 MAX_PARALLEL = 8
-DEFAULT_MAX_CALLS = 5  # provider calls per search over several allowed domains
 # Google ends the Custom Search JSON API for every customer on this day.
 CLOSING_DATE = "2027-01-01"
 WHAT = GOOGLE.title
@@ -103,7 +102,7 @@ class Google(Engine):
     def error(self, reply: ProviderReply, search: Search) -> WebtapError:
         return _error(reply, search.credentials.source)
 
-    def limits(self, reply: ProviderReply) -> Limits:
+    def pace(self, reply: ProviderReply) -> Pace:
         """Google sends no rate headers; a used-up daily quota is known from the error itself."""
         if reply.status in (403, 429) and _daily_quota(_error_of(reply.body)):
             from datetime import UTC, datetime
@@ -111,8 +110,8 @@ class Google(Engine):
             from webtap.search.quota import next_pacific_midnight
 
             now = datetime.now(UTC)
-            return Limits(blocked_for=(next_pacific_midnight(now) - now).total_seconds())
-        return Limits()
+            return Pace(blocked_for=(next_pacific_midnight(now) - now).total_seconds())
+        return Pace()
 
     def quota_error(self, resets_in: float | None) -> WebtapError:
         """A used-up daily quota stops callers until Pacific midnight."""
@@ -145,7 +144,7 @@ class Google(Engine):
         return (
             f"Searched {len(searched)} of {len(allowed)} allowed_domains "
             f"({', '.join(searched)}): one Google call per domain, at most num ({num}) and "
-            f"at most {max_calls()} calls a search (WEBTAP_GOOGLE_MAX_CALLS). Left out: "
+            f"at most {max_calls()} calls a search ({GOOGLE_MAX_CALLS.name}). Left out: "
             f"{_listed(left_out)}. Search those in another request, or raise num."
         )
 
@@ -157,7 +156,7 @@ def _listed(domains: list[str], shown: int = 20) -> str:
 
 def max_calls() -> int:
     """Provider calls one search may make over several allowed domains (WEBTAP_GOOGLE_MAX_CALLS)."""
-    return env_int("WEBTAP_GOOGLE_MAX_CALLS", DEFAULT_MAX_CALLS, "calls")
+    return GOOGLE_MAX_CALLS.get()
 
 
 def fan_out_plan(domains: Sequence[str], num: int) -> tuple[list[str], list[str]]:

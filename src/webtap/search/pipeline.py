@@ -12,7 +12,7 @@ results), :func:`answer` the tools'.
 What is a provider's own is its module's :class:`Engine` subclass: the request it sends
 (:meth:`Engine.request`), where its result list is in the answer and what its fields are
 called, how an error answer reads (:meth:`Engine.error`), what its rate-limit headers say
-(:meth:`Engine.limits`), when a retry is worth it. The defaults fit a provider that answers one
+(:meth:`Engine.pace`), when a retry is worth it. The defaults fit a provider that answers one
 GET per search with a JSON list of results.
 """
 
@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from webtap.credentials import require
 from webtap.errors import APIError, InvalidInput, WebtapError
 from webtap.providers import PROVIDERS, Provider
-from webtap.search.budget import Limits, RateBudget
+from webtap.search.budget import Pace, RateBudget
 from webtap.search.cached import cached
 from webtap.search.domains import filter_results, normalize_domains
 from webtap.search.request import (
@@ -45,16 +45,33 @@ if TYPE_CHECKING:
 __all__ = ["Engine", "Request", "Search", "answer", "engine_of", "parse_items", "run", "search"]
 
 
-class Search(NamedTuple):
-    """One search as an engine sees it: domains normalised, credentials and endpoint found."""
+class Search:
+    """One search as an engine sees it: domains normalised, credentials and endpoint found.
+    (A slotted class, not a NamedTuple: a tuple's own ``count`` method would stand in the way
+    of the field.)"""
 
-    query: str
-    count: int
-    start: int  # the provider's own: Brave's and SearXNG's page index, Google's first result
-    allowed: tuple[str, ...]
-    blocked: tuple[str, ...]
-    credentials: Any  # the provider's typed credentials (webtap.providers.Found)
-    endpoint: str
+    __slots__ = ("allowed", "blocked", "count", "credentials", "endpoint", "query", "start")
+
+    def __init__(
+        self,
+        query: str,
+        count: int,
+        start: int,
+        allowed: tuple[str, ...],
+        blocked: tuple[str, ...],
+        credentials: Any,
+        endpoint: str,
+    ) -> None:
+        self.query = query
+        self.count = count
+        self.start = start  # the provider's own: Brave's and SearXNG's page index, Google's 1st
+        self.allowed = allowed
+        self.blocked = blocked
+        self.credentials = credentials  # the provider's typed credentials (providers.Found)
+        self.endpoint = endpoint
+
+    def __repr__(self) -> str:
+        return f"Search({self.query!r}, count={self.count}, start={self.start})"
 
 
 class Request(NamedTuple):
@@ -146,9 +163,9 @@ class Engine:
         """Seconds before the one retry, or None for none: a 5xx is retried once."""
         return server_error_pause(reply, error)
 
-    def limits(self, reply: ProviderReply) -> Limits:
+    def pace(self, reply: ProviderReply) -> Pace:
         """What a reply's headers say about the key's rate budget; nothing, by default."""
-        return Limits()
+        return Pace()
 
     def items(self, body: Any, where: str) -> list[Any]:
         """The answer's list of result items; an answer of another shape is an
@@ -227,7 +244,7 @@ def run(
                     ),
                     pause_for=engine.retry_pause,
                     budget=budget,
-                    limits_of=engine.limits,
+                    pace_of=engine.pace,
                 )
                 return engine.parse(body, where)
 

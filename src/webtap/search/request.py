@@ -21,8 +21,8 @@ from webtap.errors import APIError, ConfigError, InvalidInput, NetworkError, Web
 from webtap.net import ACCEPT_ENCODING, Deadline, decode_capped, translate_errors
 from webtap.protocol import loads_json
 from webtap.redact import quote, redact, redact_value, remember
-from webtap.search.budget import Limits, RateBudget
-from webtap.settings import env_float
+from webtap.search.budget import Pace, RateBudget
+from webtap.settings import SEARCH_DEADLINE, SEARCH_TIMEOUT
 
 if TYPE_CHECKING:
     from webtap.net import Client
@@ -32,7 +32,7 @@ __all__ = [
     "DEFAULT_DEADLINE",
     "MAX_BODY",
     "ProviderReply",
-    "call_budget",
+    "call_timeout",
     "endpoint",
     "get",
     "new_client",
@@ -42,20 +42,20 @@ __all__ = [
     "shared_client",
 ]
 
-DEFAULT_CALL_TIMEOUT = 10.0  # seconds for one provider call (WEBTAP_SEARCH_TIMEOUT)
-DEFAULT_DEADLINE = 30.0  # seconds for the whole tool, retries included (WEBTAP_SEARCH_DEADLINE)
+DEFAULT_CALL_TIMEOUT = SEARCH_TIMEOUT.default  # seconds for one provider call
+DEFAULT_DEADLINE = SEARCH_DEADLINE.default  # seconds for the whole tool, retries included
 MAX_BODY = 5 * 1024 * 1024  # a search page is tens of kB; more is not a search response
 RETRY_PAUSE = 0.25  # seconds before the one retry of a 5xx
 
 
 def search_deadline() -> Deadline:
     """The clock for one whole tool call, retries and waits included."""
-    return Deadline(env_float("WEBTAP_SEARCH_DEADLINE", DEFAULT_DEADLINE))
+    return Deadline(SEARCH_DEADLINE.get())
 
 
-def call_budget(deadline: Deadline) -> float:
+def call_timeout(deadline: Deadline) -> float:
     """Seconds one provider call may take: its own timeout, cut to what the deadline has left."""
-    return min(env_float("WEBTAP_SEARCH_TIMEOUT", DEFAULT_CALL_TIMEOUT), deadline.remaining())
+    return min(SEARCH_TIMEOUT.get(), deadline.remaining())
 
 
 class ProviderReply(NamedTuple):
@@ -125,8 +125,8 @@ def get(
     """One GET within the deadline; the body is read in full (capped) and decoded as JSON."""
     from webtap.net.url import MAX_URL_LENGTH, URLProblem, parse_url, with_params
 
-    budget = call_budget(deadline)
-    if budget <= 0:
+    seconds = call_timeout(deadline)
+    if seconds <= 0:
         raise NetworkError(f"{what}: timed out (the search deadline passed)")
     full = with_params(url, params)
     if len(full) > MAX_URL_LENGTH:  # fail clearly before sending
@@ -138,7 +138,7 @@ def get(
         host = parse_url(url).host
     except URLProblem as exc:
         raise ConfigError(f"{what}: the endpoint URL cannot be used ({exc})") from None
-    call = Deadline(budget)  # this call's share: what each step may take, retries aside
+    call = Deadline(seconds)  # this call's share: what each step may take, retries aside
     # The host says which endpoint failed: the provider's, or BRAVE/GOOGLE_SEARCH_URL's.
     with (
         translate_errors(f"{what} at {host}"),
@@ -147,8 +147,8 @@ def get(
             full,
             headers=headers,
             deadline=call,
-            connect_timeout=budget,
-            read_timeout=budget,
+            connect_timeout=seconds,
+            read_timeout=seconds,
         ) as response,
     ):
 
@@ -166,7 +166,7 @@ def get(
         # Decoded here, capped while decoding: a small compressed body may expand to gigabytes.
         for chunk in decode_capped(response.iter_raw(), coding, MAX_BODY, too_large):
             if call.expired:  # each read is bounded by the client; this bounds the whole call
-                raise NetworkError(f"{what}: timed out after {budget:g} s")
+                raise NetworkError(f"{what}: timed out after {seconds:g} s")
             chunks.append(chunk)
     return _reply(response.status, response.headers, b"".join(chunks))
 
@@ -182,7 +182,7 @@ def call_provider(
     error_for: Callable[[ProviderReply], WebtapError | None],
     pause_for: Callable[[ProviderReply, WebtapError], float | None] | None = None,
     budget: RateBudget | None = None,
-    limits_of: Callable[[ProviderReply], Limits] | None = None,
+    pace_of: Callable[[ProviderReply], Pace] | None = None,
 ) -> Any:
     """One provider call with at most one retry; the decoded JSON body of a success.
 
@@ -190,8 +190,8 @@ def call_provider(
     to raise. ``pause_for`` says how long to wait before the one retry, or ``None`` for no
     retry (default: a 5xx is retried after :data:`RETRY_PAUSE`). A retry that would not leave
     half a second of the deadline is not made. With a ``budget``, each request first waits its
-    turn in the key's shared rate budget, and ``limits_of`` tells the budget what each reply
-    said about the provider's limits.
+    turn in the key's shared rate budget, and ``pace_of`` tells the budget what each reply
+    said about the pace the provider allows.
     """
     pause_for = pause_for or server_error_pause
     retried = False
@@ -199,8 +199,8 @@ def call_provider(
         if budget is not None:
             budget.acquire(deadline)
         reply = get(client, url, params=params, headers=headers, deadline=deadline, what=what)
-        if budget is not None and limits_of is not None:
-            budget.learn(limits_of(reply))
+        if budget is not None and pace_of is not None:
+            budget.learn(pace_of(reply))
         error = error_for(reply)
         if error is None:
             if reply.body is None:

@@ -52,6 +52,10 @@ class Dispatcher:
         """
         generation = self._generation
         memo = self._memo(scope)
+        # Counted before the first row goes out: a cancel while rows are handed out then ends
+        # a display that has begun, and never leaves a query that was cancelled uncounted.
+        asked = len(questions) - questions.count(None)
+        query = self.progress.add(scope, asked) if asked else None
         futures: list[Future[str] | None] = []
         for question in questions:
             if question is None:
@@ -67,16 +71,17 @@ class Dispatcher:
                     future = self._workers().submit(ask, question)
                     memo[question] = future
             futures.append(future)
-        self._wait(futures, scope, generation)
+        self._wait(futures, query, generation)
         return [None if future is None else future.result() for future in futures]
 
-    def _wait(self, futures: list[Future[str] | None], scope: Any, generation: int) -> None:
+    def _wait(
+        self, futures: list[Future[str] | None], query: object | None, generation: int
+    ) -> None:
         rows = [future for future in futures if future is not None]
         if not rows:
             return
-        query = self.progress.add(scope, len(rows))
         for future in rows:
-            future.add_done_callback(lambda _, query=query: self.progress.advance(query))
+            future.add_done_callback(lambda _: self.progress.advance(query))
         pending = set(rows)
         try:
             while pending:

@@ -101,7 +101,7 @@ class SqlFunctions:
         """
         credentials = self.keys.resolve()
         try:
-            credentials.require_anthropic()
+            api_key = credentials.require_anthropic()
         except WebtapError as exc:
             missing = error_value(exc, credentials.secrets())
             return [None if c is None or p is None else missing for c, p, _, _ in rows]
@@ -127,7 +127,7 @@ class SqlFunctions:
             ask_model,
             settings=settings,
             credentials=credentials,
-            client=self._client(credentials.anthropic),  # made here once, not by every thread
+            client=self._client(api_key),  # made here once, not by every thread
             cache=self.cache,
             throttle=self._rows.throttle,
         )
@@ -137,10 +137,10 @@ class SqlFunctions:
         with self._client_lock:  # making the first client imports the SDK
             client = self._clients.get(api_key)
             if client is None:
-                budgets, retries = self.settings.budgets, self.settings.max_retries
+                limits, retries = self.settings.time_limits, self.settings.max_retries
                 client = agent.anthropic_client(
                     api_key,
-                    budgets=budgets,
+                    time_limits=limits,
                     max_retries=retries,
                     on_response=self._rows.throttle.observe,
                 )
@@ -331,11 +331,6 @@ def _check_concurrency(value: int) -> int:
     if not 1 <= int(value) <= MAX_CONCURRENCY:
         raise ValueError(f"concurrency must be between 1 and {MAX_CONCURRENCY} (got {value})")
     return int(value)
-
-
-def _drop(connection: Any, name: str) -> None:
-    with contextlib.suppress(Exception):  # not registered yet
-        connection.remove_function(name)
 
 
 def _drop(connection: Any, name: str) -> None:

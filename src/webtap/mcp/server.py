@@ -12,14 +12,17 @@ function would generate its own. A call of one of webtap's tools runs in process
 - the fetch tool returns at most :data:`DEFAULT_MAX_LINES` lines when the client asks for no
   ``limit``, and says how to read on; its schema adds two optional arguments to the spec's,
   ``full_page`` (the whole page instead of its main content; a trimmed result says how to ask
-  for it) and ``render`` (render the page in a browser first, or never);
-- the server keeps one browser for the pages it renders, a few tabs at a time, from the first
-  render until it stops (:func:`webtap.fetch.render.keep_browser`);
+  for it) and ``render`` (render the page in a browser first, or never); a paywalled article's
+  teaser says that it is one;
+- a failure that says whether trying again can help (webtap's verdicts: ``BLOCKED``,
+  ``NO_CONTENT``, ``ROBOTS_DISALLOWED``, an ``HTTP_ERROR``...) ends its text with its code, and
+  its structured content carries ``retryable`` and ``retry_with``;
+- the pages it renders share one browser while it runs (:func:`webtap.fetch.render.keep_browser`);
 - every call has a deadline, so a slow tool ends in an error result instead of a stuck session.
 
 Nothing here writes to stdout: on the stdio transport stdout is the protocol's. The transports
 themselves -- stdio, streamable HTTP with its bearer token, stopping on signals -- are
-:mod:`webtap.mcp_transports`.
+:mod:`webtap.mcp.transports`.
 """
 
 from __future__ import annotations
@@ -43,6 +46,7 @@ from mcp.shared.exceptions import MCPError
 
 from webtap import __version__
 from webtap.errors import ConfigError, InternalError, InvalidInput, ToolFailed, ToolTimeout
+from webtap.settings import MCP_MAX_LINES, MCP_TIMEOUT
 from webtap.tools import TOOLS, WEB_ANNOTATIONS, ToolResult
 
 __all__ = [
@@ -59,8 +63,8 @@ __all__ = [
 
 logger = logging.getLogger("webtap.mcp")
 
-DEFAULT_MAX_LINES = 500
-DEFAULT_TIMEOUT = 60.0
+DEFAULT_MAX_LINES = MCP_MAX_LINES.default
+DEFAULT_TIMEOUT = MCP_TIMEOUT.default
 # Calls running at once; more wait their turn (a client could otherwise start a thread per call).
 MAX_CONCURRENT_CALLS = 64
 
@@ -314,8 +318,8 @@ def build_server(tools: list[ServedTool], settings: ServerSettings | None = None
 
 @contextlib.asynccontextmanager
 async def _keeping_a_browser(server: Server) -> AsyncIterator[dict[str, Any]]:
-    """While the server runs, the pages it renders share one browser, closed when it stops
-    (a stop signal kills it at once: ``webtap.host.process.kill_running``)."""
+    """The pages the server renders share one browser, closed when it stops (or killed on a
+    stop signal, by ``webtap.host.process.kill_running``)."""
     from webtap.fetch.render import keep_browser
 
     with keep_browser():
@@ -357,7 +361,7 @@ async def _run_with_deadline(
         message = (
             f"{tool.name} did not answer within {timeout:g} seconds, so the call was given up. "
             "Try again later, or ask for less; the limit is set with webtap mcp --timeout or "
-            "WEBTAP_MCP_TIMEOUT."
+            f"{MCP_TIMEOUT.name}."
         )
         return ToolResult(tool.name, failure=ToolTimeout(message))
     except Exception as exc:  # a bug in a runner must not end the session
@@ -446,13 +450,21 @@ def _result(name: str, arguments: dict[str, Any], result: ToolResult) -> types.C
     response = result.response(event=False)
     if response.get("success") is False:
         message = str(response.get("error") or f"{name} failed")
+        if "retryable" in response and result.failure is not None:  # advice: name the code
+            message = f"{message} [{result.failure.code}]"
         return types.CallToolResult(
             content=[types.TextContent(text=message)],
             structured_content=response,
             is_error=True,
         )
-    content = [types.TextContent(text=json.dumps(response, ensure_ascii=False))]
-    notes = [_more_note(arguments, response), _trimmed_note(response)] if name == PAGED_TOOL else []
+    content: list[types.ContentBlock] = [
+        types.TextContent(text=json.dumps(response, ensure_ascii=False))
+    ]
+    notes = (
+        [_more_note(arguments, response), _trimmed_note(response), _paywall_note(response)]
+        if name == PAGED_TOOL
+        else []
+    )
     content.extend(types.TextContent(text=note) for note in notes if note)
     return types.CallToolResult(content=content, structured_content=response)
 
@@ -462,6 +474,13 @@ def _trimmed_note(response: dict[str, Any]) -> str | None:
     if response.get("content_mode") != "main":
         return None
     return f"[main content only; call again with {FULL_PAGE}=true for the whole page]"
+
+
+def _paywall_note(response: dict[str, Any]) -> str | None:
+    """That only a paywalled article's teaser came back (webtap.verdict), when it did."""
+    if response.get("verdict") != "paywall":
+        return None
+    return f"[{response.get('notice') or 'only the teaser of a paywalled article came back'}]"
 
 
 def _more_note(arguments: dict[str, Any], response: dict[str, Any]) -> str | None:

@@ -1,6 +1,6 @@
 """How ``webtap mcp`` meets its clients -- stdio or streamable HTTP -- and how it stops.
 
-The server (:func:`webtap.mcp_server.build_server`) does not care which transport carries it;
+The server (:func:`webtap.mcp.server.build_server`) does not care which transport carries it;
 this module is what does, and it answers three questions:
 
 - **Who may call?** On stdio, the process that started the server. Over HTTP on a loopback
@@ -14,7 +14,7 @@ this module is what does, and it answers three questions:
   so a server told to stop waited for the client's next line (forever, when the client was
   the one stopping it). Here stdin and stdout are read and written by daemon threads that the
   event loop awaits and cancellation abandons (:class:`_Worker`); uvicorn, which would wait
-  for every call in flight, finds them answered (:func:`webtap.mcp_server.stop_calls`) and
+  for every call in flight, finds them answered (:func:`webtap.mcp.server.stop_calls`) and
   gives what is still open :data:`STOP_GRACE` seconds.
 - **Who stops it?** SIGINT, SIGTERM and SIGHUP (those the process was not started ignoring)
   are taken by the event loop: every running tool is killed with its process tree, the calls
@@ -39,8 +39,9 @@ from typing import Any, BinaryIO
 
 import anyio
 
+from webtap.settings import MCP_TOKEN
+
 __all__ = [
-    "TOKEN_ENV",
     "BearerGate",
     "is_loopback",
     "listen",
@@ -48,7 +49,6 @@ __all__ = [
     "serve_stdio",
 ]
 
-TOKEN_ENV = "WEBTAP_MCP_TOKEN"
 STOP_GRACE = 0.5  # seconds a stopping HTTP server gives its connections to finish
 
 
@@ -232,7 +232,9 @@ async def serve_http(
         log_config=None,
         access_log=False,
         log_level="warning",
-        timeout_graceful_shutdown=STOP_GRACE,
+        # uvicorn annotates whole seconds, and hands the value to asyncio.wait_for, which
+        # takes any number of seconds.
+        timeout_graceful_shutdown=STOP_GRACE,  # type: ignore[arg-type]
     )
     web = Server(config)
 
@@ -286,7 +288,7 @@ class BearerGate:
                 "error": "unauthorized",
                 "error_description": "This webtap MCP server needs its bearer token: send the "
                 "header 'Authorization: Bearer <token>' with the token webtap mcp printed at "
-                f"start or was given in {TOKEN_ENV}.",
+                f"start or was given in {MCP_TOKEN.name}.",
             }
         ).encode()
         await send(
@@ -338,7 +340,7 @@ class _Stop:
 async def _watch_signals(stop: _Stop) -> None:
     """Wait for a stop signal; then kill every running tool (its whole tree) and ``stop``."""
     from webtap.host.process import kill_running, stop_signals
-    from webtap.mcp_server import stop_calls
+    from webtap.mcp.server import stop_calls
 
     with contextlib.ExitStack() as stack:
         try:

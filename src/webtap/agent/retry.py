@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from webtap.agent.api_errors import translate_api_errors
+from webtap.agent.rate import observe, take_turn
 from webtap.errors import NetworkError, WebtapError
 
 __all__ = ["MAX_RETRY_AFTER", "RETRY_STATUSES", "Budget", "retry_wait", "send", "spent"]
@@ -37,6 +38,8 @@ def send(client: Any, request: dict[str, Any], budget: Budget, max_retries: int)
     60 s) or else an exponential back-off (0.5 s doubling to 8 s, less up to 25 % jitter).
     An attempt gets no more time than the question has left, none starts once the budget is
     spent, and no retry is made whose wait would outlast it: the failure is reported then.
+    Each attempt first waits for the key's turn in its shared rate budget, and every answer's
+    rate-limit headers go back to that budget (:mod:`webtap.agent.rate`).
     """
     import anthropic
 
@@ -45,6 +48,8 @@ def send(client: Any, request: dict[str, Any], budget: Budget, max_retries: int)
         remaining = budget.deadline - time.monotonic()
         if remaining <= 0:
             raise spent(budget)
+        take_turn(client, remaining)  # may wait: the time left is read again
+        remaining = budget.deadline - time.monotonic()
         timeout = min(budget.model_call, remaining)
         try:
             with translate_api_errors(
@@ -57,6 +62,7 @@ def send(client: Any, request: dict[str, Any], budget: Budget, max_retries: int)
                         # Number the attempts as the SDK would, for the API's own accounting.
                         extra_headers={"x-stainless-retry-count": str(retries)},
                     )
+                    observe(client, raw.http_response)
                     return raw.http_response.content
                 except anthropic.APITimeoutError:
                     if timeout < budget.model_call:
@@ -71,6 +77,7 @@ def send(client: Any, request: dict[str, Any], budget: Budget, max_retries: int)
                     if retries >= max_retries or wait >= budget.deadline - time.monotonic():
                         raise
                 except anthropic.APIStatusError as exc:
+                    observe(client, exc.response)
                     if retries >= max_retries or not _should_retry(exc.response):
                         raise
                     wait = retry_wait(exc.response.headers, retries)

@@ -1,0 +1,142 @@
+"""webtap on Ray Data: fetch and ask over a dataset, on every worker of a cluster.
+
+::
+
+    import ray, webtap.ray
+    pages = webtap.ray.fetch_pages(ray.data.read_parquet("urls.parquet"), actors=8)
+    pages.write_parquet("pages/")
+
+:func:`fetch_pages` and :func:`ask_rows` apply the callable classes :class:`FetchPages` and
+:class:`AskRows` (from :mod:`webtap.rows`) with ``Dataset.map_batches`` over Arrow batches, on an
+autoscaling pool of actors (``ray.data.ActorPoolStrategy``); each actor runs its batch's rows on
+its own threads, as one machine would. Errors are values (``verdict``/``error`` columns), never a
+failed job. Rate budgets are shared by the whole cluster when ``WEBTAP_BUDGET=ray`` (or Redis):
+see docs/scale.md. ``env`` sets environment variables for the actors (a ``runtime_env``), for
+settings such as ``WEBTAP_BUDGET`` that the cluster's nodes do not already have.
+
+:func:`start_local_cluster` starts Ray on this machine with every port on 127.0.0.1.
+
+Needs the ``ray`` extra: ``pip install 'webtap[ray]'``.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+from webtap.rows import ASK_COLUMNS, FETCH_COLUMNS, AskRows, FetchPages
+
+__all__ = [
+    "ASK_COLUMNS",
+    "FETCH_COLUMNS",
+    "LOOPBACK_ENV",
+    "AskRows",
+    "FetchPages",
+    "ask_rows",
+    "fetch_pages",
+    "start_local_cluster",
+]
+
+# Ray decides at import whether a node may serve other machines: with this at 0 its node
+# address is 127.0.0.1 and every server binds there. There is no supported switch for it on
+# Linux (ray.init(_node_ip_address="127.0.0.1") and ray start --node-ip-address=127.0.0.1 turn
+# 127.0.0.1 into the interface address); tests/scale/test_ray_cluster.py fails if this stops
+# keeping every port on loopback.
+LOOPBACK_ENV = "RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER"
+
+
+def fetch_pages(
+    dataset: Any,
+    column: str = "url",
+    *,
+    actors: int = 2,
+    threads: int = 16,
+    batch_size: int = 64,
+    num_cpus: float = 1.0,
+    mode: str | None = None,
+    env: dict[str, str] | None = None,
+) -> Any:
+    """``dataset`` with the pages of its ``column`` of URLs: ``final_url``, ``title``,
+    ``markdown``, ``verdict`` (``OK`` or the error code) and ``error`` added."""
+    return _map(
+        dataset,
+        FetchPages,
+        {"column": column, "threads": threads, "mode": mode},
+        actors,
+        batch_size,
+        num_cpus,
+        env,
+    )
+
+
+def ask_rows(
+    dataset: Any,
+    context: str = "context",
+    prompt: str = "prompt",
+    *,
+    actors: int = 2,
+    concurrency: int = 8,
+    batch_size: int = 32,
+    num_cpus: float = 0.25,
+    model: str | None = None,
+    max_tokens: int | None = None,
+    env: dict[str, str] | None = None,
+) -> Any:
+    """``dataset`` with the model's ``answer`` (or ``error``, an ``ERROR: ...`` value) for its
+    ``context`` and ``prompt`` columns, ``concurrency`` model calls at once per actor."""
+    options = {
+        "context": context,
+        "prompt": prompt,
+        "model": model,
+        "max_tokens": max_tokens,
+        "concurrency": concurrency,
+    }
+    return _map(dataset, AskRows, options, actors, batch_size, num_cpus, env)
+
+
+def _map(
+    dataset: Any,
+    udf: type,
+    options: dict[str, Any],
+    actors: int,
+    batch_size: int,
+    num_cpus: float,
+    env: dict[str, str] | None,
+) -> Any:
+    import ray.data
+
+    extra: dict[str, Any] = {"runtime_env": {"env_vars": dict(env)}} if env else {}
+    return dataset.map_batches(
+        udf,
+        fn_constructor_kwargs=options,
+        batch_format="pyarrow",
+        batch_size=batch_size,
+        compute=ray.data.ActorPoolStrategy(min_size=1, max_size=max(1, actors)),
+        num_cpus=num_cpus,
+        **extra,
+    )
+
+
+def start_local_cluster(num_cpus: int | None = None, **options: Any) -> Any:
+    """Start Ray on this machine for this process, every port on 127.0.0.1 and no dashboard;
+    returns ``ray.init``'s context. Call it before anything imports ``ray``."""
+    import sys
+
+    if "ray" in sys.modules and os.environ.get(LOOPBACK_ENV) != "0":
+        raise RuntimeError(
+            f"ray was imported before webtap could keep it on 127.0.0.1: set {LOOPBACK_ENV}=0 "
+            "in the environment, or call start_local_cluster() before importing ray"
+        )
+    os.environ[LOOPBACK_ENV] = "0"  # read by ray when it is imported, and by its processes
+    import ray
+
+    options.setdefault("include_dashboard", False)
+    options.setdefault("log_to_driver", False)
+    context = ray.init(num_cpus=num_cpus, **options)
+    if context.address_info.get("node_ip_address") != "127.0.0.1":
+        ray.shutdown()
+        raise RuntimeError(
+            f"Ray started on {context.address_info.get('node_ip_address')}, not 127.0.0.1: "
+            f"this version of ray no longer honours {LOOPBACK_ENV}=0"
+        )
+    return context

@@ -1,0 +1,129 @@
+"""Fixtures for webtap past one machine: a real local Ray cluster, a real Redis, local pages, and
+fake providers that record when each request arrives.
+
+Ray binds every port to 127.0.0.1 only with ``RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER=0`` (see
+``webtap.ray.LOOPBACK_ENV``), read when ray is imported: it is set here, before any test module
+imports ray. One cluster serves the whole session (``num_cpus=2``, no dashboard); its tests are in
+the xdist group ``ray``, so that they run in one worker and start it once.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+os.environ["RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER"] = "0"  # before ray is imported, anywhere
+
+sys.path.insert(0, str(Path(__file__).parent))  # scale_kit.py
+
+from scale_kit import Pages, WindowBrave, free_port
+
+
+@pytest.fixture
+def pages() -> Iterator[Pages]:
+    served = Pages()
+    yield served
+    served.stop()
+
+
+# -- a provider that records arrivals ------------------------------------------------------------
+
+
+@pytest.fixture
+def window_brave() -> Iterator[Any]:
+    """A fake Brave that answers everything and records when each request arrived."""
+    fake = WindowBrave(per_second=5).start()
+    yield fake
+    fake.stop()
+
+
+# -- Redis -----------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="session")
+def redis_url() -> Iterator[str]:
+    """A real redis-server on a free loopback port, for the session; stopped after."""
+    exe = shutil.which("redis-server")
+    if exe is None:
+        pytest.skip(
+            "redis-server is not installed (apt-get install redis-server): the Redis "
+            "budget tests need a real server"
+        )
+    pytest.importorskip(
+        "redis",
+        reason="the redis package is not installed: pip install "
+        "'webtap[ray]' to run the Redis budget tests",
+    )
+    import redis
+
+    folder = tempfile.mkdtemp(prefix="webtap-redis-")
+    port = free_port()
+    server = subprocess.Popen(
+        [
+            exe,
+            "--port",
+            str(port),
+            "--bind",
+            "127.0.0.1",
+            "--save",
+            "",
+            "--appendonly",
+            "no",
+            "--dir",
+            folder,
+            "--protected-mode",
+            "yes",
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    url = f"redis://127.0.0.1:{port}/0"
+    client = redis.Redis.from_url(url)
+    for _ in range(100):
+        try:
+            client.ping()
+            break
+        except redis.exceptions.ConnectionError:
+            time.sleep(0.05)
+    else:
+        server.kill()
+        pytest.fail("redis-server did not start")
+    client.close()
+    yield url
+    server.terminate()
+    server.wait(timeout=10)
+    shutil.rmtree(folder, ignore_errors=True)
+
+
+# -- Ray -------------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="session")
+def ray_cluster() -> Iterator[Any]:
+    """One local Ray cluster for the session: 2 CPUs, no dashboard, every port on 127.0.0.1.
+    Its processes get a HOME of their own (Ray keeps its token there)."""
+    ray = pytest.importorskip(
+        "ray", reason="Ray is not installed: pip install 'webtap[ray]' to run the cluster tests"
+    )
+    from webtap.ray import start_local_cluster
+
+    folder = tempfile.mkdtemp(prefix="webtap-ray-")
+    home = os.environ.get("HOME")
+    os.environ["HOME"] = folder
+    try:
+        start_local_cluster(num_cpus=2, _temp_dir=os.path.join(folder, "ray"))
+    finally:
+        if home is not None:
+            os.environ["HOME"] = home
+    yield ray
+    ray.shutdown()
+    shutil.rmtree(folder, ignore_errors=True)

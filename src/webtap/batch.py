@@ -236,28 +236,25 @@ def _read(path: Path) -> Any:
 
 
 def _previous(target: Path, retry_errors: bool) -> Any:
-    """The rows already done: OUT's, and those an unfinished run left in OUT.parts/."""
+    """The rows already done: OUT's, after folding in those an unfinished run left in
+    OUT.parts/ (with ``retry_errors``, less those that ended in an error)."""
     import duckdb
 
-    sources = []
-    if target.is_file():
-        sources.append(f"SELECT * FROM {_reader(target).replace('$1', '$target')}")
     parts = _parts_dir(target)
-    if any(parts.glob("part-*.parquet")):
-        sources.append("SELECT * FROM read_parquet($parts, union_by_name = true)")
-    if not sources:
-        return None
-    query = " UNION ALL BY NAME ".join(f"({s})" for s in sources)
-    if retry_errors:
-        query = f"SELECT * FROM ({query}) WHERE error IS NULL"
-    params = {"target": str(target), "parts": str(parts / "part-*.parquet")}
-    used = {name: value for name, value in params.items() if f"${name}" in query}
     try:
-        return duckdb.connect().sql(query, params=used).to_arrow_table()
-    except duckdb.Error as exc:
+        if any(parts.glob("part-*.parquet")):
+            _merge(target, _read(target) if target.is_file() else None, parts)
+        if not target.is_file():
+            return None
+        query = f"SELECT * FROM {_reader(target)}"
+        if retry_errors:
+            query += " WHERE error IS NULL"
+        return duckdb.connect().sql(query, params=[str(target)]).to_arrow_table()
+    except (duckdb.Error, InvalidInput) as exc:
+        problem = exc.message if isinstance(exc, InvalidInput) else str(exc).splitlines()[0]
         raise InvalidInput(
-            f"cannot read the rows already done in {target}: {str(exc).splitlines()[0]}; "
-            "move it away to start afresh"
+            f"cannot read the rows already done in {target}: {problem}; move it away to start "
+            "afresh"
         ) from None
 
 

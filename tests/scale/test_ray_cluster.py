@@ -234,3 +234,38 @@ def test_ray_tasks_share_a_key_through_redis_too(
     env = brave_env(window_brave, WEBTAP_BUDGET=redis_url, BRAVE_API_KEY=key)
     assert ray.get([_searches(ray, env, 5) for _ in range(4)]) == [5, 5, 5, 5]
     assert window_brave.most_in_a_second() <= 5
+
+
+# -- the ask UDF ---------------------------------------------------------------------------------
+
+
+def test_the_ask_udf_answers_as_sql_does_and_errors_are_values(
+    ray_cluster: Any, anthropic_api: Any
+) -> None:
+    import pyarrow as pa
+    from fake_anthropic import API_KEY
+
+    import webtap.ray
+    from webtap.sql import SqlFunctions
+
+    ray = ray_cluster
+    contexts = [f"city {n}" for n in range(20)] + ["no prompt"]
+    prompts = ["Which country?"] * 20 + [None]
+    table = pa.table({"n": range(21), "context": contexts, "prompt": prompts})
+
+    def asked(key: str) -> list[dict[str, Any]]:
+        env = {"ANTHROPIC_BASE_URL": anthropic_api.url, "ANTHROPIC_API_KEY": key}
+        out = webtap.ray.ask_rows(ray.data.from_arrow(table), actors=2, batch_size=5, env=env)
+        return pa.concat_tables(ray.get(out.to_arrow_refs())).sort_by("n").to_pylist()
+
+    rows = asked(API_KEY)
+    questions = [(c, p, None, None) for c, p in zip(contexts, prompts, strict=True)]
+    expected = SqlFunctions().ask_many(questions)
+    assert [row["answer"] for row in rows] == expected
+    assert [row["error"] for row in rows] == [None] * 21
+    assert rows[20]["answer"] is None  # NULL in, NULL out
+
+    wrong = asked("sk-ant-not-the-key-123456")
+    assert all(row["answer"] is None for row in wrong)
+    assert all(row["error"].startswith("ERROR:") for row in wrong[:20])
+    assert not any("sk-ant-not-the-key" in row["error"] for row in wrong[:20])

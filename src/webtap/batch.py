@@ -177,7 +177,7 @@ def _on_ray(todo: Any, job: Job, address: str | None) -> Iterator[Any]:
         ) from None
     env = {name: value for name, value in os.environ.items() if name.startswith(FORWARDED)}
     try:
-        dataset = ray.data.from_arrow(todo)
+        dataset = on_ray.from_table(todo, job.chunk())
         if job.kind == "fetch":
             mapped = on_ray.fetch_pages(
                 dataset,

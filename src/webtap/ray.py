@@ -34,6 +34,7 @@ __all__ = [
     "FetchPages",
     "ask_rows",
     "fetch_pages",
+    "from_table",
     "start_local_cluster",
 ]
 
@@ -50,6 +51,7 @@ def fetch_pages(
     column: str = "url",
     *,
     actors: int = 2,
+    min_actors: int = 1,
     threads: int = 16,
     batch_size: int = 64,
     num_cpus: float = 1.0,
@@ -57,12 +59,13 @@ def fetch_pages(
     env: dict[str, str] | None = None,
 ) -> Any:
     """``dataset`` with the pages of its ``column`` of URLs: ``final_url``, ``title``,
-    ``markdown``, ``verdict`` (``OK`` or the error code) and ``error`` added."""
+    ``markdown``, ``verdict`` (``OK`` or the error code) and ``error`` added, on a pool of
+    ``min_actors`` to ``actors`` actors, ``threads`` fetches at once in each."""
     return _map(
         dataset,
         FetchPages,
         {"column": column, "threads": threads, "mode": mode},
-        actors,
+        (min_actors, actors),
         batch_size,
         num_cpus,
         env,
@@ -75,6 +78,7 @@ def ask_rows(
     prompt: str = "prompt",
     *,
     actors: int = 2,
+    min_actors: int = 1,
     concurrency: int = 8,
     batch_size: int = 32,
     num_cpus: float = 0.25,
@@ -91,14 +95,14 @@ def ask_rows(
         "max_tokens": max_tokens,
         "concurrency": concurrency,
     }
-    return _map(dataset, AskRows, options, actors, batch_size, num_cpus, env)
+    return _map(dataset, AskRows, options, (min_actors, actors), batch_size, num_cpus, env)
 
 
 def _map(
     dataset: Any,
     udf: type,
     options: dict[str, Any],
-    actors: int,
+    actors: tuple[int, int],
     batch_size: int,
     num_cpus: float,
     env: dict[str, str] | None,
@@ -111,9 +115,22 @@ def _map(
         fn_constructor_kwargs=options,
         batch_format="pyarrow",
         batch_size=batch_size,
-        compute=ray.data.ActorPoolStrategy(min_size=1, max_size=max(1, actors)),
+        compute=ray.data.ActorPoolStrategy(
+            min_size=max(1, min(actors)), max_size=max(1, actors[1])
+        ),
         num_cpus=num_cpus,
         **extra,
+    )
+
+
+def from_table(table: Any, rows_per_block: int = 64) -> Any:
+    """A Ray dataset of the Arrow ``table``, cut into blocks of ``rows_per_block`` rows: a
+    dataset of one block is one task, and an actor pool then works one actor at a time."""
+    import ray.data
+
+    step = max(1, rows_per_block)
+    return ray.data.from_arrow(
+        [table.slice(start, step) for start in range(0, table.num_rows, step)] or [table]
     )
 
 

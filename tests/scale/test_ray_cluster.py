@@ -115,7 +115,7 @@ def _fetched(ray: Any, urls: list[str | None], env: dict[str, str]) -> Any:
 
     import webtap.ray
 
-    dataset = ray.data.from_arrow(pa.table({"url": urls, "n": list(range(len(urls)))}))
+    dataset = webtap.ray.from_table(pa.table({"url": urls, "n": list(range(len(urls)))}), 8)
     out = webtap.ray.fetch_pages(dataset, actors=2, threads=4, batch_size=8, num_cpus=0.5, env=env)
     return pa.concat_tables(ray.get(out.to_arrow_refs())).sort_by("n")
 
@@ -255,7 +255,8 @@ def test_the_ask_udf_answers_as_sql_does_and_errors_are_values(
 
     def asked(key: str) -> list[dict[str, Any]]:
         env = {"ANTHROPIC_BASE_URL": anthropic_api.url, "ANTHROPIC_API_KEY": key}
-        out = webtap.ray.ask_rows(ray.data.from_arrow(table), actors=2, batch_size=5, env=env)
+        dataset = webtap.ray.from_table(table, 5)
+        out = webtap.ray.ask_rows(dataset, actors=2, batch_size=5, env=env)
         return pa.concat_tables(ray.get(out.to_arrow_refs())).sort_by("n").to_pylist()
 
     rows = asked(API_KEY)

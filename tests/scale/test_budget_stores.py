@@ -123,6 +123,7 @@ def test_four_processes_on_redis_keep_the_key_s_rate_through_a_sigkill(
     assert [client.returncode for client in clients[1:]] == [0, 0, 0]
     assert all(output.count("\n") == 6 for output in outputs)
     assert len(window_brave.arrivals) >= 19
+    print(f"most in one second: {window_brave.most_in_a_second()} (limit 5)")
     assert window_brave.most_in_a_second() <= 5
 
 
@@ -140,6 +141,7 @@ def test_without_a_shared_store_separate_machines_multiply_the_rate(
         for n in range(4)
     ]
     assert [client.wait(timeout=120) for client in clients] == [0, 0, 0, 0]
+    print(f"most in one second: {most_in_any_window(window_brave.arrivals)} (limit 5)")
     assert most_in_any_window(window_brave.arrivals) > 5
 
 

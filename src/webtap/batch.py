@@ -159,22 +159,24 @@ def _results(todo: Any, job: Job, engine: str, address: str | None) -> Iterator[
 
 
 def _on_ray(todo: Any, job: Job, address: str | None) -> Iterator[Any]:
+    import webtap.ray as on_ray
+
     try:
-        import webtap.ray as on_ray
-
-        started = False
         import ray
-
-        if not ray.is_initialized():
-            if address:
-                ray.init(address=address, log_to_driver=False)
-            else:
-                on_ray.start_local_cluster()
-            started = True
     except ImportError:
         raise ConfigError(
             "--engine ray needs Ray: pip install 'webtap[ray]' (or use --engine local)"
         ) from None
+    started = not ray.is_initialized()
+    if started:
+        try:
+            if address:
+                ray.init(address=address, log_to_driver=False)
+            else:
+                on_ray.start_local_cluster()
+        except (ConnectionError, RuntimeError, ValueError) as exc:
+            where = f"the Ray cluster at {address}" if address else "a local Ray instance"
+            raise ConfigError(f"cannot start or reach {where}: {exc}") from None
     env = {name: value for name, value in os.environ.items() if name.startswith(FORWARDED)}
     try:
         dataset = on_ray.from_table(todo, job.chunk())

@@ -10,9 +10,10 @@
 :class:`AskRows` (from :mod:`webtap.rows`) with ``Dataset.map_batches`` over Arrow batches, on an
 autoscaling pool of actors (``ray.data.ActorPoolStrategy``); each actor runs its batch's rows on
 its own threads, as one machine would. Errors are values (``verdict``/``error`` columns), never a
-failed job. Rate budgets are shared by the whole cluster when ``WEBTAP_BUDGET=ray`` (or Redis):
-see docs/scale.md. ``env`` sets environment variables for the actors (a ``runtime_env``), for
-settings such as ``WEBTAP_BUDGET`` that the cluster's nodes do not already have.
+failed job. ``env`` sets environment variables for the actors (a ``runtime_env``), for settings
+the cluster's nodes do not already have. The actors' rate budgets are the cluster's
+(``WEBTAP_BUDGET=ray``) unless ``env`` or this process names another store: a budget file per
+node would multiply each key's rate by the number of nodes (docs/scale.md).
 
 :func:`start_local_cluster` starts Ray on this machine with every port on 127.0.0.1.
 
@@ -109,7 +110,10 @@ def _map(
 ) -> Any:
     import ray.data
 
-    extra: dict[str, Any] = {"runtime_env": {"env_vars": dict(env)}} if env else {}
+    from webtap.budget_store import BUDGET_ENV
+
+    env = dict(env or {})
+    env.setdefault(BUDGET_ENV, os.environ.get(BUDGET_ENV, "").strip() or "ray")
     return dataset.map_batches(
         udf,
         fn_constructor_kwargs=options,
@@ -119,7 +123,7 @@ def _map(
             min_size=max(1, min(actors)), max_size=max(1, actors[1])
         ),
         num_cpus=num_cpus,
-        **extra,
+        runtime_env={"env_vars": env},
     )
 
 

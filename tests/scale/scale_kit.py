@@ -43,11 +43,13 @@ def page(n: int) -> bytes:
 
 class Pages:
     """A threaded server of ``count`` pages: ``/p<n>`` generated, ``/real<n>`` the real pages
-    in tests/convert/data, ``/missing`` a 404. ``hits`` counts requests per path."""
+    in tests/convert/data, ``/missing`` a 404. ``hits`` counts requests per path, ``arrivals``
+    records when each came (monotonic)."""
 
     def __init__(self, count: int = 50) -> None:
         self.count = count
         self.hits: dict[str, int] = {}
+        self.arrivals: list[float] = []
         self._lock = threading.Lock()
         real = [gzip.decompress(path.read_bytes()) for path in REAL_PAGES]
         self.bodies = {f"/real{i}": body for i, body in enumerate(real)}
@@ -75,6 +77,7 @@ class Pages:
             def do_GET(self) -> None:
                 with pages._lock:
                     pages.hits[self.path] = pages.hits.get(self.path, 0) + 1
+                    pages.arrivals.append(time.monotonic())
                 body = pages.bodies.get(self.path)
                 self.send_response(200 if body is not None else 404)
                 body = body if body is not None else b"<html><body>not here</body></html>"

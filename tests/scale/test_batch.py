@@ -165,3 +165,23 @@ def test_the_ray_engine_writes_what_the_local_engine_writes(
     result = run_batch(source, tmp_path / "ray.parquet", Job(workers=2), engine="ray")
     assert (result.done, result.errors) == (51, 1)
     assert read(tmp_path / "ray.parquet") == read(tmp_path / "local.parquet")
+
+
+def test_the_progress_shows_rows_rate_errors_and_time_left() -> None:
+    import io
+
+    from rich.console import Console
+
+    from webtap.cli.batch import BatchProgress
+
+    out = io.StringIO()
+    progress = BatchProgress(Console(file=out, force_terminal=True, width=120))
+    progress.start(total=10, skipped=4)
+    progress.advance(3, 1)
+    progress.advance(3, 0)
+    progress._progress.refresh()
+    task = progress._progress.tasks[0]
+    assert (task.completed, task.total, task.fields["errors"]) == (6, 6, 1)
+    assert "4 already done" in task.description
+    progress.end()
+    assert "1 errors" in out.getvalue()

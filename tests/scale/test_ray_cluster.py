@@ -156,6 +156,25 @@ def test_the_guard_refuses_loopback_as_error_values(ray_cluster: Any, pages: Pag
     assert pages.hits == {}  # nothing was sent
 
 
+def test_two_actors_keep_to_one_host_s_politeness_limit_by_default(
+    ray_cluster: Any, pages: Pages
+) -> None:
+    """No store named: the actors' budgets are the cluster's (a file per node would not hold
+    two nodes to one limit)."""
+    from scale_kit import most_in_any_window
+
+    env = {"WEBTAP_ALLOW_PRIVATE_NETWORKS": "1", "WEBTAP_HOST_RATE": "5", "WEBTAP_CACHE": "off"}
+    table = _fetched(ray_cluster, pages.urls[:20], env)
+    assert set(table.column("verdict").to_pylist()) == {"OK"}
+    print(f"most in one second at the host: {most_in_any_window(pages.arrivals)} (limit 5)")
+    assert most_in_any_window(pages.arrivals) <= 5
+    from webtap.budget_store.ray_actor import NAMESPACE, actor_name
+    from webtap.search.budget import RateBudget
+
+    host = RateBudget("host", "127.0.0.1", what="politeness").name
+    assert ray_cluster.get_actor(actor_name(host), namespace=NAMESPACE)  # kept by the cluster
+
+
 # -- one key's rate across four tasks --------------------------------------------------------
 
 

@@ -4,7 +4,7 @@
     .venv/bin/python bench/sql_batch.py --search [--rows 200]
 
 A fake Anthropic Messages API on 127.0.0.1 answers every call after ``--latency`` seconds (the
-one in tests/agent, which also checks each request). The same query,
+suite's, tests/fakes/anthropic.py, which also checks each request). The same query,
 ``SELECT stps_ask_ai('item ' || x, 'Describe it') FROM range(N)`` with N distinct rows, runs
 with concurrency 1 (one row after another, as the DuckDB extension of spec 002 calls the model)
 and then with webtap's default and higher concurrency; last, the default again with a warm
@@ -12,10 +12,10 @@ answer cache. Printed: wall time, rows/s, API calls and the speed-up over row by
 
 With ``--search``, every row searches first: the model asks for ``web_search`` once, then
 answers. Search goes to a strict fake Brave that allows exactly one request a second and
-answers 429 to anything faster (tests/agent/strict_brave.py), with the shared rate budget at
-its default (Brave's free plan). Printed: rows answered with search results (goal: all), the
-fake's accepted and refused requests, and the wall time against the floor of one search a
-second.
+answers 429 to anything faster (the suite's, tests/fakes/brave.py), with the shared rate
+budget at its default (Brave's free plan). Printed: rows answered with search results (goal:
+all), the fake's accepted and refused requests, and the wall time against the floor of one
+search a second.
 """
 
 from __future__ import annotations
@@ -28,10 +28,11 @@ import time
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).parents[1] / "tests" / "agent"))
+sys.path.insert(0, str(Path(__file__).parents[1]))  # the repository, for the suite's fakes
 
-from fake_anthropic import API_KEY, FakeAnthropic, message, text, tool_use  # the tests' fake
-from strict_brave import StrictBrave
+from tests.fakes.anthropic import API_KEY, FakeAnthropic, message, text, tool_use
+from tests.fakes.brave import FakeBrave
+from tests.fakes.provider import new_server
 
 from webtap.sql import DEFAULT_CONCURRENCY
 
@@ -124,12 +125,12 @@ def search_then_answer(body: dict) -> Any:
 
 def search_run(rows: int, latency: float) -> int:
     fake = FakeAnthropic(delay=latency, responder=search_then_answer).start()
-    brave = StrictBrave().start()
+    brave = FakeBrave(new_server()).strict()
     cache_dir = tempfile.mkdtemp()
     os.environ.update(
         ANTHROPIC_BASE_URL=fake.url,
         ANTHROPIC_API_KEY=API_KEY,
-        BRAVE_SEARCH_URL=brave.url,
+        BRAVE_SEARCH_URL=brave.url(),
         BRAVE_API_KEY="BSA-bench-key-0123456789",
         WEBTAP_CACHE_DIR=cache_dir,  # a fresh budget and no cached searches
     )

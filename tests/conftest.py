@@ -1,4 +1,5 @@
-"""Shared fixtures: an isolated environment for every test, and the real executables."""
+"""Shared fixtures: an isolated environment for every test, the real executables, and the
+suite's fakes (tests/fakes) of the services webtap calls, each a real server on 127.0.0.1."""
 
 from __future__ import annotations
 
@@ -12,13 +13,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from pytest_httpserver import HTTPServer
+from tests.fakes.anthropic import API_KEY, FakeAnthropic
+from tests.fakes.brave import FakeBrave
+from tests.fakes.google import FakeGoogle
+from tests.fakes.provider import FakeProvider, new_server
+from tests.fakes.searxng import FakeSearxng
 
 FIXTURES = Path(__file__).parent / "fixtures"
 BIN = Path(sys.executable).parent
-
-# The fake Anthropic API and fake Brave live with the ask loop's tests; the SQL tests use them
-# too. Test folders are not packages (--import-mode=importlib), so their folder goes on the path.
-sys.path.insert(0, str(Path(__file__).parent / "agent"))
 
 # Variables that would let a test reach a real key, a real endpoint or the user's files.
 _SCRUBBED = [
@@ -129,12 +132,51 @@ def run_exe() -> Callable[..., ToolRun]:
 
 
 @pytest.fixture
-def anthropic_api(monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
+def anthropic_api(monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeAnthropic]:
     """The fake Messages API, with ANTHROPIC_BASE_URL and ANTHROPIC_API_KEY pointing at it."""
-    from fake_anthropic import API_KEY, FakeAnthropic
-
     fake = FakeAnthropic().start()
     monkeypatch.setenv("ANTHROPIC_BASE_URL", fake.url)
     monkeypatch.setenv("ANTHROPIC_API_KEY", API_KEY)
     yield fake
     fake.stop()
+
+
+@pytest.fixture
+def provider_server() -> Iterator[HTTPServer]:
+    """One threaded server on 127.0.0.1 that plays every search provider of the test (each
+    answers on its own path)."""
+    server = new_server()
+    yield server
+    server.clear()
+    if server.is_running():
+        server.stop()
+
+
+def _pointed_at(fake: FakeProvider, monkeypatch: pytest.MonkeyPatch) -> None:
+    for name, value in fake.environment().items():
+        monkeypatch.setenv(name, value)
+
+
+@pytest.fixture
+def brave(provider_server: HTTPServer, monkeypatch: pytest.MonkeyPatch) -> FakeBrave:
+    """A fake Brave Search, its URL and key in the environment; it answers what the test
+    scripts (``brave.answer()``: the recorded ``brave search`` results)."""
+    fake = FakeBrave(provider_server)
+    _pointed_at(fake, monkeypatch)
+    return fake
+
+
+@pytest.fixture
+def google(provider_server: HTTPServer, monkeypatch: pytest.MonkeyPatch) -> FakeGoogle:
+    """A fake Google Custom Search, its URL, key and engine id in the environment."""
+    fake = FakeGoogle(provider_server)
+    _pointed_at(fake, monkeypatch)
+    return fake
+
+
+@pytest.fixture
+def searxng(provider_server: HTTPServer, monkeypatch: pytest.MonkeyPatch) -> FakeSearxng:
+    """A fake SearXNG instance, its base address in SEARXNG_URL."""
+    fake = FakeSearxng(provider_server)
+    _pointed_at(fake, monkeypatch)
+    return fake

@@ -152,3 +152,30 @@ def test_read_only_filesystem_is_a_miss() -> None:
     cache = Cache("pages", max_bytes=1 << 20, folder=Path("/proc/self/webtap-cache"))
     cache.put("k", 1)
     assert cache.get("k") is None
+
+
+def test_a_file_made_before_migrations_keeps_its_entries(tmp_path: Path) -> None:
+    """Cache files written before the caches used webtap.sqlite's opener: the entries table and
+    no _migrations. The first migration finds the table there and records itself."""
+    Cache("pages", max_bytes=1 << 20, folder=tmp_path).put("k", "kept")
+    with sqlite3.connect(tmp_path / "pages.sqlite3") as db:
+        db.execute("DROP TABLE _migrations")
+    assert Cache("pages", max_bytes=1 << 20, folder=tmp_path).get("k").value == "kept"
+    with sqlite3.connect(tmp_path / "pages.sqlite3") as db:
+        assert db.execute("SELECT name FROM _migrations").fetchall() == [("m001_entries",)]
+        assert db.execute("PRAGMA journal_mode").fetchone() == ("wal",)
+
+
+def test_open_cache_is_one_cache_per_file_and_bound(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from webtap.cache import open_cache
+
+    monkeypatch.setenv("WEBTAP_CACHE_DIR", str(tmp_path / "one"))
+    first = open_cache("pages", 1 << 20)
+    assert open_cache("pages", 1 << 20) is first
+    assert open_cache("pages", 1 << 21) is not first  # another bound
+    assert open_cache("search", 1 << 20) is not first
+    monkeypatch.setenv("WEBTAP_CACHE_DIR", str(tmp_path / "two"))
+    moved = open_cache("pages", 1 << 20)
+    assert moved is not first and moved.path == tmp_path / "two" / "pages.sqlite3"

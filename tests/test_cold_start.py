@@ -13,8 +13,9 @@ import sys
 from pathlib import Path
 
 import pytest
-
-FIXTURES = Path(__file__).parent / "fixtures" / "providers"
+from tests.fakes.brave import FakeBrave
+from tests.fakes.google import FakeGoogle
+from tests.fakes.searxng import FakeSearxng
 
 # Never on the tool path: the host's, the ask loop's, SQL's and MCP's libraries, and the
 # jsonschema stack (the three fixed schemas have generated validators).
@@ -95,38 +96,14 @@ def test_a_fetch_call_imports_nothing_it_does_not_need(httpserver, tmp_path) -> 
 
 
 @pytest.mark.parametrize(
-    ("entry_point", "env", "path", "body"),
-    [
-        (
-            "brave_main",
-            {"BRAVE_API_KEY": "k", "BRAVE_SEARCH_URL": "{url}"},
-            "/res/v1/web/search",
-            "brave/web_search_brave_search.json",
-        ),
-        (
-            "google_main",
-            {
-                "GOOGLE_SEARCH_API_KEY": "k",
-                "GOOGLE_SEARCH_ENGINE_ID": "cx",
-                "GOOGLE_SEARCH_URL": "{url}",
-            },
-            "/customsearch/v1",
-            "google/customsearch_javascript.json",
-        ),
-    ],
+    ("entry_point", "fake"),
+    [("brave_main", FakeBrave), ("google_main", FakeGoogle), ("searxng_main", FakeSearxng)],
 )
 def test_a_search_call_imports_nothing_it_does_not_need(
-    entry_point, env, path, body, httpserver, tmp_path
+    entry_point, fake, httpserver, tmp_path
 ) -> None:
-    data = (FIXTURES / body).read_bytes()
-    httpserver.expect_request(path).respond_with_data(data, content_type="application/json")
-    url = httpserver.url_for(path)
-    modules = loaded(
-        entry_point,
-        {"query": "brave search"},
-        tmp_path,
-        {name: value.format(url=url) for name, value in env.items()},
-    )
+    provider = fake(httpserver).answer()  # the provider's usual answer, recorded or shaped so
+    modules = loaded(entry_point, {"query": "brave search"}, tmp_path, provider.environment())
     assert [name for name in FORBIDDEN if name in modules] == []
     assert "lxml" not in modules, "a search converts no HTML"
 

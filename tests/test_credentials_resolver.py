@@ -14,8 +14,8 @@ import pytest
 
 from webtap import credentials
 from webtap.cli.search import default_provider
+from webtap.credentials import Keys
 from webtap.errors import ConfigError
-from webtap.keys import Keys
 from webtap.search import quota
 
 SEARCH_KEYS = ["brave", "searxng", "google_api_key", "google_cse_id"]
@@ -78,7 +78,8 @@ def test_the_file_is_read_once_for_all_keys(isolated_env: Path, monkeypatch) -> 
     write_file(isolated_env, {"web_search": {"google": {"api_key": "k", "engine_id": "cx"}}})
     reads = []
     real = credentials.read_file
-    monkeypatch.setattr(credentials, "read_file", lambda: reads.append(1) or real())
+    # The file is read where the sources are (webtap.credentials.sources).
+    monkeypatch.setattr(credentials.sources, "read_file", lambda: reads.append(1) or real())
 
     assert credentials.google_credentials() == ("k", "cx")
     assert credentials.configured_providers() == {

@@ -26,7 +26,9 @@ from typing import Any
 
 import pytest
 from pytest_httpserver import HTTPServer
-from werkzeug import Request, Response
+from tests.fakes.brave import FakeBrave
+from tests.fakes.google import FakeGoogle
+from tests.fakes.searxng import FakeSearxng
 
 from webtap.errors import WebtapError
 from webtap.protocol import RequestError, parse_request
@@ -36,7 +38,6 @@ SCALE = float(os.environ.get("WEBTAP_FUZZ", "1") or 1)
 SEED = int(os.environ.get("WEBTAP_FUZZ_SEED", "14") or 14)
 IN_PROCESS = int(700 * SCALE)  # per tool
 THROUGH_EXECUTABLES = int(15 * SCALE)  # per tool: each is a process start
-PROVIDERS = Path(__file__).parent / "fixtures" / "providers"
 BRAVE_KEY = "BSA-fuzz-secret-key-5f1c9e0a"
 GOOGLE_KEY = "AIza-fuzz+secret/key=0a"
 ENGINE_ID = "cx-fuzz-engine-91e3"
@@ -107,13 +108,14 @@ NASTY_STRINGS = [
 
 
 class Server:
-    """One local server: the web site (/page) and the three providers."""
+    """One local server: the web site (any other path) and the three providers (the suite's
+    fakes, each on its own path)."""
 
     def __init__(self, server: HTTPServer) -> None:
         self.server = server
-        brave = (PROVIDERS / "brave" / "web_search_physics.json").read_bytes()
-        google = (PROVIDERS / "google" / "customsearch_test.json").read_bytes()
-        searxng = json.dumps(
+        FakeBrave(server).answer("web_search_physics")
+        FakeGoogle(server).answer("customsearch_test")
+        self.searxng = FakeSearxng(server, base="/searxng").answer(
             {
                 "query": "q",
                 "results": [
@@ -122,19 +124,9 @@ class Server:
                 ],
                 "unresponsive_engines": [],
             }
-        ).encode()
+        )
         page = b"<html><head><title>t</title></head><body>" + b"<p>line</p>" * 50 + b"</body>"
-
-        def answer(request: Request) -> Response:
-            if request.path.startswith("/res/v1/web/search"):
-                return Response(brave, content_type="application/json")
-            if request.path.startswith("/customsearch/v1"):
-                return Response(google, content_type="application/json")
-            if request.path.startswith("/searxng/search"):
-                return Response(searxng, content_type="application/json")
-            return Response(page, content_type="text/html; charset=utf-8")
-
-        server.expect_request("").respond_with_handler(answer)
+        server.expect_request("").respond_with_data(page, content_type="text/html; charset=utf-8")
 
     def url(self, path: str) -> str:
         return self.server.url_for(path)
@@ -147,9 +139,9 @@ def site(httpserver: HTTPServer, monkeypatch: pytest.MonkeyPatch) -> Server:
     monkeypatch.setenv("WEBTAP_FETCH_TIMEOUT", "5")
     monkeypatch.setenv("WEBTAP_SEARCH_DEADLINE", "5")
     monkeypatch.setenv("WEBTAP_CACHE", "off")
-    monkeypatch.setenv("BRAVE_SEARCH_URL", served.url("/res/v1/web/search"))
-    monkeypatch.setenv("GOOGLE_SEARCH_URL", served.url("/customsearch/v1"))
-    monkeypatch.setenv("SEARXNG_URL", served.url("/searxng"))
+    monkeypatch.setenv("BRAVE_SEARCH_URL", served.url(FakeBrave.path))
+    monkeypatch.setenv("GOOGLE_SEARCH_URL", served.url(FakeGoogle.path))
+    monkeypatch.setenv("SEARXNG_URL", served.searxng.address())
     monkeypatch.setenv("BRAVE_API_KEY", BRAVE_KEY)
     monkeypatch.setenv("GOOGLE_SEARCH_API_KEY", GOOGLE_KEY)
     monkeypatch.setenv("GOOGLE_SEARCH_ENGINE_ID", ENGINE_ID)

@@ -154,7 +154,7 @@ def test_an_internal_error_never_carries_a_known_key(monkeypatch) -> None:
 )
 def test_every_count_setting_is_a_whole_number(monkeypatch, name: str, raw: str) -> None:
     """Counts and sizes share one reader: none truncates a fraction into another number."""
-    from webtap.page_cache import page_cache
+    from webtap.fetch.page_cache import page_cache
     from webtap.pdf import to_markdown as pdf_to_markdown
     from webtap.search.google import max_calls
 

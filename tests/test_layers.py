@@ -1,4 +1,10 @@
-"""Imports run one way (DESIGN, Layers): nothing below the command line imports ``webtap.cli``.
+"""Imports run one way (DESIGN, Layers): the layer diagram, checked against the source.
+
+Every package (and top-level module) of webtap sits in one layer of :data:`LAYERS`; a module may
+import from its own layer and the layers below it, never from a layer above, and packages that
+stand side by side in :data:`INDEPENDENT` import neither way. Nothing imports in a circle: not
+packages (counting every import), not modules as they load (counting the imports that run when
+a module is imported). Nothing below the command line imports ``webtap.cli``.
 
 Read from the source with :mod:`ast`, so that an import inside a function (the usual way webtap
 defers a heavy import) counts as much as one at the top of a module.
@@ -7,6 +13,7 @@ defers a heavy import) counts as much as one at the top of a module.
 from __future__ import annotations
 
 import ast
+import graphlib
 from pathlib import Path
 
 import pytest
@@ -14,27 +21,62 @@ import pytest
 PACKAGE = Path(__file__).parents[1] / "src" / "webtap"
 FRONT_DOOR = "webtap.cli"
 
+# Bottom to top. A package (or top-level module) of webtap by its name under ``webtap``;
+# ``webtap`` is the package's own ``__init__`` (its ``__version__``).
+LAYERS: list[tuple[str, set[str]]] = [
+    ("base", {"webtap", "errors"}),
+    (
+        "foundation",  # envelope, settings, text, files, caches, the guard, HTTP, credentials
+        {
+            "protocol",
+            "_validators",
+            "settings",
+            "text",
+            "redact",
+            "files",
+            "sqlite",
+            "cache",
+            "guard",
+            "net",
+            "providers",
+            "credentials",
+        },
+    ),
+    ("converters", {"convert", "pdf"}),
+    ("fetch and search", {"fetch", "search"}),
+    ("tools", {"tools", "entry"}),
+    ("host", {"host", "store"}),
+    ("agent", {"agent"}),
+    ("front doors", {"cli", "sql", "mcp_server"}),
+]
+# Side by side in one layer, and neither imports the other.
+INDEPENDENT = [("fetch", "search"), ("sql", "mcp_server")]
+
 
 def module_name(path: Path) -> str:
     parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
 
+def package_of(path: Path) -> str:
+    """The package relative imports in ``path`` start from."""
+    package = module_name(path)
+    return package if path.name == "__init__.py" else package.rpartition(".")[0]
+
+
 def imported(path: Path) -> list[tuple[int, str]]:
     """Every module the source file ``path`` imports (see :func:`imports`)."""
-    package = module_name(path)
-    if path.name != "__init__.py":
-        package = package.rpartition(".")[0]
-    return imports(path.read_text(encoding="utf-8"), package)
+    return imports(path.read_text(encoding="utf-8"), package_of(path))
 
 
-def imports(source: str, package: str) -> list[tuple[int, str]]:
+def imports(source: str, package: str, *, at_load: bool = False) -> list[tuple[int, str]]:
     """Every module ``source`` (a module of ``package``) imports, as (line, dotted name):
     ``import a.b``, ``from a import b`` (as ``a.b``), relative imports resolved, and
-    ``import_module("a.b")`` with a literal name."""
+    ``import_module("a.b")`` with a literal name. ``at_load``: only the imports that run when
+    the module is loaded (not in functions, not under ``if TYPE_CHECKING:``)."""
     tree = ast.parse(source)
     found: list[tuple[int, str]] = []
-    for node in ast.walk(tree):
+    for node in _load_time_nodes(tree) if at_load else ast.walk(tree):
         if isinstance(node, ast.Import):
             found += [(node.lineno, alias.name) for alias in node.names]
         elif isinstance(node, ast.ImportFrom):
@@ -57,6 +99,42 @@ def imports(source: str, package: str) -> list[tuple[int, str]]:
 IMPORTERS = {"import_module", "__import__"}
 
 
+def _load_time_nodes(node: ast.AST) -> list[ast.AST]:
+    """The nodes that run when the module is loaded: not function bodies, not the body of an
+    ``if TYPE_CHECKING:``."""
+    nodes: list[ast.AST] = []
+    for child in ast.iter_child_nodes(node):
+        if isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda):
+            continue
+        nodes.append(child)
+        if isinstance(child, ast.If) and "TYPE_CHECKING" in ast.unparse(child.test):
+            for other in child.orelse:
+                nodes += [other, *_load_time_nodes(other)]
+            continue
+        nodes += _load_time_nodes(child)
+    return nodes
+
+
+MODULES = {module_name(path): path for path in PACKAGE.rglob("*.py")}
+
+
+def resolve(name: str) -> str | None:
+    """The webtap module an imported name is in (``webtap.net.Client`` -> ``webtap.net``);
+    None for a module outside webtap."""
+    while name and name not in MODULES:
+        name = name.rpartition(".")[0]
+    return name or None
+
+
+def unit(module: str) -> str:
+    """The package (or top-level module) a module belongs to: its layer's unit."""
+    parts = module.split(".")
+    return parts[1] if len(parts) > 1 else parts[0]
+
+
+LAYER_OF = {name: rank for rank, (_, names) in enumerate(LAYERS) for name in names}
+
+
 def is_front_door(name: str) -> bool:
     return name == FRONT_DOOR or name.startswith(FRONT_DOOR + ".")
 
@@ -65,6 +143,86 @@ def below_the_cli() -> list[Path]:
     return sorted(
         path for path in PACKAGE.rglob("*.py") if not module_name(path).startswith(FRONT_DOOR)
     )
+
+
+# --- the diagram -------------------------------------------------------------------------------
+
+
+def test_every_package_has_its_place_in_the_diagram() -> None:
+    units = {unit(name) for name in MODULES}
+    assert units - set(LAYER_OF) == set(), "new packages: give each its layer in LAYERS"
+    assert set(LAYER_OF) - units == set(), "LAYERS names a package that no longer exists"
+    assert sum(len(names) for _, names in LAYERS) == len(LAYER_OF), "a package in two layers"
+
+
+@pytest.mark.parametrize("path", sorted(MODULES.values()), ids=lambda p: module_name(p))
+def test_imports_go_down_the_layers(path: Path) -> None:
+    own = unit(module_name(path))
+    layer = LAYERS[LAYER_OF[own]][0]
+    assert against_the_diagram(own, imported(path)) == [], f"{module_name(path)} is in '{layer}'"
+
+
+def against_the_diagram(own: str, found: list[tuple[int, str]]) -> list[str]:
+    """The imports of a module of package ``own`` that the diagram does not allow."""
+    wrong = []
+    for line, name in found:
+        target = resolve(name)
+        if target is None or unit(target) == own:
+            continue
+        other = unit(target)
+        if LAYER_OF[other] > LAYER_OF[own]:
+            above = LAYERS[LAYER_OF[other]][0]
+            wrong.append(f"line {line}: {name} ({other} is in '{above}', above it)")
+        elif {own, other} in [set(pair) for pair in INDEPENDENT]:
+            wrong.append(f"line {line}: {name} ({own} and {other} stand side by side)")
+    return wrong
+
+
+def test_packages_import_nothing_in_a_circle() -> None:
+    graph: dict[str, set[str]] = {}
+    for name, path in MODULES.items():
+        targets = {resolve(imported_name) for _, imported_name in imported(path)}
+        graph.setdefault(unit(name), set()).update(
+            unit(target) for target in targets if target and unit(target) != unit(name)
+        )
+    _assert_acyclic(graph)
+
+
+def test_modules_import_nothing_in_a_circle_as_they_load() -> None:
+    graph = {
+        name: {
+            target
+            for _, imported_name in imports(
+                path.read_text(encoding="utf-8"), package_of(path), at_load=True
+            )
+            if (target := resolve(imported_name)) and target != name
+        }
+        for name, path in MODULES.items()
+    }
+    _assert_acyclic(graph)
+
+
+def _assert_acyclic(graph: dict[str, set[str]]) -> None:
+    try:
+        graphlib.TopologicalSorter(graph).prepare()
+    except graphlib.CycleError as exc:
+        pytest.fail(f"import cycle: {' -> '.join(exc.args[1])}")
+
+
+def test_the_checks_see_an_upward_import_a_sideways_one_and_a_cycle() -> None:
+    assert against_the_diagram("net", [(3, "webtap.fetch.page.fetch")]) == [
+        "line 3: webtap.fetch.page.fetch (fetch is in 'fetch and search', above it)"
+    ]
+    assert against_the_diagram("fetch", [(4, "webtap.search.results")]) == [
+        "line 4: webtap.search.results (fetch and search stand side by side)"
+    ]
+    allowed = [(1, "webtap.net.Client"), (2, "webtap.convert"), (3, "json"), (4, "webtap.fetch")]
+    assert against_the_diagram("fetch", allowed) == []
+    with pytest.raises(pytest.fail.Exception, match=r"import cycle: (a -> b -> a|b -> a -> b)"):
+        _assert_acyclic({"a": {"b"}, "b": {"a"}, "c": {"a"}})
+
+
+# --- the front door ----------------------------------------------------------------------------
 
 
 def test_the_modules_are_found() -> None:
@@ -99,3 +257,22 @@ def test_the_reader_sees_every_way_of_importing() -> None:
         (6, "webtap.cli.sql"),
     ]
     assert (8, "webtap.sql.client") in found
+
+
+def test_only_imports_that_run_at_load_count_for_the_module_circle() -> None:
+    source = (
+        "from typing import TYPE_CHECKING\n"
+        "import webtap.a\n"
+        "if TYPE_CHECKING:\n"
+        "    import webtap.b\n"
+        "else:\n"
+        "    import webtap.c\n"
+        "def later():\n"
+        "    import webtap.d\n"
+        "try:\n"
+        "    import webtap.e\n"
+        "except ImportError:\n"
+        "    pass\n"
+    )
+    loaded = {name for _, name in imports(source, "webtap", at_load=True)}
+    assert loaded == {"typing.TYPE_CHECKING", "webtap.a", "webtap.c", "webtap.e"}

@@ -29,13 +29,17 @@ if TYPE_CHECKING:
     import sqlite3
     from pathlib import Path
 
+    from webtap.sqlite import Migrations
+
 __all__ = [
     "CACHE_DIR_ENV",
     "CACHE_ENV",
+    "MIGRATIONS",
     "Cache",
     "Entry",
     "cache_dir",
     "enabled",
+    "open_cache",
 ]
 
 CACHE_ENV = "WEBTAP_CACHE"
@@ -181,11 +185,11 @@ class Cache:
     def _open(self) -> sqlite3.Connection:
         import sqlite3
 
+        from webtap.sqlite import connect
+
         path = self.path
-        path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-        _create_exclusively(path)
         try:
-            return _connect(path)
+            return connect(path, MIGRATIONS, busy_timeout=_BUSY_TIMEOUT)
         except sqlite3.DatabaseError as exc:
             if "not a database" not in str(exc) and "malformed" not in str(exc):
                 raise
@@ -193,34 +197,36 @@ class Cache:
         for suffix in ("", "-wal", "-shm"):
             with contextlib.suppress(FileNotFoundError):
                 os.unlink(f"{path}{suffix}")
-        _create_exclusively(path)
-        return _connect(path)
+        return connect(path, MIGRATIONS, busy_timeout=_BUSY_TIMEOUT)
 
 
-def _create_exclusively(path: Path) -> None:
-    """Create ``path`` as a new private file, never through a link someone else planted."""
-    if path.is_symlink():
-        raise OSError(f"{path} is a symbolic link")
-    flags = os.O_CREAT | os.O_EXCL | os.O_WRONLY | getattr(os, "O_NOFOLLOW", 0)
-    with contextlib.suppress(FileExistsError):
-        os.close(os.open(path, flags, 0o600))
+def _m001_entries(db: sqlite3.Connection) -> None:
+    # IF NOT EXISTS: files made before migrations have the table and no _migrations.
+    db.execute(
+        "CREATE TABLE IF NOT EXISTS entries (key TEXT PRIMARY KEY, value TEXT NOT NULL,"
+        " size INTEGER NOT NULL, stored_at REAL NOT NULL)"
+    )
+    db.execute("CREATE INDEX IF NOT EXISTS entries_age ON entries (stored_at)")
 
 
-def _connect(path: Path) -> sqlite3.Connection:
-    import sqlite3
+# Every cache file's schema (:func:`webtap.sqlite.connect` applies it). Append only.
+MIGRATIONS: Migrations = [("m001_entries", _m001_entries)]
 
-    db = sqlite3.connect(path, timeout=_BUSY_TIMEOUT, isolation_level=None, check_same_thread=False)
-    try:
-        db.execute("PRAGMA journal_mode=WAL")
-        db.execute(
-            "CREATE TABLE IF NOT EXISTS entries (key TEXT PRIMARY KEY, value TEXT NOT NULL,"
-            " size INTEGER NOT NULL, stored_at REAL NOT NULL)"
-        )
-        db.execute("CREATE INDEX IF NOT EXISTS entries_age ON entries (stored_at)")
-    except BaseException:
-        db.close()
-        raise
-    return db
+_OPENED: dict[tuple[str, str, int], Cache] = {}
+_OPENED_LOCK = threading.Lock()
+
+
+def open_cache(name: str, max_bytes: int) -> Cache:
+    """The process's :class:`Cache` called ``name`` in the folder the environment names now,
+    bounded by ``max_bytes``: one per file and bound, however often it is asked for (the MCP
+    server and the ask loop ask on every call), opened on first use."""
+    folder = cache_dir()
+    memo = (name, str(folder), max_bytes)
+    with _OPENED_LOCK:
+        cache = _OPENED.get(memo)
+        if cache is None:
+            cache = _OPENED[memo] = Cache(name, max_bytes=max_bytes, folder=folder)
+        return cache
 
 
 def _evict(db: sqlite3.Connection, max_bytes: int) -> None:

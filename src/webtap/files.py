@@ -13,7 +13,6 @@ from __future__ import annotations
 import contextlib
 import os
 import stat
-import tempfile
 from pathlib import Path
 
 __all__ = ["create_private", "write_atomic"]
@@ -26,6 +25,8 @@ def write_atomic(path: str | Path, data: bytes | str, mode: int = 0o644) -> None
     their own temporary file and the last rename wins. Raises ``OSError`` (the temporary file
     is removed) when the folder is not writable.
     """
+    import tempfile  # here: a tool call that only opens a cache (create_private) never needs it
+
     path = Path(path)
     payload = data.encode("utf-8") if isinstance(data, str) else data
     # mkstemp opens with O_CREAT | O_EXCL and a random name: it never follows a link.

@@ -295,7 +295,9 @@ def build_server(tools: list[ServedTool], settings: ServerSettings | None = None
 
 
 def _instructions(names: Iterable[str]) -> str:
-    offered = {name if name == PAGED_TOOL else name.rpartition("_")[0] for name in names}
+    from webtap.providers import provider_of_tool
+
+    offered = {"web_search" if provider_of_tool(name) else name for name in names}
     return " ".join(
         ["webtap gives you the web."]
         + [text for key, text in INSTRUCTIONS.items() if key in offered]

@@ -21,9 +21,13 @@ from typing import Any
 __all__ = ["LOOK", "MASK", "MIN_SECRET", "quote", "redact", "redact_value", "remember"]
 
 MASK = "***"
-MIN_SECRET = 8
-"""Shorter strings are not treated as secrets: masking every "abc" would garble messages, and
-no provider's key or id is that short."""
+MIN_SECRET = 4
+"""The one length from which a string is a key, everywhere webtap hides keys (here, and the SQL
+side's own). Four, not more: a password in a SearXNG address (``http://user:pass@host``) can
+be that short and is still a secret, and a key typed into SQL was always hidden from four
+characters. Not fewer: only values the user configured are secrets, and masking every one-,
+two- or three-character run of a message that happens to match one would garble it for a
+credential nobody uses."""
 
 _known: set[str] = set()
 _lock = threading.Lock()

@@ -13,17 +13,14 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import random
 import sqlite3
-import time
-from collections.abc import Callable, Iterator
-from datetime import UTC, datetime
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 from webtap.errors import ConfigError, clip
-from webtap.files import create_private
 from webtap.protocol import loads_json
+from webtap.sqlite import Migrations, connect, migrate, now, retry
 
 __all__ = [
     "MIGRATIONS",
@@ -38,8 +35,6 @@ __all__ = [
 
 BUSY_TIMEOUT = 10.0  # seconds SQLite itself waits for a lock
 RETRIES = 8  # then webtap retries a write that still finds the database busy
-
-T = TypeVar("T")
 
 
 def _m001_messages(db: sqlite3.Connection) -> None:
@@ -60,8 +55,6 @@ def _m001_messages(db: sqlite3.Connection) -> None:
 def _m002_messages_session_index(db: sqlite3.Connection) -> None:
     db.execute("CREATE INDEX messages_session ON messages (session_id, id)")
 
-
-Migrations = list[tuple[str, Callable[[sqlite3.Connection], None]]]
 
 # Ordered; a name, once released, never changes meaning. Append only.
 MIGRATIONS: Migrations = [
@@ -109,50 +102,14 @@ def _reason(exc: Exception) -> str:
 def open_database(
     path: Path, migrations: Migrations, *, what: str, remedy: str
 ) -> sqlite3.Connection:
-    """A SQLite file opened for webtap: created private, WAL, its ``migrations`` applied.
+    """A SQLite file opened for webtap (:func:`webtap.sqlite.connect`: created private, WAL,
+    its ``migrations`` applied), waiting and retrying while another writer holds it.
 
-    Shared by the events store and the SQL answer cache (each file has its own list): one
-    migration mechanism. Any failure is one :class:`ConfigError` naming the file (see
-    :func:`usable_file`).
+    Shared by the events store and the SQL answer cache (each file has its own list). Any
+    failure is one :class:`ConfigError` naming the file (see :func:`usable_file`).
     """
     with usable_file(path, what, remedy):
-        path.parent.mkdir(parents=True, exist_ok=True)
-        create_private(path)  # never through a link planted at the file's path
-        # Autocommit mode: transactions are explicit (BEGIN IMMEDIATE), so that a writer
-        # takes the lock up front and busy waits happen where the busy timeout handles them.
-        db = sqlite3.connect(
-            path, timeout=BUSY_TIMEOUT, isolation_level=None, check_same_thread=False
-        )
-        try:
-            _retry(lambda: db.execute("PRAGMA journal_mode=WAL"))
-            db.execute("PRAGMA synchronous=NORMAL")
-            _retry(lambda: migrate(db, migrations))
-        except BaseException:
-            db.close()
-            raise
-    return db
-
-
-def migrate(db: sqlite3.Connection, migrations: Migrations) -> None:
-    """Apply the ``migrations`` not yet recorded in the file's ``_migrations`` table, in order,
-    in one transaction (a concurrent opener waits, then finds them applied)."""
-    db.execute("CREATE TABLE IF NOT EXISTS _migrations (name TEXT PRIMARY KEY, applied_at TEXT)")
-    applied = {row[0] for row in db.execute("SELECT name FROM _migrations")}
-    if all(name in applied for name, _ in migrations):
-        return
-    db.execute("BEGIN IMMEDIATE")
-    try:
-        applied = {row[0] for row in db.execute("SELECT name FROM _migrations")}
-        for name, migration in migrations:
-            if name not in applied:
-                migration(db)
-                db.execute(
-                    "INSERT INTO _migrations (name, applied_at) VALUES (?, ?)", (name, _now())
-                )
-        db.execute("COMMIT")
-    except BaseException:
-        db.execute("ROLLBACK")
-        raise
+        return connect(path, migrations, busy_timeout=BUSY_TIMEOUT, retries=RETRIES)
 
 
 class EventStore:
@@ -172,11 +129,11 @@ class EventStore:
             cursor = self.db.execute(
                 "INSERT INTO messages (session_id, kind, content, data, created_at)"
                 " VALUES (?, ?, ?, ?, ?)",
-                (session_id, kind, content, data, _now()),
+                (session_id, kind, content, data, now()),
             )
             return int(cursor.lastrowid or 0)
 
-        return _retry(insert)
+        return retry(insert, RETRIES)
 
     def list(self, session_id: str | None = None) -> list[dict[str, Any]]:
         """Stored events, oldest first, as dicts with ``data`` decoded."""
@@ -185,7 +142,7 @@ class EventStore:
         if session_id is not None:
             query += " WHERE session_id = ?"
             params = (session_id,)
-        rows = _retry(lambda: self.db.execute(query + " ORDER BY id", params).fetchall())
+        rows = retry(lambda: self.db.execute(query + " ORDER BY id", params).fetchall(), RETRIES)
         return [_row(row) for row in rows]
 
     def close(self) -> None:
@@ -228,20 +185,3 @@ def _row(row: sqlite3.Row) -> dict[str, Any]:
         with contextlib.suppress(ValueError):
             item["data"] = loads_json(item["data"])
     return item
-
-
-def _now() -> str:
-    return datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
-
-
-def _retry(operation: Callable[[], T]) -> T:
-    """Run ``operation``, retrying with jittered back-off while SQLite says busy or locked."""
-    for attempt in range(RETRIES):
-        try:
-            return operation()
-        except sqlite3.OperationalError as exc:
-            message = str(exc).lower()
-            if ("locked" not in message and "busy" not in message) or attempt == RETRIES - 1:
-                raise
-            time.sleep(min(0.05 * 2**attempt, 1.0) * (0.5 + random.random()))
-    raise AssertionError("unreachable")

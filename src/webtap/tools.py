@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable
+from functools import partial
 from importlib import import_module
 from typing import Any, NamedTuple
 
@@ -22,6 +23,7 @@ from webtap.protocol import (
     validate_request,
     whole_integers,
 )
+from webtap.providers import PROVIDERS
 
 __all__ = [
     "TOOLS",
@@ -43,6 +45,7 @@ class ToolSpec(NamedTuple):
     executable: str
     handler: str  # "module:function", imported only when the tool runs
     title: str
+    provider: str | None = None  # a search tool's provider, passed to its handler first
 
     @property
     def schema(self) -> dict[str, Any]:
@@ -50,30 +53,24 @@ class ToolSpec(NamedTuple):
 
     def resolve(self) -> Callable[..., dict[str, Any]]:
         module, _, function = self.handler.partition(":")
-        return getattr(import_module(module), function)
+        handler = getattr(import_module(module), function)
+        return partial(handler, self.provider) if self.provider else handler
 
 
+# web_fetch, then a search tool per provider of the registry, in its order (DESIGN 7).
 TOOLS: dict[str, ToolSpec] = {
     spec.name: spec
     for spec in (
         ToolSpec("web_fetch", "web-fetch-tool", "webtap.fetch:web_fetch", "Fetch a web page"),
-        ToolSpec(
-            "web_search_brave",
-            "web-search-brave-tool",
-            "webtap.search:web_search_brave",
-            "Search the web (Brave)",
-        ),
-        ToolSpec(
-            "web_search_searxng",
-            "web-search-searxng-tool",
-            "webtap.search:web_search_searxng",
-            "Search the web (SearXNG)",
-        ),
-        ToolSpec(
-            "web_search_google",
-            "web-search-google-tool",
-            "webtap.search:web_search_google",
-            "Search the web (Google)",
+        *(
+            ToolSpec(
+                provider.tool,
+                provider.executable,
+                "webtap.search.pipeline:answer",
+                provider.tool_title,
+                provider.name,
+            )
+            for provider in PROVIDERS.values()
         ),
     )
 }

@@ -1,17 +1,13 @@
-"""Fixtures for the ask loop: a fake Brave on 127.0.0.1 (the fake Anthropic API is shared,
-in tests/conftest.py)."""
+"""Fixtures for the ask loop: the suite's fake Brave (tests/fakes) answering its recorded
+results; the fake Anthropic API is the suite's ``anthropic_api``."""
 
 from __future__ import annotations
 
-from typing import Any
-
-import fake_brave  # on the path through tests/conftest.py
 import pytest
+from tests.fakes.brave import FakeBrave
 
 
 @pytest.fixture
-def brave(httpserver: Any, monkeypatch: pytest.MonkeyPatch) -> Any:
-    """A fake Brave Search serving the recorded ``brave search`` response, with its key set."""
-    monkeypatch.setenv("BRAVE_SEARCH_URL", fake_brave.serve(httpserver))
-    monkeypatch.setenv("BRAVE_API_KEY", fake_brave.BRAVE_KEY)
-    return httpserver
+def brave(brave: FakeBrave) -> FakeBrave:
+    """The fake Brave Search, answering the recorded ``brave search`` results, its key set."""
+    return brave.answer()  # type: ignore[return-value]

@@ -8,9 +8,10 @@ import re
 import time
 from typing import Any
 
-import fake_brave
 import pytest
-from fake_anthropic import API_KEY, FakeAnthropic, Reply, error, message, text, tool_use
+from tests.fakes.anthropic import API_KEY, FakeAnthropic, Reply, error, message, text, tool_use
+from tests.fakes.brave import FakeBrave
+from tests.fakes.google import FakeGoogle
 from werkzeug import Response
 
 from webtap import agent
@@ -38,7 +39,7 @@ pytestmark = pytest.mark.filterwarnings("ignore:The model .* is deprecated:Depre
 QUICK = AskSettings(max_retries=2, store_events=True)
 
 
-BRAVE_KEY = fake_brave.BRAVE_KEY
+BRAVE_KEY = FakeBrave.KEY
 
 
 def plain(value: str) -> str:
@@ -152,7 +153,7 @@ def test_search_round_trip(anthropic_api: FakeAnthropic, brave: Any) -> None:
     entries = content.split("\n\n")[1:]
     assert len(entries) == 5
     for number, (entry, expected) in enumerate(
-        zip(entries, fake_brave.top_results(), strict=True), 1
+        zip(entries, FakeBrave.top_results(), strict=True), 1
     ):
         title, url, description = entry.split("\n")
         assert title == f"{number}. {plain(expected['title'])}"
@@ -180,7 +181,7 @@ def test_search_round_trip(anthropic_api: FakeAnthropic, brave: Any) -> None:
 def test_a_failed_search_is_an_error_result_and_the_model_still_answers(
     anthropic_api: FakeAnthropic, brave: Any
 ) -> None:
-    fake_brave.serve(brave, "error_422_token_invalid", 422)
+    brave.answer("error_422_token_invalid", 422)
     use = tool_use("web_search", {"query": "bitcoin price"})
     anthropic_api.queue(
         message(use, stop_reason="tool_use"), message(text("From what I know: about $90k."))
@@ -205,7 +206,7 @@ def test_a_failed_search_is_an_error_result_and_the_model_still_answers(
 def test_a_quota_event_is_shown_and_stored(anthropic_api: FakeAnthropic, brave: Any) -> None:
     from webtap.store import EventStore
 
-    fake_brave.serve(brave, "error_429_quota_limited", 429)
+    brave.answer("error_429_quota_limited", 429)
     anthropic_api.queue(
         message(tool_use("web_search", {"query": "x"}), stop_reason="tool_use"),
         message(text("ok")),
@@ -553,13 +554,9 @@ def test_descriptions_are_cut_on_a_word_boundary() -> None:
 
 
 def test_google_backs_the_search_tool_when_chosen(
-    anthropic_api: FakeAnthropic, httpserver: Any, monkeypatch: pytest.MonkeyPatch
+    anthropic_api: FakeAnthropic, google: FakeGoogle, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    body = (fake_brave.FIXTURES / "google" / "customsearch_test.json").read_text()
-    httpserver.expect_request("/customsearch/v1").respond_with_data(
-        body, content_type="application/json"
-    )
-    monkeypatch.setenv("GOOGLE_SEARCH_URL", httpserver.url_for("/customsearch/v1"))
+    google.answer("customsearch_test")
     monkeypatch.setenv("GOOGLE_SEARCH_API_KEY", "AIza-test-key")
     monkeypatch.setenv("GOOGLE_SEARCH_ENGINE_ID", "cse-test")
     monkeypatch.setenv("BRAVE_API_KEY", "BSA-unused")
@@ -570,7 +567,7 @@ def test_google_backs_the_search_tool_when_chosen(
 
     ask("q", settings=AskSettings(search_provider="google"))
 
-    (google_request, _) = httpserver.log[0]
+    (google_request, _) = google.log[0]
     assert google_request.args["q"] == "test"
     assert google_request.args["num"] == "5"
     assert google_request.args["cx"] == "cse-test"

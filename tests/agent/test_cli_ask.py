@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-import fake_brave
-from fake_anthropic import FakeAnthropic, message, text, tool_use
+from tests.fakes.anthropic import FakeAnthropic, message, text, tool_use
+from tests.fakes.brave import FakeBrave
 
 
 def test_the_answer_goes_to_stdout_and_the_tool_call_to_stderr(
@@ -22,7 +22,7 @@ def test_the_answer_goes_to_stdout_and_the_tool_call_to_stderr(
     assert run.stdout == "Brave Search is private.\n"
     assert '→ web_search {"query": "brave search"}' in run.stderr
     assert "← web_search: 5 results" in run.stderr
-    assert fake_brave.BRAVE_KEY not in run.stdout + run.stderr
+    assert FakeBrave.KEY not in run.stdout + run.stderr
     first = anthropic_api.bodies[0]["messages"][0]["content"]
     assert first == "Context: search engines\n\nQuestion: What is Brave Search?"
 
@@ -52,7 +52,7 @@ def test_json_output_and_options(run_exe: Any, anthropic_api: FakeAnthropic) -> 
 def test_a_rate_limit_event_is_shown_in_the_terminal(
     run_exe: Any, anthropic_api: FakeAnthropic, brave: Any
 ) -> None:
-    fake_brave.serve(brave, "error_429_quota_limited", 429)
+    brave.answer("error_429_quota_limited", 429)
     anthropic_api.queue(
         message(tool_use("web_search", {"query": "x"}), stop_reason="tool_use"),
         message(text("from memory")),

@@ -5,7 +5,7 @@ from __future__ import annotations
 import urllib.parse
 
 import pytest
-from fake_anthropic import API_KEY, Reply
+from tests.fakes.anthropic import API_KEY, Reply
 
 from webtap.agent import AskSettings, ask
 from webtap.errors import APIError

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from webtap.credentials import Keys
 from webtap.errors import ConfigError
-from webtap.keys import Keys
 
 BAD_KEYS = ["sk-ant-a\nX-Evil: 1", "sk\x00ant", "sk-ключ", 'sk"ant', "sk ant", "sk\\ant"]
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from fake_anthropic import FakeAnthropic, Reply
+from tests.fakes.anthropic import FakeAnthropic, Reply
 
 from webtap.agent import AskSettings, ask
 from webtap.errors import APIError

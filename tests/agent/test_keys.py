@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
+from webtap.credentials import Keys
 from webtap.errors import AuthMissing
-from webtap.keys import Keys
 
 
 def write_stps(home: Path, name: str, text: str) -> None:

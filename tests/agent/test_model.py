@@ -7,7 +7,7 @@ import typing
 from typing import Any
 
 import pytest
-from fake_anthropic import FakeAnthropic, error
+from tests.fakes.anthropic import FakeAnthropic, error
 
 from webtap import agent
 

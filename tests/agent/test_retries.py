@@ -6,7 +6,7 @@ import time
 
 import anthropic
 import pytest
-from fake_anthropic import API_KEY, FakeAnthropic, error, message, text
+from tests.fakes.anthropic import API_KEY, FakeAnthropic, error, message, text
 
 from webtap import agent
 from webtap.agent import AskSettings, Budgets, ask

@@ -6,10 +6,11 @@ import json
 from typing import Any
 
 import pytest
-from fake_anthropic import FakeAnthropic, message, text, tool_use
+from tests.fakes.anthropic import FakeAnthropic, message, text, tool_use
+from tests.fakes.searxng import FakeSearxng
 
 from webtap.agent import AskSettings, ask
-from webtap.keys import Keys
+from webtap.credentials import Keys
 
 SEARXNG_RESULTS = {
     "query": "duckdb",
@@ -22,10 +23,9 @@ SEARXNG_RESULTS = {
 
 
 @pytest.fixture
-def searxng(httpserver: Any, monkeypatch: pytest.MonkeyPatch) -> Any:
-    httpserver.expect_request("/search").respond_with_json(SEARXNG_RESULTS)
-    monkeypatch.setenv("SEARXNG_URL", httpserver.url_for("/"))
-    return httpserver
+def searxng(searxng: FakeSearxng) -> FakeSearxng:
+    """The suite's fake SearXNG, answering eight results, its address in SEARXNG_URL."""
+    return searxng.answer(SEARXNG_RESULTS)
 
 
 def search_then_answer(api: FakeAnthropic) -> None:
@@ -125,19 +125,19 @@ def test_sql_chooses_searxng(anthropic_api: FakeAnthropic, searxng: Any) -> None
 
 
 def test_sql_sets_the_searxng_address(
-    anthropic_api: FakeAnthropic, httpserver: Any, monkeypatch: pytest.MonkeyPatch
+    anthropic_api: FakeAnthropic, provider_server: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     import duckdb
 
     import webtap.sql
 
-    httpserver.expect_request("/search").respond_with_json(SEARXNG_RESULTS)
+    instance = FakeSearxng(provider_server).answer(SEARXNG_RESULTS)  # not in SEARXNG_URL
     connection = duckdb.connect()
     functions = webtap.sql.register(connection, progress=False)
     try:
         one = lambda sql: connection.execute(sql).fetchone()[0]  # noqa: E731
         assert one("SELECT stps_get_search_provider()") == "none"
-        url = httpserver.url_for("/")
+        url = instance.address()
         assert one(f"SELECT stps_set_searxng_url('{url}')") == "SearXNG URL set"
         assert one("SELECT stps_get_search_provider()") == "searxng"
         search_then_answer(anthropic_api)
@@ -145,4 +145,4 @@ def test_sql_sets_the_searxng_address(
     finally:
         functions.close()
         connection.close()
-    assert len(httpserver.log) == 1
+    assert len(instance.log) == 1

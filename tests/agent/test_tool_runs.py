@@ -5,8 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-import fake_brave
-from fake_anthropic import FakeAnthropic, message, text, tool_use
+from tests.fakes.anthropic import FakeAnthropic, message, text, tool_use
 
 from webtap.agent import SEARCH_UNAVAILABLE, AskSettings, ask
 
@@ -15,7 +14,7 @@ def test_an_event_the_store_cannot_take_costs_no_answer(
     anthropic_api: FakeAnthropic, brave: Any, tmp_path, monkeypatch, capsys
 ) -> None:
     monkeypatch.setenv("WEBTAP_DB", str(tmp_path))  # a folder: SQLite cannot open it
-    fake_brave.serve(brave, "error_429_quota_limited", 429)
+    brave.answer("error_429_quota_limited", 429)
     anthropic_api.queue(
         message(tool_use("web_search", {"query": "x"}), stop_reason="tool_use"),
         message(text("from what I know")),

@@ -128,13 +128,13 @@ def test_last_modified_is_asked_with_if_modified_since(site, fetch_tool):
 
 
 def test_a_304_refreshes_without_converting_again(site, fetch_call, monkeypatch):
-    import webtap.fetch
+    from webtap.fetch import media
 
     url = site.answer("/v", versioned('"v1"', article()))
     conversions = []
-    real = webtap.fetch.convert_body
+    real = media.convert_body
     monkeypatch.setattr(
-        webtap.fetch, "convert_body", lambda *a, **k: conversions.append(1) or real(*a, **k)
+        media, "convert_body", lambda *a, **k: conversions.append(1) or real(*a, **k)
     )
     stale = {"WEBTAP_FETCH_CACHE_TTL": "0"}
     first = fetch_call(url, env=stale)
@@ -425,6 +425,7 @@ def test_a_page_served_from_the_cache_starts_no_http_stack(site):
         )
         assert b'"success": true' in proc.stdout
         assert (b" http.client\n" in proc.stderr) is expected
+        assert (b" webtap.convert\n" in proc.stderr) is expected  # nor the converters
         assert b" httpx\n" not in proc.stderr
     assert site.paths() == ["/"]
 
@@ -465,7 +466,7 @@ DATE = "Sun, 22 Nov 2026 10:00:00 GMT"
     ],
 )
 def test_response_headers_are_read_as_a_private_cache_reads_them(headers, store, lifetime, always):
-    from webtap.page_cache import freshness
+    from webtap.fetch.page_cache import freshness
 
     allowed = freshness(headers)
     assert (allowed.store, allowed.always_revalidate) == (store, always)

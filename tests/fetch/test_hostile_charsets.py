@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from webtap.content import decode
+from webtap.fetch.media import decode
 
 
 @pytest.mark.parametrize(
@@ -25,7 +25,7 @@ def test_a_codec_no_page_is_written_in_falls_back_to_detection(label: str) -> No
     ],
 )
 def test_terminal_escapes_in_a_page_never_reach_the_output(body: bytes, content_type: str) -> None:
-    from webtap.content import to_markdown
+    from webtap.fetch.media import to_markdown
 
     title, markdown, _ = to_markdown(body, content_type, "https://example.com/")
     for text in (title, markdown):

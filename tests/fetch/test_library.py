@@ -12,11 +12,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from webtap.content import parse_content_type, sniff, to_markdown
 from webtap.errors import InvalidInput, InvalidURL, NetworkError, ParseError, URLNotAllowed
 from webtap.fetch import check_url, fetch, paginate, split_lines
+from webtap.fetch.media import parse_content_type, sniff, to_markdown
 from webtap.guard import Guard, describe, parse_ip_literal
-from webtap.net import Client, Limits, Timeouts
+from webtap.net import Limits, Timeouts
 from webtap.net.tls import ssl_context as _ssl_context
 
 LOCAL_ONLY = Guard(allowed_networks=(ipaddress.ip_network("127.0.0.1/32"),))
@@ -223,17 +223,6 @@ def test_a_hanging_dns_lookup_hits_the_connect_timeout(resolver):
     with pytest.raises(NetworkError, match=r"connection timed out after 0.3 s"):
         fetch("http://slow.test/", timeouts=Timeouts(connect=0.3, read=5, total=5))
     assert time.monotonic() - started < 2
-
-
-# --- with an injected client -------------------------------------------------------------------
-
-
-def test_redirect_hops_to_addresses_are_checked_with_any_client(site):
-    """A client of the caller's without a guard: an address in a Location is still refused."""
-    url = site.route("/", status=302, headers={"Location": "http://169.254.169.254/latest/"})
-    with Client() as client, pytest.raises(URLNotAllowed, match="cloud metadata"):
-        fetch(url, client=client, guard=LOCAL_ONLY)
-    assert [seen.path for seen in site.requests] == ["/"]
 
 
 def test_gzip_bodies_that_fill_whole_pieces_are_read_whole(site):

@@ -132,7 +132,7 @@ def test_webtap_fetch_prints_the_main_content_and_full_the_whole_page(site, run_
 
 @pytest.mark.filterwarnings("ignore:The model .* is deprecated:DeprecationWarning")
 def test_the_ask_loop_reads_the_main_content(site, anthropic_api):
-    from fake_anthropic import message, text, tool_use
+    from tests.fakes.anthropic import message, text, tool_use
 
     from webtap.agent import ask
 

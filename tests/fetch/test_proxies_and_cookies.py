@@ -1,5 +1,5 @@
-"""Proxies (search providers' requests honour them, the fetch tool never does) and cookies
-set during a redirect chain (sent back on later hops, to the same host only)."""
+"""Proxies (search providers' requests honour them, the fetch tool never does), and header bytes
+as the wire carries them. Cookies across a redirect chain are logic: test_redirects.py."""
 
 from __future__ import annotations
 
@@ -129,44 +129,6 @@ def test_an_unusable_proxy_setting_is_a_config_error(monkeypatch) -> None:
     monkeypatch.setenv("HTTPS_PROXY", "socks5://127.0.0.1:1080")
     with Client(proxies=True) as client, pytest.raises(ConfigError, match="http:// proxy"):
         client.request("GET", "https://provider.invalid/", deadline=Deadline(5))
-
-
-# --- cookies across a redirect chain ----------------------------------------------------------
-
-
-def test_a_cookie_set_on_a_redirect_is_sent_on_the_next_hop(site) -> None:
-    site.route("/login", status=302, headers={"Location": "/home", "Set-Cookie": "s=abc; Path=/"})
-    url = site.route("/home", "welcome", headers={"Content-Type": "text/plain"})
-    assert fetch(site.url("/login"), guard=LOCAL, cache=False).url == url
-    login, home = site.requests
-    assert "cookie" not in login.headers
-    assert home.headers["cookie"] == "s=abc"
-
-
-def test_a_cookie_goes_back_only_to_the_host_that_set_it(site) -> None:
-    elsewhere = site.url("/away", host="localhost")
-    site.route("/a", status=302, headers={"Location": elsewhere, "Set-Cookie": "s=abc; Domain=."})
-    site.route("/away", status=302, headers={"Location": site.url("/back")})
-    site.route("/back", "back", headers={"Content-Type": "text/plain"})
-    assert fetch(site.url("/a"), guard=LOCAL, cache=False).markdown == "back"
-    cookies = [seen.headers.get("cookie") for seen in site.requests]
-    assert cookies == [None, None, "s=abc"]  # not to localhost; again to 127.0.0.1
-
-
-def test_an_expired_or_mismatched_cookie_is_not_sent(site) -> None:
-    site.route(
-        "/one",
-        status=302,
-        headers={"Location": "/two", "Set-Cookie": "gone=1; Max-Age=0"},
-    )
-    site.route(
-        "/two",
-        status=302,
-        headers={"Location": "/three", "Set-Cookie": "other=1; Path=/elsewhere"},
-    )
-    site.route("/three", "done", headers={"Content-Type": "text/plain"})
-    fetch(site.url("/one"), guard=LOCAL, cache=False)
-    assert [seen.headers.get("cookie") for seen in site.requests] == [None, None, None]
 
 
 # --- header bytes -------------------------------------------------------------------------------

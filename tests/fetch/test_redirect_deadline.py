@@ -47,35 +47,8 @@ def test_a_chain_of_slow_redirects_ends_at_the_overall_deadline(site) -> None:
     assert 2 <= len(paths) < HOPS
 
 
-def test_headers_dripped_a_byte_at_a_time_end_at_the_deadline(free_port) -> None:
+def test_headers_dripped_a_byte_at_a_time_end_at_the_deadline(site) -> None:
     """Each byte comes well within the read timeout; together they would take 4 s."""
-    import socket
-    import threading
-
-    server = socket.create_server(("127.0.0.1", free_port))
-    stop = threading.Event()
-
-    def drip() -> None:
-        conn, _ = server.accept()
-        conn.recv(65536)
-        for byte in b"HTTP/1.1 200 OK\r\nX-Slow: " + b"a" * 40:
-            if stop.wait(0.1):
-                break
-            try:
-                conn.sendall(bytes([byte]))
-            except OSError:
-                break  # the client hung up: what the test expects
-        conn.close()
-
-    threading.Thread(target=drip, daemon=True).start()
-    try:
-        with pytest.raises(NetworkError, match=r"no complete response within 1 s"):
-            fetch(
-                f"http://127.0.0.1:{free_port}/",
-                guard=LOCAL_ONLY,
-                timeouts=Timeouts(connect=5, read=5, total=1.0),
-                cache=False,
-            )
-    finally:
-        stop.set()
-        server.close()
+    url = site.raw("/drip", b"HTTP/1.1 200 OK\r\nX-Slow: " + b"a" * 40, drip=0.1)
+    with pytest.raises(NetworkError, match=r"no complete response within 1 s"):
+        fetch(url, guard=LOCAL_ONLY, timeouts=Timeouts(connect=5, read=5, total=1.0), cache=False)

@@ -1,5 +1,6 @@
-"""webtap's HTTP client on http.client: its pool of kept-alive connections, its errors, and the
-CA certificates it trusts."""
+"""webtap's HTTP client: its transport on http.client (the pool of kept-alive connections, its
+errors, the CA certificates it trusts) on real sockets, and what the client hands a transport,
+on a mock one."""
 
 from __future__ import annotations
 
@@ -20,13 +21,18 @@ from webtap.fetch import fetch
 from webtap.guard import Guard
 from webtap.net import (
     POOL_LIMITS,
+    USER_AGENT,
     Client,
     ConnectFailed,
     ConnectTimeout,
     Deadline,
     DecodingError,
+    HTTPTransport,
+    MockTransport,
     PoolLimits,
     ReadTimeout,
+    Request,
+    Response,
     Timeouts,
     translate_errors,
 )
@@ -86,13 +92,13 @@ def get(client: Client, url: str) -> bytes:
 
 def test_pool_limits_are_the_documented_ones() -> None:
     assert PoolLimits(max_idle_per_origin=8, max_idle=32, keepalive_expiry=5.0) == POOL_LIMITS
-    assert Client().limits == POOL_LIMITS
+    assert Client().transport.limits == POOL_LIMITS
 
 
 def test_requests_to_one_origin_reuse_one_connection(keep_alive) -> None:
     with Client() as client:
         assert [get(client, keep_alive.url) for _ in range(20)] == [b"ok"] * 20
-        assert client.idle_count() == 1
+        assert client.transport.idle_count() == 1
     assert (keep_alive.requests, keep_alive.connections) == (20, 1)
 
 
@@ -116,7 +122,7 @@ def test_idle_connections_are_kept_up_to_the_limit(keep_alive) -> None:
         for response in responses:
             assert b"".join(response.iter_raw()) == b"ok"
         assert keep_alive.connections == 6
-        assert client.idle_count() == 3
+        assert client.transport.idle_count() == 3
 
 
 def test_an_expired_idle_connection_is_not_reused(keep_alive) -> None:
@@ -129,7 +135,7 @@ def test_an_expired_idle_connection_is_not_reused(keep_alive) -> None:
 def test_a_connection_the_server_closed_is_replaced(keep_alive) -> None:
     with Client() as client:
         get(client, keep_alive.url)
-        for idle in client._idle.values():  # the server's side of it goes away
+        for idle in client.transport._idle.values():  # the server's side of it goes away
             for conn in idle:
                 conn.sock.shutdown(socket.SHUT_RDWR)
         assert get(client, keep_alive.url) == b"ok"
@@ -158,22 +164,11 @@ def test_wire_errors_become_one_network_error(raised, said) -> None:
     assert caught.value.message.startswith(f"Doing it: {said}")
 
 
-def test_a_dropped_connection_mid_body_is_named(free_port) -> None:
+def test_a_dropped_connection_mid_body_is_named(site) -> None:
     """A body cut short of its Content-Length reaches webtap as its NetworkError."""
-    server = socket.create_server(("127.0.0.1", free_port))
-    try:
-
-        def answer() -> None:
-            conn, _ = server.accept()
-            conn.recv(65536)
-            conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\nshort")
-            conn.close()
-
-        threading.Thread(target=answer, daemon=True).start()
-        with pytest.raises(NetworkError, match="connection closed unexpectedly"):
-            fetch(f"http://127.0.0.1:{free_port}/", guard=LOCAL_ONLY, timeouts=FAST)
-    finally:
-        server.close()
+    url = site.raw("/short", b"HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\nshort")
+    with pytest.raises(NetworkError, match="connection closed unexpectedly"):
+        fetch(url, guard=LOCAL_ONLY, timeouts=FAST)
 
 
 # --- CA certificates -------------------------------------------------------------------------
@@ -346,3 +341,64 @@ def test_capping_hook_raises_the_librarys_own_decoding_error() -> None:
         pytest.raises(httpx.DecodingError),
     ):
         client.get("http://agent.invalid/")
+
+
+# --- the transport seam: what the client hands its transport ----------------------------------
+
+
+def _recorded(url: str, **kwargs) -> Request:
+    transport = MockTransport(lambda request: Response(204))
+    with Client(transport=transport, **kwargs) as client:
+        client.request("GET", url, deadline=Deadline(5), headers={"Accept": "text/plain"})
+    (request,) = transport.requests
+    return request
+
+
+def test_the_client_hands_its_transport_a_complete_request() -> None:
+    request = _recorded("http://us%65r:p%40ss@B\u00fccher.example:8080/a b?q=1#frag")
+    assert (request.method, request.target.host, request.target.port) == (
+        "GET",
+        "xn--bcher-kva.example",
+        8080,
+    )
+    assert request.target.target == "/a%20b?q=1"
+    assert request.headers == {
+        "User-Agent": USER_AGENT,
+        "Host": "xn--bcher-kva.example:8080",
+        "Accept": "text/plain",
+        "Accept-Encoding": "identity",
+        "Authorization": "Basic dXNlcjpwQHNz",  # user:p@ss
+    }
+
+
+def test_a_header_with_a_line_break_never_reaches_the_transport() -> None:
+    transport = MockTransport(lambda request: Response(200))
+    with (
+        Client(transport=transport, headers={"X-Key": "a\r\nInjected: 1"}) as client,
+        pytest.raises(ValueError, match="X-Key header's value contains a line break"),
+    ):
+        client.request("GET", "http://example.test/", deadline=Deadline(5))
+    assert transport.requests == []
+
+
+def test_closing_the_client_closes_its_transport() -> None:
+    closed = []
+    transport = MockTransport(lambda request: Response(200))
+    transport.close = lambda: closed.append(True)  # type: ignore[attr-defined]
+    Client(transport=transport).close()
+    assert closed == [True]
+
+
+def test_a_response_joins_repeated_fields_and_keeps_each_cookie() -> None:
+    response = Response(
+        200, [("Set-Cookie", "a=1"), ("Vary", "Accept"), ("set-cookie", "b=2"), ("vary", "Cookie")]
+    )
+    assert response.headers == {"set-cookie": "a=1, b=2", "vary": "Accept, Cookie"}
+    assert response.set_cookies == ["a=1", "b=2"]
+
+
+def test_the_default_transport_keeps_the_guard_and_never_a_proxy_with_it() -> None:
+    guard = Guard()
+    transport = Client(guard=guard, proxies=True).transport
+    assert isinstance(transport, HTTPTransport)
+    assert transport.guard is guard and transport.proxies is False

@@ -69,14 +69,6 @@ def test_absolute_redirect(site, fetch_tool):
     assert (response["url"], response["content"]) == (final, "moved here")
 
 
-@pytest.mark.parametrize("status", [301, 302, 303, 308])
-def test_every_redirect_status_is_followed_in_process(site, status):
-    final = site.route("/plain", "moved here", headers={"Content-Type": "text/plain"})
-    site.redirect("/old", final, status=status)
-    response = call("web_fetch", {"url": site.url("/old")}).response()
-    assert (response["url"], response["content"]) == (final, "moved here")
-
-
 def test_redirect_keeps_the_fragment_of_the_requested_url(site, fetch_tool):
     site.route("/new", "x", headers={"Content-Type": "text/plain"})
     site.redirect("/old", "/new")

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from tests.fakes.brave import FakeBrave
 
 WEBTAP = str(Path(sys.executable).parent / "webtap")
 FIXTURES = Path(__file__).parent.parent / "fixtures"
@@ -84,11 +85,9 @@ def local_server() -> Iterator[LocalServer]:
 
 
 @pytest.fixture
-def fake_brave(local_server: LocalServer) -> LocalServer:
-    """Brave's web search endpoint, answering with a recorded body."""
-    body = (FIXTURES / "providers" / "brave" / "web_search_brave_search.json").read_bytes()
-    local_server.routes["/res/v1/web/search"] = lambda h: h.reply(body, "application/json")
-    return local_server
+def fake_brave(provider_server: Any) -> FakeBrave:
+    """The suite's fake Brave, answering with its recorded ``brave search`` results."""
+    return FakeBrave(provider_server).answer()  # type: ignore[return-value]
 
 
 def _server_env(**extra: str) -> dict[str, str]:

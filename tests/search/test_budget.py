@@ -24,16 +24,11 @@ EXE = "web-search-brave-tool"
 
 
 @pytest.fixture
-def strict_brave(monkeypatch: pytest.MonkeyPatch, kit: Any) -> Any:
-    """The strict fake at 1 request a second, the key set, and the default budget in force."""
-    from strict_brave import StrictBrave
-
-    fake = StrictBrave().start()
-    monkeypatch.setenv("BRAVE_SEARCH_URL", fake.url)
-    monkeypatch.setenv("BRAVE_API_KEY", kit.BRAVE_KEY)
+def strict_brave(brave: Any, monkeypatch: pytest.MonkeyPatch) -> Any:
+    """The fake Brave keeping 1 request a second strictly, the key set, and the default budget
+    in force."""
     monkeypatch.delenv("WEBTAP_BRAVE_RATE")  # the documented default: Brave's free plan
-    yield fake
-    fake.stop()
+    return brave.strict()
 
 
 def budget_files() -> list[Path]:

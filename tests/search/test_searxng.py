@@ -81,13 +81,6 @@ def reply(value: Any, status: int = 200) -> Response:
     return Response(json.dumps(value), status=status, content_type="application/json")
 
 
-@pytest.fixture
-def searxng(server: Any, monkeypatch: pytest.MonkeyPatch) -> Any:
-    """The test server as a SearXNG instance on loopback, its base URL in SEARXNG_URL."""
-    monkeypatch.setenv("SEARXNG_URL", server.url_for("/"))
-    return server
-
-
 def test_results_map_title_url_and_content(searxng: Any, run_exe: Any) -> None:
     searxng.expect_request("/search").respond_with_response(reply(RESULTS))
     run = run_exe(EXE, stdin={"query": "duckdb"})

@@ -17,10 +17,9 @@ RESULTS = {
 
 
 @pytest.fixture
-def searxng(server: Any, monkeypatch: pytest.MonkeyPatch) -> Any:
-    server.expect_request("/search").respond_with_json(RESULTS)
-    monkeypatch.setenv("SEARXNG_URL", server.url_for("/"))
-    return server
+def searxng(searxng: Any) -> Any:
+    """The suite's fake SearXNG answering one result, its address in SEARXNG_URL."""
+    return searxng.answer(RESULTS)
 
 
 def test_installed_discovered_run_and_exported_by_the_host(

@@ -14,13 +14,6 @@ EXE = "web-search-searxng-tool"
 
 
 @pytest.fixture
-def searxng(server: Any, monkeypatch: pytest.MonkeyPatch) -> Any:
-    """The test server as the SearXNG instance, its base URL in SEARXNG_URL."""
-    monkeypatch.setenv("SEARXNG_URL", server.url_for("/"))
-    return server
-
-
-@pytest.fixture
 def reply(kit: Any) -> Any:
     return kit.json_response
 

@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from fake_anthropic import FakeAnthropic, Reply, echo
+from tests.fakes.anthropic import FakeAnthropic, Reply, echo
 
 
 @pytest.fixture

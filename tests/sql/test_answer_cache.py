@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from fake_anthropic import API_KEY, FakeAnthropic
+from tests.fakes.anthropic import API_KEY, FakeAnthropic
 
 DEFAULT = "claude-sonnet-5-5"
 BRAVE_KEY = "BSA-answer-cache-test-key-0042"

@@ -10,7 +10,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from fake_anthropic import FakeAnthropic
+from tests.fakes.anthropic import FakeAnthropic
 
 from webtap.sql import DEFAULT_CONCURRENCY
 

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from fake_anthropic import API_KEY, FakeAnthropic, error
+from tests.fakes.anthropic import API_KEY, FakeAnthropic, error
 
 
 def fresh_key() -> str:

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from fake_anthropic import API_KEY, FakeAnthropic, Reply, echo, error
+from tests.fakes.anthropic import API_KEY, FakeAnthropic, Reply, echo, error
 
 from webtap.sql import DEFAULT_CONCURRENCY
 

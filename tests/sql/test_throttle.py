@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import pytest
-from fake_anthropic import FakeAnthropic, Reply, echo
+from tests.fakes.anthropic import FakeAnthropic, Reply, echo
 
 from webtap import sql
 from webtap.sql.throttle import Throttle

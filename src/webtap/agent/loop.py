@@ -21,8 +21,8 @@ from webtap.agent.reply import parse_reply
 from webtap.agent.retry import Budget, send, spent
 from webtap.agent.settings import DEFAULT_SETTINGS, AskSettings, check_settings, default_model
 from webtap.agent.steps import Answer, Step, ToolCall, ToolReply
+from webtap.credentials import Credentials, Keys
 from webtap.errors import APIError, InvalidInput
-from webtap.keys import Credentials, Keys
 from webtap.redact import redact, remember
 from webtap.tools import ToolResult, attempt
 from webtap.tools import call as call_tool
@@ -256,9 +256,9 @@ class _Loop:
             query,
             self.provider,
             SEARCH_RESULTS,
+            credentials=self.credentials.for_provider(self.provider),
             client=self.search_client,
             deadline=deadline,
-            **self.credentials.search_arguments(self.provider),
         )
 
     def fetch(self, call: ToolCall) -> ToolResult:

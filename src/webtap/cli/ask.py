@@ -10,6 +10,8 @@ __all__ = ["add_parser", "run"]
 
 
 def add_parser(subparsers: Any) -> None:
+    from webtap.providers import PROVIDERS
+
     parser = subparsers.add_parser(
         "ask",
         help="answer a question with Claude, searching and fetching the web when it helps",
@@ -38,8 +40,8 @@ def add_parser(subparsers: Any) -> None:
         "--provider",
         "--search-provider",
         dest="search_provider",
-        choices=["brave", "searxng", "google", "none"],
-        help="the search the model gets (default: the first set up of brave, searxng, google)",
+        choices=[*PROVIDERS, "none"],
+        help=f"the search the model gets (default: the first set up of {', '.join(PROVIDERS)})",
     )
     parser.add_argument(
         "--json", action="store_true", help="print the answer and its steps as JSON"

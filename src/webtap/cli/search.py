@@ -7,21 +7,25 @@ from typing import Any
 
 __all__ = ["add_parser", "default_provider", "run"]
 
-TOOL_NAMES = {
-    "brave": "web_search_brave",
-    "searxng": "web_search_searxng",
-    "google": "web_search_google",
-}
-
 
 def add_parser(subparsers: Any) -> None:
+    from webtap.protocol import load_schema
+    from webtap.providers import PROVIDERS
+
+    names = list(PROVIDERS)
+    keys = " / ".join(
+        " + ".join(key.env for key in provider.keys.values()) for provider in PROVIDERS.values()
+    )
+    counts = ", ".join(
+        f"{provider.name} {_range(load_schema(provider.tool), provider.count_field)}"
+        for provider in PROVIDERS.values()
+    )
     parser = subparsers.add_parser(
         "search",
-        help="search the web with Brave, SearXNG or Google",
+        help=f"search the web with {_listed([p.title for p in PROVIDERS.values()])}",
         description=(
-            "Search the web with Brave Search, a SearXNG instance or Google Custom Search and "
-            "print a numbered list of results. Keys come from BRAVE_API_KEY / SEARXNG_URL / "
-            "GOOGLE_SEARCH_API_KEY + GOOGLE_SEARCH_ENGINE_ID or "
+            f"Search the web with {_listed([p.title for p in PROVIDERS.values()])} and print a "
+            f"numbered list of results. Keys come from {keys} or "
             "~/.config/ikigai/credentials.json. An identical search within an hour is answered "
             "from the cache (WEBTAP_SEARCH_CACHE_TTL, WEBTAP_CACHE=off)."
         ),
@@ -29,14 +33,14 @@ def add_parser(subparsers: Any) -> None:
     parser.add_argument("query", nargs="+", help="what to search for")
     parser.add_argument(
         "--provider",
-        choices=list(TOOL_NAMES),
-        help="brave, searxng or google (default: the first set up in that order, else brave)",
+        choices=names,
+        help=f"{_listed(names)} (default: the first set up in that order, else {names[0]})",
     )
     parser.add_argument(
         "--count",
         type=int,
         metavar="N",
-        help="number of results (brave and searxng 1-20, google 1-10)",
+        help=f"number of results ({counts})",
     )
     parser.add_argument(
         "--allow",
@@ -56,27 +60,39 @@ def add_parser(subparsers: Any) -> None:
     parser.set_defaults(run=run)
 
 
+def _listed(names: list[str]) -> str:
+    return ", ".join(names[:-1]) + f" or {names[-1]}" if len(names) > 1 else names[0]
+
+
+def _range(schema: dict[str, Any], field: str) -> str:
+    rule = schema["parameters"]["properties"].get(field, {})
+    return f"{rule.get('minimum', 1)}-{rule.get('maximum', '')}".rstrip("-")
+
+
 def default_provider() -> str:
     """The first provider set up (DESIGN 7, :func:`webtap.credentials.pick_provider`), else
-    Brave, whose missing-key message then tells the person how to set one up."""
+    the first of the registry (Brave), whose missing-key message then tells the person how to
+    set one up."""
     from webtap.credentials import configured_keys, pick_provider
+    from webtap.providers import PROVIDERS
 
-    return pick_provider(configured_keys()) or "brave"
+    return pick_provider(configured_keys()) or next(iter(PROVIDERS))
 
 
 def run(args: argparse.Namespace) -> int:
     from webtap.cli._output import print_json, show_event
+    from webtap.providers import PROVIDERS
     from webtap.tools import call
 
-    provider = args.provider or default_provider()
+    provider = PROVIDERS[args.provider or default_provider()]
     request: dict[str, Any] = {"query": " ".join(args.query)}
     if args.count is not None:
-        request["num" if provider == "google" else "count"] = args.count
+        request[provider.count_field] = args.count
     if args.allow:
         request["allowed_domains"] = args.allow
     if args.block:
         request["blocked_domains"] = args.block
-    result = call(TOOL_NAMES[provider], request)
+    result = call(provider.tool, request)
     if args.json:
         print_json(result.response())
     elif result.failure is None:

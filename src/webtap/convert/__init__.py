@@ -9,13 +9,49 @@ libxml2 (through lxml) parses the page and does the bulk work in C: it drops com
 scripts, styles and hidden subtrees and unwraps purely presentational tags. One iterative
 walk over what is left writes GitHub-flavoured Markdown (CommonMark plus tables and
 strikethrough). See ``docs/convert.md`` for the full mapping.
+
+The escaping it applies is public too, for other writers of Markdown (the fetch tool's JSON
+blocks, the PDF reader): :func:`escape_text`, :func:`escape_line_start`,
+:func:`escape_heading_end` and :func:`code_fence`.
 """
 
 from __future__ import annotations
 
 from typing import NamedTuple
 
-__all__ = ["Document", "convert"]
+from webtap.convert._escape import code_fence, escape_heading_end, escape_line_start, escape_text
+
+__all__ = [
+    "CONTENT",
+    "EMPTY",
+    "SCRIPT_SHELL",
+    "STATE_NOTES",
+    "Document",
+    "code_fence",
+    "convert",
+    "escape_heading_end",
+    "escape_line_start",
+    "escape_text",
+]
+
+# What a converted page holds (`Document.state`): the hook for the headless-browser path (which
+# renders script shells) and the typed verdicts.
+CONTENT = "content"
+"""The page has readable content."""
+EMPTY = "empty"
+"""The page holds no text at all (an empty body)."""
+SCRIPT_SHELL = "script_shell"
+"""The server sent a page whose content a script builds: few words, an empty mount element
+(``#root``, ``#app``, ``#__next``, ``<app-root>``), a ``<noscript>`` asking for JavaScript or
+a "Loading…" body, and nothing recovered from ``<noscript>``, streamed segments or
+structured data."""
+STATE_NOTES = {
+    CONTENT: "the page has readable content",
+    EMPTY: "the page holds no text (an empty body)",
+    SCRIPT_SHELL: "the page's content is built by scripts in a browser; the server sent only "
+    "a shell, and no text for readers without scripts",
+}
+"""One line saying what each state means, for a result that reports it."""
 
 
 class Document(NamedTuple):
@@ -28,6 +64,9 @@ class Document(NamedTuple):
     trimmed: bool = False
     """True when ``markdown`` is the page's main content only (``convert(main_content=True)``
     found it); False when it is the whole page."""
+    state: str = CONTENT
+    """`CONTENT`, `EMPTY` or `SCRIPT_SHELL`: whether the page holds readable content, and if
+    not, why (see ``docs/convert.md``)."""
 
 
 def convert(

@@ -28,7 +28,8 @@ class BodyTooLarge(ParseError):
 class RawBody(Protocol):
     """What :func:`read_body` reads: a response's headers and its undecoded bytes."""
 
-    headers: Mapping[str, str]
+    @property
+    def headers(self) -> Mapping[str, str]: ...
 
     def iter_raw(self) -> Iterator[bytes]: ...
 

@@ -18,6 +18,7 @@ __all__ = [
     "ConnectFailed",
     "ConnectTimeout",
     "DecodingError",
+    "InvalidHTTP",
     "ReadTimeout",
     "TransportError",
     "connect_reason",
@@ -45,6 +46,11 @@ class DecodingError(TransportError):
     """The body's bytes are not what its ``Content-Encoding`` says."""
 
 
+class InvalidHTTP(TransportError):
+    """The response's framing is not valid HTTP/1.1 (RFC 9112 §6): a length that is not one
+    number, a transfer coding that does not end in chunked, both at once, a bad chunk size."""
+
+
 @contextmanager
 def translate_errors(what: str = "request") -> Iterator[None]:
     """Turn transport errors into :class:`NetworkError`, most specific first.
@@ -61,6 +67,8 @@ def translate_errors(what: str = "request") -> Iterator[None]:
         raise NetworkError(f"{what}: timed out waiting for the server") from None
     except ConnectFailed as exc:
         raise NetworkError(f"{what}: {exc}") from None
+    except InvalidHTTP as exc:
+        raise NetworkError(f"{what}: the server's answer is not valid HTTP: {exc}") from None
     except DecodingError as exc:  # Content-Encoding says gzip, the bytes say otherwise
         raise NetworkError(f"{what}: the response could not be decompressed ({exc})") from None
     except (http.client.IncompleteRead, http.client.RemoteDisconnected, ConnectionError) as exc:

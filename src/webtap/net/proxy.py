@@ -30,7 +30,7 @@ def proxy_for(scheme: str, host: str, port: int) -> Proxy | None:
         return None
     import urllib.request
 
-    if urllib.request.proxy_bypass_environment(f"{host}:{port}"):
+    if urllib.request.proxy_bypass_environment(f"{host}:{port}"):  # type: ignore[attr-defined]
         return None
     proxies = urllib.request.getproxies_environment()
     url = proxies.get(scheme) or proxies.get("all")

@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from typing import Any, NamedTuple
 from urllib.parse import quote, unquote, urlencode, urlsplit
 
-__all__ = ["MAX_URL_LENGTH", "Target", "URLProblem", "parse_url", "with_params"]
+__all__ = ["MAX_URL_LENGTH", "Target", "URLProblem", "ascii_host", "parse_url", "with_params"]
 
 MAX_URL_LENGTH = 65_536  # what httpx allowed per component; longer is not a URL anyone means
 _PATH_SAFE = "/%:@!$&'()*+,;=~"
@@ -53,7 +53,7 @@ def parse_url(url: str) -> Target:
     scheme = parts.scheme.lower()
     if scheme not in ("http", "https"):
         raise URLProblem("only http and https URLs can be requested")
-    host = _ascii_host(parts.hostname or "")
+    host = ascii_host(parts.hostname or "")
     if not host:
         raise URLProblem("it has no host name")
     path = quote(parts.path, safe=_PATH_SAFE) or "/"
@@ -80,7 +80,9 @@ def with_params(url: str, params: Mapping[str, Any]) -> str:
     return f"{base}{joiner}{encoded}{hash_}{fragment}"
 
 
-def _ascii_host(host: str) -> str:
+def ascii_host(host: str) -> str:
+    """``host`` as DNS and the ``Host`` header need it: IDNA-encoded when it is not ASCII; an
+    ``xn--`` label must decode. Else :class:`URLProblem`."""
     if host.isascii() and "xn--" not in host:
         return host
     import idna

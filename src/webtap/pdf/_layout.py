@@ -9,7 +9,7 @@ import statistics
 from collections import Counter
 from dataclasses import dataclass, field
 
-from webtap.convert._escape import escape_heading_end, escape_line_start, escape_text
+from webtap.convert import escape_heading_end, escape_line_start, escape_text
 from webtap.pdf._reader import Line
 
 _HYPHENS = "-\u2010\u00ad"

@@ -2,7 +2,8 @@
 
 Brave's ``offset`` is a page index from 0 to 9 (pages of ``count`` results), not a result
 index; a value Brave rejects comes back as an INVALID_INPUT that says so. Brave has no domain
-filter, so allowed/blocked domains are applied to the page it returns (spec 000).
+filter, so allowed/blocked domains are applied to the page it returns (spec 000). Its
+``X-RateLimit-*`` headers feed the key's rate budget.
 """
 
 from __future__ import annotations
@@ -10,34 +11,25 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from webtap.credentials import require_brave
 from webtap.errors import APIError, AuthInvalid, InvalidInput, RateLimit, WebtapError
-from webtap.net import Deadline
-from webtap.search.budget import Limits, RateBudget
-from webtap.search.cached import cached
-from webtap.search.domains import filter_results, normalize_domains
-from webtap.search.request import (
-    ProviderReply,
-    call_provider,
-    endpoint,
-    owned_client,
-    redacting,
-    search_deadline,
-    server_error_pause,
-)
-from webtap.search.results import SearchResult, clean_text
+from webtap.providers import BRAVE
+from webtap.search.budget import Limits
+from webtap.search.pipeline import Engine, Request, Search, run
+from webtap.search.request import ProviderReply, server_error_pause
 
 if TYPE_CHECKING:
-    from webtap.net import Client
+    from webtap.net import Client, Deadline
+    from webtap.search.results import SearchResult
 
-__all__ = ["BRAVE_SEARCH_URL", "MAX_RATE_WAIT", "brave_search", "parse_brave"]
+__all__ = ["BRAVE_SEARCH_URL", "MAX_RATE_WAIT", "Brave", "brave_search", "parse_brave"]
 
-BRAVE_SEARCH_URL = "https://api.search.brave.com/res/v1/web/search"
+BRAVE_SEARCH_URL = BRAVE.endpoint_default
 # Brave's per-second limit says when its window resets; waiting longer than this is not worth
 # holding a model's turn for, so a longer wait is reported as RATE_LIMIT instead.
 MAX_RATE_WAIT = 2.0
 MAX_RESET = 40 * 24 * 3600.0  # seconds: the monthly window is the longest Brave reports
-WHAT = "Brave Search"
+MAX_COUNT = 1e12  # a limit or a remaining count beyond this is a garbled header
+WHAT = BRAVE.title
 
 
 def brave_search(
@@ -55,112 +47,103 @@ def brave_search(
 
     Raises :class:`~webtap.errors.WebtapError` subclasses; never lets the key into a message.
     """
-    allowed = normalize_domains(allowed_domains, "allowed_domains")
-    blocked = normalize_domains(blocked_domains, "blocked_domains")
-    if api_key:
-        key, source = api_key, "the given API key"
-    else:
-        found = require_brave()
-        key, source = found.api_key, found.source
-    url = endpoint("BRAVE_SEARCH_URL", BRAVE_SEARCH_URL)
-    deadline = deadline or search_deadline()
+    return run(
+        Brave(BRAVE),
+        query,
+        count,
+        offset,
+        allowed_domains,
+        blocked_domains,
+        given={"api_key": api_key},
+        client=client,
+        deadline=deadline,
+    )
 
-    def search() -> list[SearchResult]:
-        with redacting([key]), owned_client(client) as http:
-            params = {"q": query, "count": count, "offset": offset}
-            headers = {"X-Subscription-Token": key, "Accept": "application/json"}
-            body = call_provider(
-                http,
-                url,
-                params=params,
-                headers=headers,
-                deadline=deadline,
-                what=WHAT,
-                error_for=lambda reply: _error(reply, source) if _failed(reply) else None,
-                pause_for=_retry_pause,
-                budget=budget(key),
-                limits_of=limits_of,
+
+class Brave(Engine):
+    snippet_fields = ("description",)
+
+    def request(self, search: Search, extra: Mapping[str, Any]) -> Request:
+        params = {"q": search.query, "count": search.count, "offset": search.start, **extra}
+        key = search.credentials.api_key
+        return Request(params, {"X-Subscription-Token": key, "Accept": "application/json"})
+
+    def failed(self, reply: ProviderReply) -> bool:
+        body = reply.body
+        return reply.status != 200 or (
+            isinstance(body, dict) and body.get("type") == "ErrorResponse"
+        )
+
+    def error(self, reply: ProviderReply, search: Search) -> WebtapError:
+        return _error(reply, search.credentials.source)
+
+    def retry_pause(self, reply: ProviderReply, error: WebtapError) -> float | None:
+        """A 5xx, or Brave's per-second limit when its window resets soon, is worth one retry."""
+        if reply.status < 500 and isinstance(error, RateLimit) and error.event is None:
+            resets = rate_header(reply.headers, "reset")  # the per-second window first
+            pause = resets[0] if resets else 1.0
+            return pause if pause <= MAX_RATE_WAIT else None
+        return server_error_pause(reply, error)
+
+    def limits(self, reply: ProviderReply) -> Limits:
+        """What Brave's ``X-RateLimit-*`` headers say: ``Limit: 1, 2000`` (per second, per
+        month), ``Remaining`` the same way, ``Reset`` the seconds until each window starts
+        again."""
+        headers = reply.headers
+        per_second = rate_header(headers, "limit")
+        remaining = rate_header(headers, "remaining")
+        resets = rate_header(headers, "reset")
+        wait = None
+        if (remaining[:1] == [0] or reply.status == 429) and resets:
+            wait = resets[0]
+        monthly_out = len(remaining) > 1 and remaining[1] == 0 and len(resets) > 1
+        blocked = resets[1] if monthly_out else None
+        return Limits(
+            per_second=per_second[0] if per_second else None, wait=wait, blocked_for=blocked
+        )
+
+    def quota_error(self, resets_in: float | None) -> WebtapError:
+        from webtap.search.quota import brave_quota_exceeded
+
+        return brave_quota_exceeded(resets_in)
+
+    def items(self, body: Any, where: str) -> list[Any]:
+        """Brave's ``web.results[]``; no ``web`` means no results."""
+        if not isinstance(body, dict):
+            raise APIError(f"{where} returned an unexpected response (not a JSON object).")
+        web = body.get("web")
+        if web is None:
+            if body.get("type") != "search":  # no results look like {"type": "search", ...}
+                raise APIError(f"{where} returned an unexpected response (not a search result).")
+            return []
+        items = web.get("results", []) if isinstance(web, dict) else None
+        if not isinstance(items, list):
+            raise APIError(
+                f"{where} returned an unexpected response ('web.results' is not a list)."
             )
-            found_results = parse_brave(body)
-        return filter_results(found_results, allowed, blocked)[:count]
-
-    asked = {"endpoint": url, "q": query, "count": count, "offset": offset}
-    return cached("brave", {**asked, "allowed": allowed, "blocked": blocked}, search)
-
-
-def budget(key: str) -> RateBudget:
-    """The key's rate budget, shared with every other process and thread that uses it."""
-    from webtap.search.quota import brave_quota_exceeded
-
-    return RateBudget("brave", key, what=WHAT, quota_error=brave_quota_exceeded)
-
-
-def limits_of(reply: ProviderReply) -> Limits:
-    """What Brave's ``X-RateLimit-*`` headers say: ``Limit: 1, 2000`` (per second, per month),
-    ``Remaining`` the same way, ``Reset`` the seconds until each window starts again."""
-    headers = reply.headers
-    per_second = _numbers(headers.get("x-ratelimit-limit", ""))
-    remaining = _numbers(headers.get("x-ratelimit-remaining", ""))
-    resets = _reset_values(headers)
-    wait = None
-    if (remaining[:1] == [0] or reply.status == 429) and resets:
-        wait = resets[0]
-    blocked = resets[1] if len(remaining) > 1 and remaining[1] == 0 and len(resets) > 1 else None
-    return Limits(per_second=per_second[0] if per_second else None, wait=wait, blocked_for=blocked)
-
-
-def _numbers(header: str) -> list[float]:
-    values = []
-    for part in header.split(","):
-        try:
-            value = float(part.strip())
-        except ValueError:
-            return []
-        if not 0 <= value < 1e12:
-            return []
-        values.append(value)
-    return values
+        return items
 
 
 def parse_brave(body: Any) -> list[SearchResult]:
     """Brave's ``web.results[]`` as search results; no ``web`` means no results."""
-    if not isinstance(body, dict):
-        raise APIError(f"{WHAT} returned an unexpected response (not a JSON object).")
-    web = body.get("web")
-    if web is None:
-        if body.get("type") != "search":  # no results look like {"type": "search", ...}
-            raise APIError(f"{WHAT} returned an unexpected response (not a search result).")
-        return []
-    items = web.get("results", []) if isinstance(web, dict) else None
-    if not isinstance(items, list):
-        raise APIError(f"{WHAT} returned an unexpected response ('web.results' is not a list).")
-    results = []
-    for item in items:
-        if not isinstance(item, dict):
-            continue
-        url = item.get("url")
-        if not isinstance(url, str) or not url.strip():
-            continue
-        results.append(
-            SearchResult(
-                clean_text(item.get("title")), url.strip(), clean_text(item.get("description"))
-            )
-        )
-    return results
+    return Brave(BRAVE).parse(body, WHAT)
 
 
-def _retry_pause(reply: ProviderReply, error: WebtapError) -> float | None:
-    """A 5xx, or Brave's per-second limit when its window resets soon, is worth one retry."""
-    if reply.status < 500 and isinstance(error, RateLimit) and error.event is None:
-        resets = _reset_values(reply.headers)  # the per-second limit, not the monthly quota
-        pause = resets[0] if resets else 1.0
-        return pause if pause <= MAX_RATE_WAIT else None
-    return server_error_pause(reply, error)
-
-
-def _failed(reply: ProviderReply) -> bool:
-    body = reply.body
-    return reply.status != 200 or (isinstance(body, dict) and body.get("type") == "ErrorResponse")
+def rate_header(headers: Mapping[str, str], part: str) -> list[float]:
+    """``X-RateLimit-<part>`` (limit, remaining, reset) as numbers, one per window (per second,
+    then per month): ``"1, 1419704"``. A value that is no number, negative or beyond belief
+    ("inf", "nan", 1e300: no time a datetime can hold) makes the whole header say nothing."""
+    upper = MAX_RESET if part == "reset" else MAX_COUNT
+    values = []
+    for text in headers.get(f"x-ratelimit-{part}", "").split(","):
+        try:
+            value = float(text.strip())
+        except ValueError:
+            return []
+        if not 0 <= value <= upper:
+            return []
+        values.append(value)
+    return values
 
 
 def _error(reply: ProviderReply, source: str) -> WebtapError:
@@ -179,14 +162,15 @@ def _error(reply: ProviderReply, source: str) -> WebtapError:
     if code == "VALIDATION":
         return InvalidInput(_validation_message(error, detail))
     if status == 429:
-        resets = _reset_values(reply.headers)
-        if code == "QUOTA_LIMITED" or _monthly_exhausted(reply.headers):
+        resets = rate_header(reply.headers, "reset")
+        remaining = rate_header(reply.headers, "remaining")
+        if code == "QUOTA_LIMITED" or (len(remaining) > 1 and remaining[1] == 0):
             from webtap.search.quota import brave_quota_exceeded
 
             return brave_quota_exceeded(resets[1] if len(resets) > 1 else None)
         wait = f"{resets[0]:g} s" if resets else "a moment"
-        per_second = reply.headers.get("x-ratelimit-limit", "").split(",")[0].strip()
-        allowed = f"{per_second} request(s)" if per_second.isdigit() else "only a few requests"
+        per_second = rate_header(reply.headers, "limit")
+        allowed = f"{per_second[0]:g} request(s)" if per_second else "only a few requests"
         return RateLimit(
             f"Rate limit exceeded: {WHAT} allows {allowed} per second on this plan "
             f"({detail}). Try again in {wait}."
@@ -212,23 +196,3 @@ def _validation_message(error: dict[str, Any], detail: str) -> str:
         else:
             problems.append(f"field '{field}' was rejected by Brave Search: {msg}")
     return "Invalid input: " + ("; ".join(problems) if problems else detail)
-
-
-def _reset_values(headers: Mapping[str, str]) -> list[float]:
-    """``X-RateLimit-Reset: 1, 1419704``: seconds until the per-second, then monthly, window."""
-    values = []
-    for part in headers.get("x-ratelimit-reset", "").split(","):
-        try:
-            value = float(part.strip())
-        except ValueError:
-            return []
-        # "inf", "nan" or 1e300 parse as floats but are no time: a datetime cannot hold them.
-        if not value <= MAX_RESET:
-            return []
-        values.append(max(0.0, value))
-    return values
-
-
-def _monthly_exhausted(headers: Mapping[str, str]) -> bool:
-    parts = [p.strip() for p in headers.get("x-ratelimit-remaining", "").split(",")]
-    return len(parts) > 1 and parts[1] == "0"

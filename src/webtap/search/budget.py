@@ -33,7 +33,6 @@ from webtap.net import Deadline
 from webtap.settings import env_float
 
 __all__ = [
-    "DEFAULT_RATES",
     "MARGIN",
     "Limits",
     "RateBudget",
@@ -45,9 +44,6 @@ __all__ = [
     "stamp",
 ]
 
-# Requests per second when the provider has said nothing yet (documented in docs/search.md).
-DEFAULT_RATES = {"brave": 1.0, "google": 100 / 60}
-RATE_ENV = {"brave": "WEBTAP_BRAVE_RATE", "google": "WEBTAP_GOOGLE_RATE"}
 # Slots are spaced a little wider than the limit: requests leave on time but arrive with
 # network jitter, and the provider counts arrivals.
 MARGIN = 0.05
@@ -232,8 +228,13 @@ class RateBudget:
         return budget_path(self.name)
 
     def default_rate(self) -> float:
-        default = DEFAULT_RATES.get(self.provider, 1.0)
-        name = RATE_ENV.get(self.provider)
+        """Requests per second before the provider has said anything: its record's rate and
+        the variable that overrides it (:mod:`webtap.providers`)."""
+        from webtap.providers import PROVIDERS
+
+        record = PROVIDERS.get(self.provider)
+        default = record.rate if record is not None and record.rate else 1.0
+        name = record.rate_env if record is not None else None
         return env_float(name, default) if name else default
 
     def rule(self) -> Rule:

@@ -13,6 +13,7 @@ from collections.abc import Iterable, Sequence
 from urllib.parse import urlsplit
 
 from webtap.errors import InvalidInput
+from webtap.net.url import URLProblem, ascii_host
 from webtap.search.results import SearchResult
 
 __all__ = ["filter_results", "host_of", "matches", "normalize_domain", "normalize_domains"]
@@ -25,7 +26,7 @@ def host_of(url: str) -> str | None:
         host = urlsplit(url.strip().replace("\\", "/")).hostname
     except ValueError:
         return None
-    return _ascii_host(host) if host else None
+    return _comparable(host) if host else None
 
 
 def normalize_domain(domain: str) -> str | None:
@@ -39,7 +40,7 @@ def normalize_domain(domain: str) -> str | None:
         return host_of(f"http://{text}")
     text = text.split(":", 1)[0]
     text = text.lstrip("*").lstrip(".")
-    host = _ascii_host(text) if text.strip(".") else None
+    host = _comparable(text) if text.strip(".") else None
     # "exa mple.com", "bad!", "a..b": no result's host can be that; a typo must not silently
     # filter every result away.
     if host is None or _NOT_IN_HOSTS.intersection(host) or ".." in host:
@@ -93,18 +94,17 @@ def filter_results(
     return kept
 
 
-def _ascii_host(host: str) -> str:
+def _comparable(host: str) -> str:
+    """``host`` as domains compare it: lower case, no trailing dot, in ASCII
+    (:func:`webtap.net.url.ascii_host`).
+    A name that IDNA 2008 refuses is still compared, in IDNA 2003's form or else as its
+    case-folded text: a filter must not fail on a result's odd host."""
     host = host.strip().rstrip(".").lower()
-    if host.isascii():
-        return host
     try:
-        import idna
-
-        return idna.encode(host, uts46=True).decode("ascii")
-    except Exception:
+        return ascii_host(host)
+    except URLProblem:
         pass
     try:
         return host.encode("idna").decode("ascii")
     except UnicodeError:
-        # Not encodable: compare the Unicode text itself, which is still case-folded.
         return host

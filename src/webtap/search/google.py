@@ -9,32 +9,25 @@ filtered as in DESIGN 4, which is how several blocked domains are handled.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from webtap.credentials import require_google
 from webtap.errors import APIError, AuthInvalid, RateLimit, WebtapError
-from webtap.net import Deadline
-from webtap.search.budget import Limits, RateBudget
-from webtap.search.cached import cached, fingerprint
-from webtap.search.domains import filter_results, normalize_domains
-from webtap.search.request import (
-    ProviderReply,
-    call_provider,
-    endpoint,
-    owned_client,
-    redacting,
-    search_deadline,
-)
-from webtap.search.results import SearchResult, clean_text
+from webtap.providers import GOOGLE
+from webtap.search.budget import Limits
+from webtap.search.cached import fingerprint
+from webtap.search.pipeline import Call, Engine, Request, Search, run
+from webtap.search.request import ProviderReply
 from webtap.settings import env_int
 
 if TYPE_CHECKING:
-    from webtap.net import Client
+    from webtap.net import Client, Deadline
+    from webtap.search.results import SearchResult
 
 __all__ = [
     "CLOSED_MESSAGE",
     "GOOGLE_SEARCH_URL",
+    "Google",
     "fan_out_plan",
     "google_search",
     "max_calls",
@@ -42,12 +35,12 @@ __all__ = [
     "shares",
 ]
 
-GOOGLE_SEARCH_URL = "https://www.googleapis.com/customsearch/v1"
+GOOGLE_SEARCH_URL = GOOGLE.endpoint_default
 MAX_PARALLEL = 8
 DEFAULT_MAX_CALLS = 5  # provider calls per search over several allowed domains
 # Google ends the Custom Search JSON API for every customer on this day.
 CLOSING_DATE = "2027-01-01"
-WHAT = "Google Custom Search"
+WHAT = GOOGLE.title
 
 
 def google_search(
@@ -64,47 +57,102 @@ def google_search(
 ) -> list[SearchResult]:
     """Search Google; ``api_key``/``engine_id`` of ``None`` are discovered (environment, then
     the credentials file). Raises :class:`~webtap.errors.WebtapError` subclasses."""
-    allowed = normalize_domains(allowed_domains, "allowed_domains")
-    blocked = normalize_domains(blocked_domains, "blocked_domains")
-    if api_key and engine_id:
-        source = "the given credentials"
-    else:
-        found = require_google()
-        api_key, engine_id = api_key or found.api_key, engine_id or found.engine_id
-        source = found.source
-    url = endpoint("GOOGLE_SEARCH_URL", GOOGLE_SEARCH_URL)
-    deadline = deadline or search_deadline()
-    base = {"key": api_key, "cx": engine_id, "q": query, "start": start}
-    key_budget = budget(api_key)
+    return run(
+        Google(GOOGLE),
+        query,
+        num,
+        start,
+        allowed_domains,
+        blocked_domains,
+        given={"api_key": api_key, "engine_id": engine_id},
+        client=client,
+        deadline=deadline,
+    )
 
-    def search() -> list[SearchResult]:
-        with redacting([api_key, engine_id]), owned_client(client) as http:
 
-            def page(size: int, site: dict[str, str]) -> list[SearchResult]:
-                params = {**base, "num": size, **site}
-                body = call_provider(
-                    http,
-                    url,
-                    params=params,
-                    headers={"Accept": "application/json"},
-                    deadline=deadline,
-                    what=WHAT,
-                    error_for=lambda reply: _error(reply, source) if _failed(reply) else None,
-                    budget=key_budget,
-                    limits_of=limits_of,
-                )
-                return parse_google(body)
+class Google(Engine):
+    title_field = "title"
+    url_field = "link"
+    snippet_fields = ("snippet", "htmlSnippet")
+    max_count = 10
 
-            if len(allowed) > 1:
-                searched, _ = fan_out_plan(allowed, num)
-                results = _fan_out(page, searched, num)
-            else:
-                results = page(num, _site_search(allowed, blocked))
-        return filter_results(results, allowed, blocked)[:num]
+    def start_of(self, page: int, count: int) -> int:
+        return page * count + 1  # Google's start is the first result's number, from 1
 
-    asked = {"endpoint": url, "engine": fingerprint(engine_id), "q": query, "num": num}
-    parameters = {**asked, "start": start, "allowed": allowed, "blocked": blocked}
-    return cached("google", parameters, search)
+    def request(self, search: Search, extra: Mapping[str, Any]) -> Request:
+        found = search.credentials
+        params = {"key": found.api_key, "cx": found.engine_id, "q": search.query}
+        params.update({"start": search.start, "num": search.count, **extra})
+        return Request(params, {"Accept": "application/json"})
+
+    def gather(self, search: Search, call: Call) -> list[SearchResult]:
+        """Several allowed domains: one call each (DESIGN 5); else one call, with Google's own
+        filter for one allowed or one blocked domain."""
+        if len(search.allowed) > 1:
+            searched, _ = fan_out_plan(search.allowed, search.count)
+            return _fan_out(call, searched, search.count)
+        return call(_site_search(search.allowed, search.blocked))
+
+    def cache_key(self, search: Search) -> dict[str, Any]:
+        # The engine id is a credential: only its fingerprint tells two engines apart.
+        return {**super().cache_key(search), "engine": fingerprint(search.credentials.engine_id)}
+
+    def failed(self, reply: ProviderReply) -> bool:
+        return _failed(reply)
+
+    def error(self, reply: ProviderReply, search: Search) -> WebtapError:
+        return _error(reply, search.credentials.source)
+
+    def limits(self, reply: ProviderReply) -> Limits:
+        """Google sends no rate headers; a used-up daily quota is known from the error itself."""
+        if reply.status in (403, 429) and _daily_quota(_error_of(reply.body)):
+            from datetime import UTC, datetime
+
+            from webtap.search.quota import next_pacific_midnight
+
+            now = datetime.now(UTC)
+            return Limits(blocked_for=(next_pacific_midnight(now) - now).total_seconds())
+        return Limits()
+
+    def quota_error(self, resets_in: float | None) -> WebtapError:
+        """A used-up daily quota stops callers until Pacific midnight."""
+        from webtap.search.quota import google_quota_exceeded
+
+        return google_quota_exceeded()
+
+    def items(self, body: Any, where: str) -> list[Any]:
+        """Google's ``items[]``; no ``items`` means no results."""
+        if not isinstance(body, dict):
+            raise APIError(f"{where} returned an unexpected response (not a JSON object).")
+        if "items" not in body and body.get("kind") != "customsearch#search":
+            raise APIError(f"{where} returned an unexpected response (not a search result).")
+        items = body.get("items", [])
+        if not isinstance(items, list):
+            raise APIError(f"{where} returned an unexpected response ('items' is not a list).")
+        return items
+
+    def notice(self, request: dict[str, Any]) -> str | None:
+        """Which allowed domains the call cap left out, if any."""
+        from webtap.search.domains import normalize_domains
+
+        num = request.get("num", 10)
+        allowed = normalize_domains(request.get("allowed_domains") or (), "allowed_domains")
+        if len(allowed) < 2:
+            return None
+        searched, left_out = fan_out_plan(allowed, num)
+        if not left_out:
+            return None
+        return (
+            f"Searched {len(searched)} of {len(allowed)} allowed_domains "
+            f"({', '.join(searched)}): one Google call per domain, at most num ({num}) and "
+            f"at most {max_calls()} calls a search (WEBTAP_GOOGLE_MAX_CALLS). Left out: "
+            f"{_listed(left_out)}. Search those in another request, or raise num."
+        )
+
+
+def _listed(domains: list[str], shown: int = 20) -> str:
+    more = len(domains) - shown
+    return ", ".join(domains[:shown]) + (f" and {more} more" if more > 0 else "")
 
 
 def max_calls() -> int:
@@ -118,25 +166,6 @@ def fan_out_plan(domains: Sequence[str], num: int) -> tuple[list[str], list[str]
     :func:`max_calls`. The first domains listed go first."""
     calls = min(len(domains), num, max_calls())
     return list(domains[:calls]), list(domains[calls:])
-
-
-def budget(api_key: str) -> RateBudget:
-    """The key's rate budget; a used-up daily quota stops callers until Pacific midnight."""
-    from webtap.search.quota import google_quota_exceeded
-
-    return RateBudget("google", api_key, what=WHAT, quota_error=lambda _: google_quota_exceeded())
-
-
-def limits_of(reply: ProviderReply) -> Limits:
-    """Google sends no rate headers; a used-up daily quota is known from the error itself."""
-    if reply.status in (403, 429) and _daily_quota(_error_of(reply.body)):
-        from datetime import UTC, datetime
-
-        from webtap.search.quota import next_pacific_midnight
-
-        now = datetime.now(UTC)
-        return Limits(blocked_for=(next_pacific_midnight(now) - now).total_seconds())
-    return Limits()
 
 
 def _site_search(allowed: Sequence[str], blocked: Sequence[str]) -> dict[str, str]:
@@ -157,39 +186,17 @@ def shares(total: int, parts: int) -> list[int]:
 
 def parse_google(body: Any) -> list[SearchResult]:
     """Google's ``items[]`` as search results; no ``items`` means no results."""
-    if not isinstance(body, dict):
-        raise APIError(f"{WHAT} returned an unexpected response (not a JSON object).")
-    if "items" not in body and body.get("kind") != "customsearch#search":
-        raise APIError(f"{WHAT} returned an unexpected response (not a search result).")
-    items = body.get("items", [])
-    if not isinstance(items, list):
-        raise APIError(f"{WHAT} returned an unexpected response ('items' is not a list).")
-    results = []
-    for item in items:
-        if not isinstance(item, dict):
-            continue
-        url = item.get("link")
-        if not isinstance(url, str) or not url.strip():
-            continue
-        snippet = item.get("snippet")
-        if not isinstance(snippet, str):
-            snippet = item.get("htmlSnippet")
-        results.append(
-            SearchResult(clean_text(item.get("title")), url.strip(), clean_text(snippet))
-        )
-    return results
+    return Google(GOOGLE).parse(body, WHAT)
 
 
-def _fan_out(
-    page: Callable[[int, dict[str, str]], list[SearchResult]], domains: Sequence[str], num: int
-) -> list[SearchResult]:
+def _fan_out(call: Call, domains: Sequence[str], num: int) -> list[SearchResult]:
     """One call per allowed domain, concurrently; results merged round-robin."""
     from concurrent.futures import ThreadPoolExecutor  # only this path needs threads
 
     sizes = shares(num, len(domains))
     with ThreadPoolExecutor(max_workers=min(len(domains), MAX_PARALLEL)) as pool:
         futures = [
-            pool.submit(page, size, {"siteSearch": domain, "siteSearchFilter": "i"})
+            pool.submit(call, {"num": size, "siteSearch": domain, "siteSearchFilter": "i"})
             for domain, size in zip(domains, sizes, strict=True)
         ]
         lists: list[list[SearchResult]] = []
@@ -279,7 +286,7 @@ def closed_message() -> str:
     """The closed API's error, naming the alternatives and which of them is set up here."""
     from webtap.credentials import configured_providers
 
-    ready = [name for name in ("brave", "searxng") if configured_providers()[name]]
+    ready = [name for name, ok in configured_providers().items() if ok and name != GOOGLE.name]
     if ready:
         tools = " and ".join(f"web_search_{name}" for name in ready)
         return f"{CLOSED_MESSAGE} Configured here: {tools}."

@@ -4,50 +4,45 @@ event for the person saying when the quota resets and which other provider can s
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from webtap.errors import RateLimit
+from webtap.providers import BRAVE, GOOGLE, PROVIDERS
+
+if TYPE_CHECKING:
+    from webtap.providers import Provider
 
 __all__ = [
     "BRAVE_QUOTA_MESSAGE",
     "GOOGLE_QUOTA_MESSAGE",
     "brave_quota_exceeded",
+    "exceeded",
     "google_quota_exceeded",
     "next_pacific_midnight",
 ]
 
-# The spec's exact texts (000, "When rate limit exceeded").
-BRAVE_QUOTA_MESSAGE = "Rate limit exceeded. You've used your free search quota (2,000/month)."
-GOOGLE_QUOTA_MESSAGE = "Rate limit exceeded. You've used your free search quota (100/day)."
+# The spec's exact texts (000, "When rate limit exceeded"), held by each provider's record.
+BRAVE_QUOTA_MESSAGE = BRAVE.quota_message
+GOOGLE_QUOTA_MESSAGE = GOOGLE.quota_message
+
+
+def exceeded(provider: Provider, resets_in: float | None, now: datetime | None = None) -> RateLimit:
+    """``provider``'s free quota is used up; it resets in ``resets_in`` seconds (None: not
+    known)."""
+    now = now or datetime.now(UTC)
+    resets_at = now + timedelta(seconds=resets_in) if resets_in is not None else None
+    return _exceeded(provider, resets_at, now)
 
 
 def brave_quota_exceeded(resets_in: float | None, now: datetime | None = None) -> RateLimit:
     """Brave's monthly quota is used up; ``resets_in`` is seconds from X-RateLimit-Reset."""
-    now = now or datetime.now(UTC)
-    resets_at = now + timedelta(seconds=resets_in) if resets_in is not None else None
-    return _exceeded(
-        BRAVE_QUOTA_MESSAGE,
-        tool="web_search_brave",
-        provider="Brave Search",
-        period="monthly",
-        resets_at=resets_at,
-        now=now,
-        alternative=_alternative(("searxng", "google")),
-    )
+    return exceeded(BRAVE, resets_in, now)
 
 
 def google_quota_exceeded(now: datetime | None = None) -> RateLimit:
     """Google's daily quota is used up; it resets at midnight Pacific time."""
     now = now or datetime.now(UTC)
-    return _exceeded(
-        GOOGLE_QUOTA_MESSAGE,
-        tool="web_search_google",
-        provider="Google Custom Search",
-        period="daily",
-        resets_at=next_pacific_midnight(now),
-        now=now,
-        alternative=_alternative(("brave", "searxng")),
-    )
+    return _exceeded(GOOGLE, next_pacific_midnight(now), now)
 
 
 def next_pacific_midnight(now: datetime) -> datetime:
@@ -65,18 +60,11 @@ def next_pacific_midnight(now: datetime) -> datetime:
     return midnight.astimezone(UTC)
 
 
-def _exceeded(
-    message: str,
-    *,
-    tool: str,
-    provider: str,
-    period: str,
-    resets_at: datetime | None,
-    now: datetime,
-    alternative: tuple[str, str, bool],
-) -> RateLimit:
-    alt_tool, alt_provider, alt_ready = alternative
-    lines = [f"⚠ {provider}: the {period} free search quota is used up."]
+def _exceeded(provider: Provider, resets_at: datetime | None, now: datetime) -> RateLimit:
+    period = provider.quota_period
+    alt_tool, alt_provider, alt_ready = _alternative(provider)
+    quota = f"{period} free search quota" if period else "free search quota"
+    lines = [f"⚠ {provider.title}: the {quota} is used up."]
     if resets_at is not None:
         lines.append(
             f"It resets in {_duration(resets_at - now)} "
@@ -90,7 +78,7 @@ def _exceeded(
             "see ~/.config/ikigai/credentials.json."
         )
     data: dict[str, Any] = {
-        "tool": tool,
+        "tool": provider.tool,
         "period": period,
         "resets_at": resets_at.strftime("%Y-%m-%dT%H:%M:%SZ") if resets_at else None,
         "resets_in_seconds": int((resets_at - now).total_seconds()) if resets_at else None,
@@ -98,7 +86,7 @@ def _exceeded(
         "alternative_configured": alt_ready,
     }
     event = {"kind": "rate_limited", "content": "\n".join(lines), "data": data}
-    return RateLimit(message, event=event)
+    return RateLimit(provider.quota_message or "Rate limit exceeded.", event=event)
 
 
 def _duration(delta: timedelta) -> str:
@@ -113,13 +101,12 @@ def _duration(delta: timedelta) -> str:
     return f"{max(minutes, 1)} min"
 
 
-PROVIDER_NAMES = {"brave": "Brave Search", "searxng": "SearXNG", "google": "Google Custom Search"}
-
-
-def _alternative(candidates: tuple[str, ...]) -> tuple[str, str, bool]:
-    """The first of ``candidates`` that is configured, else the first: (tool, name, ready)."""
+def _alternative(provider: Provider) -> tuple[str, str, bool]:
+    """The first other provider that is configured (DESIGN 7's order), else the first other
+    one: (its tool, its title, whether it is configured)."""
     from webtap.credentials import configured_keys, pick_provider
 
-    chosen = pick_provider(configured_keys(), among=candidates)
-    name = chosen or candidates[0]
-    return f"web_search_{name}", PROVIDER_NAMES[name], chosen is not None
+    others = [name for name in PROVIDERS if name != provider.name]
+    chosen = pick_provider(configured_keys(), among=others)
+    other = PROVIDERS[chosen or others[0]]
+    return other.tool, other.title, chosen is not None

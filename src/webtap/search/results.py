@@ -6,7 +6,7 @@ import html
 import re
 from typing import Any, NamedTuple
 
-from webtap.text import strip_controls
+from webtap.text import strip_controls, strip_invisible
 
 __all__ = ["SearchResult", "clean_text", "success_response"]
 
@@ -30,13 +30,16 @@ class SearchResult(NamedTuple):
 
 
 def clean_text(value: Any) -> str:
-    """Provider markup to plain text: tags removed, entities decoded, whitespace collapsed.
+    """Provider markup to plain text: tags removed, entities decoded, whitespace collapsed,
+    controls and invisible characters (:func:`webtap.text.strip_invisible`) taken out.
 
-    Tags go first so that an encoded ``&lt;b&gt;`` stays the visible text ``<b>``.
+    Tags go first so that an encoded ``&lt;b&gt;`` stays the visible text ``<b>``; invisible
+    characters go before whitespace is collapsed, so that no space is left doubled where they were.
     """
     if not isinstance(value, str):
         return ""
-    return strip_controls(_SPACE.sub(" ", html.unescape(_TAG.sub("", value))).strip())
+    text = strip_invisible(html.unescape(_TAG.sub("", value)))
+    return strip_controls(_SPACE.sub(" ", text).strip())
 
 
 def success_response(results: list[SearchResult]) -> dict[str, Any]:

@@ -10,30 +10,23 @@ filtered as in DESIGN 4.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
-from urllib.parse import unquote, urlsplit, urlunsplit
+from urllib.parse import urlsplit, urlunsplit
 
-from webtap.credentials import require_searxng
 from webtap.errors import APIError, ConfigError, RateLimit, WebtapError
-from webtap.net import Deadline
-from webtap.search.cached import cached
-from webtap.search.domains import filter_results, normalize_domains
-from webtap.search.request import (
-    ProviderReply,
-    call_provider,
-    owned_client,
-    redacting,
-    search_deadline,
-)
+from webtap.providers import SEARXNG
+from webtap.search.pipeline import Engine, Request, Search, run
+from webtap.search.request import ProviderReply
 from webtap.search.results import SearchResult, clean_text
 
 if TYPE_CHECKING:
-    from webtap.net import Client
+    from webtap.net import Client, Deadline
+    from webtap.providers import Found
 
-__all__ = ["JSON_DISABLED", "parse_searxng", "searxng_search"]
+__all__ = ["JSON_DISABLED", "Searxng", "parse_searxng", "searxng_search"]
 
-WHAT = "SearXNG"
+WHAT = SEARXNG.title
 JSON_DISABLED = (
     "answered 403 Forbidden to format=json: JSON output is disabled on this instance. Enable "
     "it in the instance's settings.yml by adding json to search.formats "
@@ -56,30 +49,64 @@ def searxng_search(
 
     Raises :class:`~webtap.errors.WebtapError` subclasses.
     """
-    allowed = normalize_domains(allowed_domains, "allowed_domains")
-    blocked = normalize_domains(blocked_domains, "blocked_domains")
-    base = search_url(url or require_searxng().url)
-    deadline = deadline or search_deadline()
-    where = f"{WHAT} at {urlsplit(base).hostname or base}"
-    terms = f"{query} site:{allowed[0]}" if len(allowed) == 1 else query
+    return run(
+        Searxng(SEARXNG),
+        query,
+        count,
+        offset,
+        allowed_domains,
+        blocked_domains,
+        given={"url": url},
+        client=client,
+        deadline=deadline,
+    )
 
-    def search() -> list[SearchResult]:
-        secrets = _userinfo(base)
-        with redacting(secrets), owned_client(client) as http:
-            body = call_provider(
-                http,
-                base,
-                params={"q": terms, "format": "json", "pageno": offset + 1},
-                headers={"Accept": "application/json"},
-                deadline=deadline,
-                what=WHAT,
-                error_for=lambda reply: _error(reply, where) if reply.status != 200 else None,
+
+class Searxng(Engine):
+    snippet_fields = ("content",)
+
+    def endpoint(self, credentials: Found) -> str:
+        """The configured address is the endpoint: no variable of its own."""
+        return search_url(credentials.url)  # type: ignore[attr-defined]
+
+    def where(self, search: Search) -> str:
+        return f"{WHAT} at {urlsplit(search.endpoint).hostname or search.endpoint}"
+
+    def request(self, search: Search, extra: Mapping[str, Any]) -> Request:
+        params = {"q": _terms(search), "format": "json", "pageno": search.start + 1, **extra}
+        return Request(params, {"Accept": "application/json"})
+
+    def cache_key(self, search: Search) -> dict[str, Any]:
+        return {**super().cache_key(search), "q": _terms(search)}
+
+    def error(self, reply: ProviderReply, search: Search) -> WebtapError:
+        return _error(reply, self.where(search))
+
+    def items(self, body: Any, where: str) -> list[Any]:
+        if not isinstance(body, dict) or not isinstance(body.get("results", []), list):
+            raise APIError(f"{where} returned an unexpected response (not a search result).")
+        return body.get("results", [])
+
+    def parse(self, body: Any, where: str) -> list[SearchResult]:
+        """SearXNG's ``results[]`` (``title``, ``url``, ``content``) as search results.
+
+        No results while ``unresponsive_engines`` lists engines means every engine failed: that
+        is an error naming them, not an empty answer.
+        """
+        results = super().parse(body, where)
+        failed = _unresponsive(body.get("unresponsive_engines"))
+        if not results and failed:
+            raise APIError(
+                f"{where}: every engine that was asked failed ({'; '.join(failed)}), so there "
+                "are no results. Try again later, or enable other engines in the instance's "
+                "settings.yml."
             )
-            found = parse_searxng(body, where)
-        return filter_results(found, allowed, blocked)[:count]
+        return results
 
-    asked = {"endpoint": base, "q": terms, "count": count, "offset": offset}
-    return cached("searxng", {**asked, "allowed": allowed, "blocked": blocked}, search)
+
+def _terms(search: Search) -> str:
+    """One allowed domain is also asked of the engines, as ``site:``."""
+    return f"{search.query} site:{search.allowed[0]}" if len(search.allowed) == 1 else search.query
 
 
 def search_url(url: str) -> str:
@@ -103,32 +130,8 @@ def search_url(url: str) -> str:
 
 
 def parse_searxng(body: Any, where: str = WHAT) -> list[SearchResult]:
-    """SearXNG's ``results[]`` (``title``, ``url``, ``content``) as search results.
-
-    No results while ``unresponsive_engines`` lists engines means every engine failed: that is
-    an error naming them, not an empty answer.
-    """
-    if not isinstance(body, dict) or not isinstance(body.get("results", []), list):
-        raise APIError(f"{where} returned an unexpected response (not a search result).")
-    results = []
-    for item in body.get("results", []):
-        if not isinstance(item, dict):
-            continue
-        link = item.get("url")
-        if not isinstance(link, str) or not link.strip():
-            continue
-        results.append(
-            SearchResult(
-                clean_text(item.get("title")), link.strip(), clean_text(item.get("content"))
-            )
-        )
-    failed = _unresponsive(body.get("unresponsive_engines"))
-    if not results and failed:
-        raise APIError(
-            f"{where}: every engine that was asked failed ({'; '.join(failed)}), so there are "
-            "no results. Try again later, or enable other engines in the instance's settings.yml."
-        )
-    return results
+    """SearXNG's ``results[]`` as search results (see :meth:`Searxng.parse`)."""
+    return Searxng(SEARXNG).parse(body, where)
 
 
 def _unresponsive(value: Any) -> list[str]:
@@ -160,12 +163,3 @@ def _error(reply: ProviderReply, where: str) -> WebtapError:
             "web_search.searxng.url is the instance's base address, such as http://localhost:8080."
         )
     return APIError(f"{where} API error (HTTP {status}): {reply.describe()}")
-
-
-def _userinfo(url: str) -> list[str]:
-    """A password in the instance's URL is a secret like a key: kept out of every message."""
-    try:
-        password = urlsplit(url).password
-    except ValueError:
-        return []
-    return [value for value in (password, password and unquote(password)) if value]

@@ -15,8 +15,9 @@ from pathlib import Path
 from typing import Any
 
 from webtap import agent
+from webtap.credentials import KEY_SOURCES, Keys
 from webtap.errors import WebtapError
-from webtap.keys import KEY_SOURCES, SEARCH_PROVIDERS, Keys
+from webtap.providers import PROVIDERS
 from webtap.redact import remember
 from webtap.sql.cache import AnswerCache, Question
 from webtap.sql.dispatch import Dispatcher, ask_model
@@ -44,16 +45,12 @@ Row = tuple[str | None, str | None, str | None, int | None]
 # name -> (what it does, for docs and --help)
 FUNCTIONS = {
     "stps_ask_ai(context, prompt [, model] [, max_tokens])": "the model's answer, or ERROR: ...",
-    "stps_set_api_key(key)": "the Anthropic key for this session (NULL clears it)",
-    "stps_set_brave_api_key(key)": "the Brave Search key (turns web search on)",
-    "stps_set_searxng_url(url)": "the SearXNG instance's address (turns web search on)",
-    "stps_set_google_api_key(key)": "the Google Custom Search key",
-    "stps_set_google_cse_id(id)": "the Google search engine id",
+    **{source.setter: source.setter_help for source in KEY_SOURCES.values()},
     "stps_set_model(model)": "the default model (NULL restores the default)",
     "stps_get_model()": "the default model",
-    "stps_set_search_provider('brave'|'searxng'|'google')": "which search the model gets "
-    "(NULL: the first set up, in that order)",
-    "stps_get_search_provider()": "the search provider in effect: brave, searxng, google or none",
+    f"stps_set_search_provider({'|'.join(repr(name) for name in PROVIDERS)})": "which search "
+    "the model gets (NULL: the first set up, in that order)",
+    "stps_get_search_provider()": f"the search provider in effect: {', '.join(PROVIDERS)} or none",
     "stps_set_concurrency(n)": f"model calls at once, 1-64 (default {DEFAULT_CONCURRENCY})",
     "stps_set_cache(path)": "keep answers in a SQLite file (NULL disables the cache)",
     "stps_set_max_tool_calls(n)": "tool calls per question, 0-20 (default 1)",
@@ -179,18 +176,16 @@ class SqlFunctions:
         if name in ("", "auto"):
             self.settings = replace(self.settings, search_provider=None)
             return f"Search provider set to auto (in effect: {self.get_search_provider()})"
-        if name not in SEARCH_PROVIDERS:
+        if name not in PROVIDERS:
+            names = [repr(known) for known in PROVIDERS]
             return error_value(
-                f"unknown search provider {provider!r}: use 'brave', 'searxng' or "
-                "'google' (or NULL for automatic)"
+                f"unknown search provider {provider!r}: use {', '.join(names[:-1])} or "
+                f"{names[-1]} (or NULL for automatic)"
             )
         self.settings = replace(self.settings, search_provider=name)
         if self.get_search_provider() == "none":
-            needs = {
-                "brave": "stps_set_brave_api_key",
-                "searxng": "stps_set_searxng_url",
-                "google": "stps_set_google_api_key and stps_set_google_cse_id",
-            }[name]
+            keys = PROVIDERS[name].keys.values()
+            needs = " and ".join(key.setter.partition("(")[0] for key in keys)
             return f"Search provider set to {name} (no keys found yet: set them with {needs})"
         return f"Search provider set to {name}"
 

@@ -6,27 +6,19 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from webtap.redact import redact
+from webtap.credentials import KEY_SOURCES
+from webtap.redact import MIN_SECRET, redact
 
 __all__ = [
     "KEY_SETTERS",
-    "MIN_KEY_LENGTH",
     "drop_statement_echo",
     "key_literals",
     "mentions_key_setter",
     "redact_keys",
 ]
 
-MIN_KEY_LENGTH = 4  # shorter strings are not keys, and hiding them would garble messages
-
-# The functions that take a key, and the key each sets.
-KEY_SETTERS = {
-    "stps_set_api_key": "anthropic",
-    "stps_set_brave_api_key": "brave",
-    "stps_set_searxng_url": "searxng",
-    "stps_set_google_api_key": "google_api_key",
-    "stps_set_google_cse_id": "google_cse_id",
-}
+# The functions that take a key, and the key each sets (from the key table).
+KEY_SETTERS = {source.setter.partition("(")[0]: name for name, source in KEY_SOURCES.items()}
 _SETTER_NAME = re.compile("|".join(KEY_SETTERS), re.IGNORECASE)
 
 
@@ -38,7 +30,7 @@ def redact_keys(text: str, keys: Iterable[str] = ()) -> str:
     ``SELECT stps_set_api_key('sk-ant-...')`` would print the key in a header or an error:
     :func:`key_literals` finds such keys first.
     """
-    keys = [key for key in keys if len(key) >= MIN_KEY_LENGTH]
+    keys = [key for key in keys if len(key) >= MIN_SECRET]
     # DuckDB writes a constant back as SQL: 'it''s' for the key it's.
     quoted = [key.replace("'", "''") for key in keys if "'" in key]
     return redact(text, keys + quoted, same_length=True)

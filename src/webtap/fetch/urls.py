@@ -1,5 +1,11 @@
-"""URLs for the fetch tool: the one a model gives (:func:`check_url`), and where a redirect
-goes (:func:`redirect_target`, :func:`with_fragment`)."""
+"""Which URLs the fetch tool follows: the one a model gives (:func:`check_url`), each hop ready to
+request (:func:`parsed_url`), and where a redirect goes (:func:`redirect_target`,
+:func:`with_fragment`). Each refusal is an :class:`~webtap.errors.InvalidURL` that says what is
+wrong, for the model that wrote the URL.
+
+How a URL is spelled on the wire (percent-encoding, IDNA host names) is :mod:`webtap.net.url`'s,
+for every client: this module decides, that one encodes.
+"""
 
 from __future__ import annotations
 

@@ -33,10 +33,12 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from urllib.parse import urlsplit, urlunsplit
 
 from webtap import __version__
-from webtap.cache import Cache, cache_dir, enabled
+from webtap.cache import Cache, enabled, open_cache
 from webtap.settings import env_int, env_ttl
 
 if TYPE_CHECKING:
+    from webtap.fetch.download import Download
+    from webtap.fetch.media import Converted
     from webtap.guard import Guard
 
 __all__ = [
@@ -45,6 +47,7 @@ __all__ = [
     "DEFAULT_TTL",
     "MAX_BYTES_ENV",
     "TTL_ENV",
+    "Conditions",
     "Freshness",
     "Hit",
     "PageCache",
@@ -133,6 +136,14 @@ def _http_date(text: str) -> float | None:
 # --- What is stored --------------------------------------------------------------------------
 
 
+class Conditions(NamedTuple):
+    """A conditional request for a cached page: its validators, sent only to the URL whose
+    response carried them (``final_url``; None: the requested URL itself)."""
+
+    final_url: str | None
+    headers: dict[str, str]
+
+
 class StoredPage(NamedTuple):
     """A converted page as the cache keeps it."""
 
@@ -146,6 +157,7 @@ class StoredPage(NamedTuple):
     final_fragment: str = ""  # the last redirect's own #fragment
     lifetime: float | None = None
     always_revalidate: bool = False
+    invisible_removed: int = 0  # characters taken out of title and Markdown (webtap.text)
 
     @classmethod
     def from_json(cls, value: Any) -> StoredPage | None:
@@ -162,6 +174,12 @@ class StoredPage(NamedTuple):
         if self.headers.get(_LAST_MODIFIED):
             asked["If-Modified-Since"] = self.headers[_LAST_MODIFIED]
         return asked
+
+    def conditions(self) -> Conditions | None:
+        """The conditional request that asks whether this page changed; None without
+        validators (the page is then fetched again in full)."""
+        validators = self.validators()
+        return Conditions(self.final_url, validators) if validators else None
 
     def fresh(self, age: float, ttl: float) -> bool:
         if self.always_revalidate:
@@ -190,6 +208,9 @@ def kept_headers(headers: Mapping[str, str]) -> dict[str, str]:
 
 
 # --- The cache -------------------------------------------------------------------------------
+
+
+_STORED_STATUSES = {200, 203}  # complete successes: OK, Non-Authoritative Information
 
 
 class Hit(NamedTuple):
@@ -225,14 +246,49 @@ class PageCache:
             policy = "guarded:" + ",".join(sorted(str(net) for net in guard.allowed_networks))
         return f"page|{__version__}|{mode}|{policy}|{normal}"
 
-    def lookup(self, key: str) -> Hit | None:
-        entry = self.cache.get(key)
+    def lookup(self, key: str | None, max_body: int) -> Hit | None:
+        """The page stored under ``key``, unless it is larger than ``max_body`` (kept under a
+        larger WEBTAP_MAX_BYTES: fetched again, to the same error as without the cache)."""
+        entry = self.cache.get(key) if key is not None else None
         if entry is None:
             return None
         page = StoredPage.from_json(entry.value)
-        if page is None:
+        if page is None or page.size > max_body:
             return None
         return Hit(page, page.fresh(entry.age(), self.ttl))
+
+    def refresh(self, key: str | None, page: StoredPage, headers: Mapping[str, str]) -> None:
+        """A 304 with ``headers`` said the stored ``page`` is still right: keep it, under the
+        304's headers (RFC 9111 4.3.4), or drop it if they now forbid keeping it."""
+        if key is None:
+            return
+        renewed = refreshed(page, headers)
+        if renewed is None:
+            self.delete(key)
+        else:
+            self.store(key, renewed)
+
+    def remember(
+        self, key: str | None, mode: str, guard: Guard, download: Download, converted: Converted
+    ) -> None:
+        """Keep a converted page, if it was a complete success the server lets us keep; under
+        its final URL's key too when it was redirected."""
+        if key is None or download.status not in _STORED_STATUSES:
+            return
+        stored = stored_page(
+            converted,
+            size=len(download.body),
+            headers=download.headers,
+            final_url=download.final_url,
+            final_fragment=download.final_fragment,
+        )
+        if stored is None:  # no-store: an older copy must not outlive the server's wish either
+            self.delete(key)
+            return
+        final_key = self.key(download.final_url, mode, guard) if download.final_url else None
+        if download.final_url and final_key is None:
+            return  # redirected to a URL with a password: keep nothing of it
+        self.store(key, stored, final_key)
 
     def store(self, key: str, page: StoredPage, final_key: str | None = None) -> None:
         """Keep ``page`` under ``key``, and under ``final_key`` (its final URL's key) as a page
@@ -248,33 +304,21 @@ class PageCache:
         self.cache.delete(key)
 
 
-_OPEN: dict[tuple[str, int], Cache] = {}
-
-
 def page_cache() -> PageCache | None:
     """The cache of converted pages the environment asks for; None when caching is off.
 
-    One :class:`Cache` per folder and bound in a process (the MCP server and the ask loop call
-    this for every fetch); the settings are read each time, so a test or a long-running server
-    sees a changed environment.
+    The settings are read each time, so a test or a long-running server sees a changed
+    environment; the file is opened once per process (:func:`webtap.cache.open_cache`).
     """
     if not enabled():
         return None
     ttl = env_ttl(TTL_ENV, DEFAULT_TTL)
     max_bytes = env_int(MAX_BYTES_ENV, DEFAULT_MAX_BYTES, "bytes")
-    folder = cache_dir()
-    memo = (str(folder), max_bytes)
-    cache = _OPEN.get(memo)
-    if cache is None:
-        cache = _OPEN[memo] = Cache("pages", max_bytes=max_bytes, folder=folder)
-    return PageCache(cache, ttl)
+    return PageCache(open_cache("pages", max_bytes), ttl)
 
 
 def stored_page(
-    title: str,
-    markdown: str,
-    media_type: str,
-    trimmed: bool,
+    converted: Converted,
     size: int,
     headers: Mapping[str, str],
     final_url: str | None = None,
@@ -286,16 +330,17 @@ def stored_page(
     if not allowed.store:
         return None
     return StoredPage(
-        title=title,
-        markdown=markdown,
-        media_type=media_type,
-        trimmed=trimmed,
+        title=converted.title,
+        markdown=converted.markdown,
+        media_type=converted.media_type,
+        trimmed=converted.trimmed,
         size=size,
         final_url=final_url,
         final_fragment=final_fragment,
         headers=kept_headers(headers),
         lifetime=allowed.lifetime,
         always_revalidate=allowed.always_revalidate,
+        invisible_removed=converted.invisible_removed,
     )
 
 

@@ -1,10 +1,16 @@
-"""A response body to Markdown by its media type: charset, sniffing, and the converters.
+"""A body to Markdown by its media type and charset, and what of it a model may read.
 
 HTML and XHTML go to :mod:`webtap.convert`; a PDF (by type or by its ``%PDF-`` header) goes to
-:mod:`webtap.pdf`; text and Markdown come back as they are; JSON is
-pretty-printed in a fenced block; anything else is a :class:`~webtap.errors.ParseError` that
-names the type. The charset comes from the Content-Type header, then a BOM or ``<meta>``, then
-detection (charset-normalizer).
+:mod:`webtap.pdf`; text and Markdown come back as they are; JSON is pretty-printed in a fenced
+block; anything else is a :class:`~webtap.errors.ParseError` that names the type. Whatever the
+type, the title and Markdown then lose terminal controls and the characters a person would not
+see (:func:`webtap.text.strip_invisible`), and :class:`Converted` says how many of those went.
+
+Text is decoded as a browser decodes it (:func:`decode`): a byte-order mark wins; then the
+charset the Content-Type header names; for HTML, then a ``<meta charset>`` in the first 8 KB;
+then detection (valid UTF-8, else charset-normalizer, imported only then). Labels mean what they
+mean on the web: ``iso-8859-1`` is windows-1252 (as the WHATWG Encoding Standard says), and
+codecs no page is written in are not charsets.
 """
 
 from __future__ import annotations
@@ -14,10 +20,10 @@ import json
 import re
 from typing import TYPE_CHECKING, NamedTuple
 
-from webtap.convert._escape import code_fence
+from webtap.convert import code_fence
 from webtap.errors import ParseError
 from webtap.protocol import loads_json
-from webtap.text import strip_controls
+from webtap.text import strip_controls, strip_invisible
 
 if TYPE_CHECKING:
     from webtap.net import Deadline
@@ -67,20 +73,20 @@ _HTML_START = re.compile(
     rb"|iframe|font|link|!--)[\s/>]",
     re.IGNORECASE,
 )
-_META_CHARSET = re.compile(rb"<meta[^>]*?charset\s*=\s*[\"']?\s*([A-Za-z0-9_:.\-]+)", re.I)
 _XML_DECLARATION = re.compile(r"\A\s*<\?xml[^>]*\?>")
 _ATX_HEADING = re.compile(r"^ {0,3}#{1,6}[ \t]+(.+?)(?:[ \t]+#+)?[ \t]*$", re.MULTILINE)
 
 
 class Converted(NamedTuple):
-    """A body as Markdown: its title, the Markdown, the media type read, and whether the
-    Markdown is only the page's main content (HTML with ``main_content``, when extraction kept
-    less than the whole page)."""
+    """A body as Markdown: its title, the Markdown, the media type read, whether the Markdown
+    is only the page's main content (HTML with ``main_content``, when extraction kept less than
+    the whole page), and how many invisible characters were taken out of title and Markdown."""
 
     title: str
     markdown: str
     media_type: str
     trimmed: bool = False
+    invisible_removed: int = 0
 
 
 def to_markdown(
@@ -104,9 +110,13 @@ def convert_body(
     slow conversions (a PDF is read page by page until it passes)."""
     # Every branch but HTML's answers (title, markdown, media_type): Converted fills in the rest.
     converted = Converted(*_to_markdown(body, content_type, url, main_content, deadline))
-    return converted._replace(
-        title=strip_controls(converted.title), markdown=strip_controls(converted.markdown)
-    )
+    title = strip_controls(converted.title)
+    markdown = strip_controls(converted.markdown)
+    # Here, once the text is what the model will read, whatever the media type was: an entity
+    # (&#8203;), a JSON escape or a PDF's text layer all end up as the characters themselves.
+    visible_title, visible = strip_invisible(title), strip_invisible(markdown)
+    removed = len(title) - len(visible_title) + len(markdown) - len(visible)
+    return converted._replace(title=visible_title, markdown=visible, invisible_removed=removed)
 
 
 def _to_markdown(
@@ -248,6 +258,8 @@ def _text(text: str) -> str:
 
 # --- Charsets --------------------------------------------------------------------------------
 
+_META_CHARSET = re.compile(rb"<meta[^>]*?charset\s*=\s*[\"']?\s*([A-Za-z0-9_:.\-]+)", re.I)
+
 _BOMS = [
     (codecs.BOM_UTF8, "utf-8-sig"),
     (codecs.BOM_UTF16_LE, "utf-16"),
@@ -293,9 +305,9 @@ _NOT_CHARSETS = {"idna", "punycode", "undefined", "unicode-escape", "raw-unicode
 
 def decode(body: bytes, charset: str | None, *, html: bool = False) -> str:
     """Text from ``body``: BOM, then ``charset`` (the header), then ``<meta>``, then detection."""
-    for bom, codec in _BOMS:
+    for bom, bom_codec in _BOMS:
         if body.startswith(bom):
-            return body.decode(codec, errors="replace")
+            return body.decode(bom_codec, errors="replace")
     codec = _codec(charset)
     if codec is None and html:
         match = _META_CHARSET.search(body[:8192])
@@ -327,6 +339,3 @@ def _detect(body: bytes) -> str:
         if tied and _WESTERN & set(match.could_be_from_charset):
             return "cp1252"
     return _codec(best.encoding) or "cp1252"
-
-
-# --- Pagination and the tool -----------------------------------------------------------------

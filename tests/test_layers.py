@@ -26,7 +26,10 @@ FRONT_DOOR = "webtap.cli"
 LAYERS: list[tuple[str, set[str]]] = [
     ("base", {"webtap", "errors"}),
     (
-        "foundation",  # envelope, settings, text, files, caches, the guard, HTTP, credentials
+        # envelope, settings, text, files, caches, the guard, HTTP, credentials, and where rate
+        # budgets keep their state (their steps too: the search layer's budget, the agent's and
+        # the rows' politeness budgets all run them)
+        "foundation",
         {
             "protocol",
             "_validators",
@@ -40,6 +43,7 @@ LAYERS: list[tuple[str, set[str]]] = [
             "net",
             "providers",
             "credentials",
+            "budget_store",
         },
     ),
     ("converters", {"convert", "pdf"}),
@@ -47,10 +51,12 @@ LAYERS: list[tuple[str, set[str]]] = [
     ("tools", {"tools", "entry"}),
     ("host", {"host", "store"}),
     ("agent", {"agent"}),
-    ("front doors", {"cli", "sql", "mcp_server"}),
+    # rows: fetch and ask over Arrow batches (ask through sql's batch entry point), for batch
+    # (webtap batch), ray (Ray Data) and spark (PySpark UDFs)
+    ("front doors", {"cli", "sql", "mcp_server", "rows", "batch", "ray", "spark"}),
 ]
 # Side by side in one layer, and neither imports the other.
-INDEPENDENT = [("fetch", "search"), ("sql", "mcp_server")]
+INDEPENDENT = [("fetch", "search"), ("sql", "mcp_server"), ("ray", "spark"), ("batch", "spark")]
 
 
 def module_name(path: Path) -> str:

@@ -23,7 +23,7 @@ Needs the ``ray`` extra: ``pip install 'webtap[ray]'``.
 from __future__ import annotations
 
 import os
-from typing import Any
+from typing import Any, cast
 
 from webtap.rows import ASK_COLUMNS, FETCH_COLUMNS, AskRows, FetchPages
 
@@ -110,10 +110,10 @@ def _map(
 ) -> Any:
     import ray.data
 
-    from webtap.budget_store import BUDGET_ENV
+    from webtap.settings import BUDGET
 
     env = dict(env or {})
-    env.setdefault(BUDGET_ENV, os.environ.get(BUDGET_ENV, "").strip() or "ray")
+    env.setdefault(BUDGET.name, cast("str | None", BUDGET.get()) or "ray")
     return dataset.map_batches(
         udf,
         fn_constructor_kwargs=options,
@@ -153,11 +153,12 @@ def start_local_cluster(num_cpus: int | None = None, **options: Any) -> Any:
 
     options.setdefault("include_dashboard", False)
     options.setdefault("log_to_driver", False)
-    context = ray.init(num_cpus=num_cpus, **options)
-    if context.address_info.get("node_ip_address") != "127.0.0.1":
+    context: Any = ray.init(num_cpus=num_cpus, **options)  # a RayContext
+    node = context.address_info.get("node_ip_address")
+    if node != "127.0.0.1":
         ray.shutdown()
         raise RuntimeError(
-            f"Ray started on {context.address_info.get('node_ip_address')}, not 127.0.0.1: "
-            f"this version of ray no longer honours {LOOPBACK_ENV}=0"
+            f"Ray started on {node}, not 127.0.0.1: this version of ray no longer honours "
+            f"{LOOPBACK_ENV}=0"
         )
     return context

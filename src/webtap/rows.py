@@ -16,12 +16,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, cast
 
 __all__ = [
     "ASK_COLUMNS",
     "FETCH_COLUMNS",
-    "HOST_RATE_ENV",
     "AskRows",
     "FetchPages",
     "Fetched",
@@ -29,8 +28,6 @@ __all__ = [
     "split_answer",
 ]
 
-HOST_RATE_ENV = "WEBTAP_HOST_RATE"
-DEFAULT_HOST_RATE = 1.0  # requests a second per host: a polite crawler's pace
 HOST_WAIT = 600.0  # seconds a fetch may wait for its host's turn
 FETCH_COLUMNS = ("final_url", "title", "markdown", "verdict", "error")
 ASK_COLUMNS = ("answer", "error")
@@ -48,9 +45,10 @@ class Fetched(NamedTuple):
 
 
 def host_rate() -> float:
-    from webtap.settings import env_float
+    """Fetches a second per web host (``WEBTAP_HOST_RATE``): a polite crawler's pace."""
+    from webtap.settings import HOST_RATE
 
-    return env_float(HOST_RATE_ENV, DEFAULT_HOST_RATE)
+    return cast(float, HOST_RATE.get())
 
 
 def fetch_row(url: str | None, mode: str | None = None, polite: bool = True) -> Fetched:
@@ -89,7 +87,7 @@ def _host_turn(url: str) -> None:
             what=f"politeness to {host}",
             rate=host_rate(),
             calls="fetch(es) of this host",
-            hint=f"raise {HOST_RATE_ENV}, or spread the job's URLs over more hosts",
+            hint="raise WEBTAP_HOST_RATE, or spread the job's URLs over more hosts",
         )
         budget.acquire(Deadline(HOST_WAIT), margin=0.0)
 

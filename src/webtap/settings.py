@@ -23,6 +23,9 @@ import os
 from webtap.errors import ConfigError, clip
 
 __all__ = [
+    "ANTHROPIC_RPM",
+    "BUDGET",
+    "HOST_RATE",
     "SETTINGS",
     "Setting",
     "declare",
@@ -223,3 +226,32 @@ def declare(
     )
     SETTINGS[name] = setting
     return setting
+
+
+# --- Past one machine: where rate budgets live, politeness per host, the model's rate ----------
+# (docs/scale.md; read by webtap.budget_store, webtap.rows and webtap.agent.rate)
+
+BUDGET = declare(
+    "WEBTAP_BUDGET",
+    "text",
+    None,
+    "where rate budgets keep their state: file (one machine), ray (one Ray cluster) or a "
+    "redis:// URL (any engine)",
+    section="scale",
+    shown="file",
+)
+HOST_RATE = declare(
+    "WEBTAP_HOST_RATE",
+    "number",
+    1.0,
+    "fetches a second per web host in webtap batch and on Ray or Spark (politeness)",
+    section="scale",
+)
+ANTHROPIC_RPM = declare(
+    "WEBTAP_ANTHROPIC_RPM",
+    "number",
+    0.0,
+    "model calls a minute per Anthropic key until the API says its limit (unset: unspaced)",
+    section="scale",
+    shown="unset",
+)

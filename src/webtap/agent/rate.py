@@ -14,25 +14,23 @@ The per-process :class:`~webtap.sql.throttle.Throttle` still caps the rows in fl
 
 from __future__ import annotations
 
-import os
 import time
 from datetime import datetime
-from typing import Any
+from typing import Any, cast
 
 from webtap.search.budget import Limits, RateBudget
 
-__all__ = ["MAX_WAIT", "RPM_ENV", "limits_of", "model_budget", "observe", "take_turn"]
+__all__ = ["MAX_WAIT", "limits_of", "model_budget", "observe", "take_turn"]
 
-RPM_ENV = "WEBTAP_ANTHROPIC_RPM"
 MAX_WAIT = 60.0  # seconds: a longer retry-after or reset is not believed (as Throttle.MAX_PAUSE)
 WHAT = "the Anthropic API"
 
 
 def model_budget(api_key: str) -> RateBudget:
     """The key's budget (named by a hash of it), at ``WEBTAP_ANTHROPIC_RPM`` until told."""
-    from webtap.settings import env_float
+    from webtap.settings import ANTHROPIC_RPM
 
-    rpm = env_float(RPM_ENV, 1.0) if os.environ.get(RPM_ENV, "").strip() else 0.0
+    rpm = cast(float, ANTHROPIC_RPM.get())  # 0 when unset: unspaced until the API says
     return RateBudget(
         "anthropic",
         api_key,

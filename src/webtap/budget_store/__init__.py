@@ -9,7 +9,7 @@
                    server's clock, for any engine, several clusters, a laptop beside them
 =================  ======================================================================
 
-The logic is the same everywhere (:mod:`webtap.search.budget`: book a slot, then record the
+The logic is the same everywhere (:mod:`webtap.budget_store.steps`: book a slot, then record the
 send; even spacing, never a burst); a store only keeps the state and runs the steps atomically
 on one clock. A store has three methods, each on the budget named ``name``
 (``<provider>-<key hash>``; a key itself never reaches a store):
@@ -25,23 +25,33 @@ back to per-machine files would multiply the key's rate by the number of machine
 
 from __future__ import annotations
 
-import os
 import threading
-from typing import Any
+from typing import Protocol, cast
 
+from webtap.budget_store.steps import Limits, Rule, Turn
 from webtap.errors import ConfigError, RateLimit, clip
+from webtap.settings import BUDGET
 
-__all__ = ["BUDGET_ENV", "budget_store", "unreachable"]
+__all__ = ["Store", "budget_store", "unreachable"]
 
-BUDGET_ENV = "WEBTAP_BUDGET"
 
-_stores: dict[str, Any] = {}
+class Store(Protocol):
+    """Where budgets keep their state; each step runs atomically on the budget ``name``."""
+
+    def book(self, name: str, rule: Rule, patience: float) -> Turn | None: ...
+
+    def stamp(self, name: str, rule: Rule) -> float | None: ...
+
+    def learn(self, name: str, limits: Limits) -> None: ...
+
+
+_stores: dict[str, Store] = {}
 _lock = threading.Lock()
 
 
-def budget_store() -> Any:
+def budget_store() -> Store:
     """The store ``WEBTAP_BUDGET`` names, made once per process and setting."""
-    raw = os.environ.get(BUDGET_ENV, "").strip()
+    raw = cast("str | None", BUDGET.get()) or ""
     setting = raw.lower() if raw.lower() in ("", "file", "ray") else raw
     with _lock:
         store = _stores.get(setting)
@@ -50,7 +60,7 @@ def budget_store() -> Any:
         return store
 
 
-def _make(setting: str) -> Any:
+def _make(setting: str) -> Store:
     if setting in ("", "file"):
         from webtap.budget_store.file import FileStore
 
@@ -66,7 +76,7 @@ def _make(setting: str) -> Any:
     # The value may be a mistyped URL with a password in it: it is quoted only without one.
     shown = f" (got {clip(setting, 40)!r})" if "@" not in setting else ""
     raise ConfigError(
-        f"{BUDGET_ENV} must be 'file' (one machine, the default), 'ray' (one Ray cluster) or a "
+        f"{BUDGET.name} must be 'file' (one machine, the default), 'ray' (one Ray cluster) or a "
         f"redis:// URL (any engine){shown}; fix it, or unset it to use the default"
     )
 

@@ -17,6 +17,8 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
+from webtap.budget_store.steps import Limits, Rule, Turn, book, learn, stamp
+
 __all__ = ["FileStore", "budget_path"]
 
 MAX_TIME = 1e11
@@ -32,19 +34,13 @@ def budget_path(name: str) -> Path:
 class FileStore:
     """Budgets in ``<cache folder>/ratelimit/<provider>-<key hash>.json``."""
 
-    def book(self, name: str, rule: Any, patience: float) -> Any:
-        from webtap.search.budget import book
-
+    def book(self, name: str, rule: Rule, patience: float) -> Turn | None:
         return self._run(name, book, rule, patience)
 
-    def stamp(self, name: str, rule: Any) -> float | None:
-        from webtap.search.budget import stamp
-
+    def stamp(self, name: str, rule: Rule) -> float | None:
         return self._run(name, stamp, rule)
 
-    def learn(self, name: str, limits: Any) -> None:
-        from webtap.search.budget import learn
-
+    def learn(self, name: str, limits: Limits) -> None:
         self._run(name, learn, limits)
 
     def _run(self, name: str, step: Callable[..., Any], *args: Any) -> Any:

@@ -3,7 +3,7 @@
 Each provider key has its own actor, ``webtap-budget-<provider>-<key hash>`` in the ``webtap``
 namespace; web hosts (politeness) share :data:`HOST_SHARDS` actors, so that a crawl of a
 million hosts is not a million actors. An actor runs one call at a time, so each step
-(:func:`webtap.search.budget.book`, ``stamp``, ``learn``) is atomic, on the actor's clock.
+(:func:`webtap.budget_store.steps.book`, ``stamp``, ``learn``) is atomic, on the actor's clock.
 
 A killed caller holds nothing. A killed actor is restarted by Ray (``max_restarts=-1``) and the
 calls in flight are retried on it (``max_task_retries=-1``); it comes back without its state,
@@ -21,6 +21,7 @@ from collections.abc import Callable
 from typing import Any
 
 from webtap.budget_store import unreachable
+from webtap.budget_store.steps import Limits, Rule, Turn, book, learn, stamp
 
 __all__ = ["ACTOR_PREFIX", "HOST_SHARDS", "NAMESPACE", "BudgetKeeper", "RayStore", "actor_name"]
 
@@ -46,19 +47,13 @@ class BudgetKeeper:
         self.started = time.time()
         self.states: dict[str, dict[str, Any]] = {}
 
-    def book(self, name: str, rule: Any, patience: float) -> Any:
-        from webtap.search.budget import book
-
+    def book(self, name: str, rule: Rule, patience: float) -> Turn:
         return self._run(name, book, rule, patience)
 
-    def stamp(self, name: str, rule: Any) -> float:
-        from webtap.search.budget import stamp
-
+    def stamp(self, name: str, rule: Rule) -> float:
         return self._run(name, stamp, rule)
 
-    def learn(self, name: str, limits: Any) -> None:
-        from webtap.search.budget import learn
-
+    def learn(self, name: str, limits: Limits) -> None:
         self._run(name, learn, limits)
 
     def start_time(self) -> float:
@@ -83,13 +78,13 @@ class RayStore:
         self._handles: dict[str, Any] = {}
         self._lock = threading.Lock()
 
-    def book(self, name: str, rule: Any, patience: float) -> Any:
+    def book(self, name: str, rule: Rule, patience: float) -> Turn:
         return self._call(name, "book", rule, patience)
 
-    def stamp(self, name: str, rule: Any) -> float:
+    def stamp(self, name: str, rule: Rule) -> float:
         return self._call(name, "stamp", rule)
 
-    def learn(self, name: str, limits: Any) -> None:
+    def learn(self, name: str, limits: Limits) -> None:
         self._call(name, "learn", limits)
 
     def keeper(self, name: str) -> Any:

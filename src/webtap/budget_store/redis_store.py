@@ -2,7 +2,7 @@
 
 For any engine (Ray, Spark, plain processes), several clusters, or a laptop beside them: every
 caller that reaches the server shares the budget. The steps are those of
-:mod:`webtap.search.budget` (book a slot, then record the send), written once more in Lua so
+:mod:`webtap.budget_store.steps` (book a slot, then record the send), written once more in Lua so
 that each runs atomically inside the server, and timed by the server's clock (``TIME``): callers
 on machines whose clocks disagree still space their sends evenly. A caller killed at any point
 (even by SIGKILL) holds nothing, since no lock outlives a script. A budget left alone for an
@@ -19,6 +19,16 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from webtap.budget_store import unreachable
+from webtap.budget_store.steps import (
+    MARGIN,
+    MAX_AHEAD,
+    MAX_INTERVAL,
+    MIN_GAP,
+    RECHECK,
+    Limits,
+    Rule,
+    Turn,
+)
 
 __all__ = ["KEY_PREFIX", "SCRIPT", "TTL", "RedisStore"]
 
@@ -103,9 +113,7 @@ class RedisStore:
         self._script: Any = None
         self._lock = threading.Lock()
 
-    def book(self, name: str, rule: Any, patience: float, now: float | None = None) -> Any:
-        from webtap.search.budget import Turn
-
+    def book(self, name: str, rule: Rule, patience: float, now: float | None = None) -> Turn:
         booked, wait, interval, resets = self._run(
             name, "book", now, rule.interval, "1" if rule.quota else "0", patience
         )
@@ -116,18 +124,14 @@ class RedisStore:
             float(resets) if resets not in (b"", "") else None,
         )
 
-    def stamp(self, name: str, rule: Any, now: float | None = None) -> float:
+    def stamp(self, name: str, rule: Rule, now: float | None = None) -> float:
         return float(self._run(name, "stamp", now, rule.interval))
 
-    def learn(self, name: str, limits: Any, now: float | None = None) -> None:
-        from webtap.search.budget import RECHECK
-
+    def learn(self, name: str, limits: Limits, now: float | None = None) -> None:
         per_second, wait, blocked = (_arg(value) for value in limits)
         self._run(name, "learn", now, per_second, wait, blocked, RECHECK)
 
     def _run(self, name: str, op: str, now: float | None, *args: Any) -> Any:
-        from webtap.search.budget import MARGIN, MAX_AHEAD, MAX_INTERVAL, MIN_GAP
-
         argv = [op, _arg(now), MARGIN, MIN_GAP, MAX_AHEAD, MAX_INTERVAL, TTL, *args]
         try:
             import redis

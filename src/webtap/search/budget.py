@@ -1,24 +1,27 @@
 """One rate budget per key, shared by every caller that uses the key (DESIGN 13 and 16).
 
-The logic is here; where its state lives is a :mod:`webtap.budget_store` (``WEBTAP_BUDGET``):
-a small JSON file per key under ``flock`` (one machine, the default), a named Ray actor (one Ray
-cluster) or Redis (any engine). Keys are named by a hash of the provider and the key (never the
-key). A caller books the slot after the last one booked (:func:`book`), sleeps until it, and
-then records its send (:func:`stamp`) once the last send is a full spacing ago: the state is
-held for a read and a write, never while waiting or calling, so a caller killed at any point
-never blocks anyone, and sends are evenly spaced, never a burst.
+:class:`RateBudget` is what callers use: a search provider's key here, the Anthropic key
+(:mod:`webtap.agent.rate`) and, for politeness, a web host (:mod:`webtap.rows`). Its steps are
+pure functions in :mod:`webtap.budget_store.steps`, and where their state lives is a
+:mod:`webtap.budget_store` (``WEBTAP_BUDGET``): a small JSON file per key under ``flock`` (one
+machine, the default), a named Ray actor (one Ray cluster) or Redis (any engine). Keys are named
+by a hash of the provider and the key (never the key). A caller books the slot after the last
+one booked (:func:`book`), sleeps until it, and then records its send (:func:`stamp`) once the
+last send is a full spacing ago: the state is held for a read and a write, never while waiting
+or calling, so a caller killed at any point never blocks anyone, and sends are evenly spaced,
+never a burst.
 
 A caller whose slot lies beyond its own deadline books nothing and fails at once with
 ``RATE_LIMIT``, instead of spending a request the provider would refuse.
 
-The spacing starts from a documented default per provider (Brave's free plan: 1 request a
-second; Google: 100 a minute), overridable with ``WEBTAP_BRAVE_RATE`` / ``WEBTAP_GOOGLE_RATE``
-(requests per second), and then follows what the provider says in its replies (Brave's
-``X-RateLimit-Limit``/``-Remaining``/``-Reset``): a paid plan's higher limit speeds callers up, a
-used-up monthly quota stops them until it resets. A budget that cannot be kept (read-only
-folder, no ``flock``) lets requests through unpaced rather than fail them; a cluster store that
-cannot be reached refuses (``RATE_LIMIT``) rather than fall back to per-machine files, which would
-multiply the key's rate.
+The spacing starts from the provider's record (:mod:`webtap.providers`: Brave's free plan, 1
+request a second; Google, 100 a minute), overridable with its variable (``WEBTAP_BRAVE_RATE`` /
+``WEBTAP_GOOGLE_RATE``, requests per second), and then follows what the provider says in its
+replies (Brave's ``X-RateLimit-Limit``/``-Remaining``/``-Reset``): a paid plan's higher limit
+speeds callers up, a used-up monthly quota stops them until it resets. A budget that cannot be
+kept (read-only folder, no ``flock``) lets requests through unpaced rather than fail them; a
+cluster store that cannot be reached refuses (``RATE_LIMIT``) rather than fall back to
+per-machine files, which would multiply the key's rate.
 """
 
 from __future__ import annotations
@@ -26,11 +29,15 @@ from __future__ import annotations
 import hashlib
 import time
 from collections.abc import Callable
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any
 
+from webtap.budget_store.steps import MARGIN, Limits, Rule, Turn, book, learn, stamp
 from webtap.errors import RateLimit, WebtapError
 from webtap.net import Deadline
 from webtap.settings import env_float
+
+if TYPE_CHECKING:
+    from webtap.budget_store import Store
 
 __all__ = [
     "MARGIN",
@@ -43,23 +50,6 @@ __all__ = [
     "learn",
     "stamp",
 ]
-
-# Slots are spaced a little wider than the limit: requests leave on time but arrive with
-# network jitter, and the provider counts arrivals.
-MARGIN = 0.05
-MIN_GAP = 0.1  # seconds added to a spacing, for the same reason (a tenth of it at most)
-
-MAX_INTERVAL = 60.0  # a "limit" slower than a request a minute is a garbled header
-MAX_AHEAD = 3600.0  # a booked slot further away than this is a garbled file or a clock jump
-MAX_TIME = 1e11
-RECHECK = 600.0  # seconds a used-up quota is believed before one caller asks the provider again
-
-
-def _spacing(interval: float) -> float:
-    """Seconds between two requests under a limit of one per ``interval`` seconds: wider by
-    the margin and the gap, the gap no more than a tenth of the interval (a paid plan's
-    50 requests a second must not be held to 10)."""
-    return interval * (1 + MARGIN) + min(MIN_GAP, interval / 10)  # 0: unpaced
 
 
 class TurnDeadline(Deadline):
@@ -98,86 +88,6 @@ def _started(deadline: Deadline) -> None:
         deadline.start()
 
 
-class Limits(NamedTuple):
-    """What a provider's reply says about the budget (each ``None`` when it says nothing)."""
-
-    per_second: float | None = None  # requests allowed per second
-    wait: float | None = None  # seconds before the next request may go (window used up)
-    blocked_for: float | None = None  # seconds until a used-up longer quota resets
-
-
-class Rule(NamedTuple):
-    """What a store needs to know of a budget besides its state."""
-
-    interval: float  # seconds per request until the provider says otherwise (0: unpaced)
-    quota: bool = False  # whether a used-up quota stops callers (the provider has one)
-
-
-class Turn(NamedTuple):
-    """A store's answer to a caller asking for its turn (:func:`book`)."""
-
-    wait: float  # seconds until the caller's slot
-    interval: float  # seconds per request in force (0: unpaced)
-    booked: bool  # False: the slot lies beyond the caller's patience; nothing was booked
-    resets_in: float | None = None  # a used-up quota: seconds until it resets (nothing booked)
-
-
-# -- the logic, on one key's state: a dict of numbers, and ``now`` on the store's clock ---------
-
-
-def book(state: dict[str, Any], now: float, rule: Rule, patience: float) -> Turn:
-    """Book the caller's slot: the first free one after the last booked and the last sent, if
-    it comes within ``patience`` seconds."""
-    interval = _interval(state, rule)
-    blocked_until = float(state.get("blocked_until") or 0)
-    if rule.quota and blocked_until > now:
-        resets_at = float(state.get("resets_at") or blocked_until)
-        return Turn(0.0, interval, False, max(resets_at - now, 0.0))
-    spacing = _spacing(interval)
-    slot = max(now, _near(state, "next", now), _near(state, "sent", now) + spacing)
-    wait = slot - now
-    if wait > patience:
-        return Turn(wait, interval, False)
-    state["next"] = slot + spacing
-    return Turn(wait, interval, True)
-
-
-def stamp(state: dict[str, Any], now: float, rule: Rule) -> float:
-    """Record a send now if the last one is a full spacing ago (returns 0.0); else the seconds
-    until it is, and nothing changes. A caller that left its slot late so cannot make the next
-    one arrive too early."""
-    ready = _near(state, "sent", now) + _spacing(_interval(state, rule))
-    if ready <= now:
-        state["sent"] = now
-        return 0.0
-    return ready - now
-
-
-def learn(state: dict[str, Any], now: float, limits: Limits) -> None:
-    """Adopt what the provider said: its per-second limit, a wait, a used-up quota."""
-    if limits.per_second and limits.per_second > 0:
-        state["interval"] = 1 / limits.per_second
-    if limits.wait is not None and limits.wait > 0:
-        state["next"] = max(float(state.get("next") or 0), now + limits.wait)
-    if limits.blocked_for is not None and limits.blocked_for > 0:
-        # Callers stop until the quota resets, but one asks again every few minutes:
-        # a plan upgraded meanwhile is not locked out for the rest of the month.
-        state["blocked_until"] = now + min(limits.blocked_for, RECHECK)
-        state["resets_at"] = now + limits.blocked_for
-
-
-def _interval(state: dict[str, Any], rule: Rule) -> float:
-    learned = float(state.get("interval") or 0)
-    return min(learned or rule.interval, MAX_INTERVAL)
-
-
-def _near(state: dict[str, Any], name: str, now: float) -> float:
-    """A time from the state; one further ahead than :data:`MAX_AHEAD` (a garbled file, a clock
-    that jumped back) counts as none."""
-    value = float(state.get(name) or 0)
-    return value if value < now + MAX_AHEAD else 0.0
-
-
 # -- the budget of one key ----------------------------------------------------------------------
 
 
@@ -197,7 +107,7 @@ class RateBudget:
         what: str,
         quota_error: Callable[[float], WebtapError] | None = None,
         rate: float | None = None,
-        store: Any = None,
+        store: Store | None = None,
         calls: str = "search(es)",
         hint: str = "give searches a longer deadline (WEBTAP_SEARCH_DEADLINE)",
     ) -> None:
@@ -213,7 +123,8 @@ class RateBudget:
         self.name = f"{provider}-{self.key_id}"
 
     @property
-    def store(self) -> Any:
+    def store(self) -> Store:
+        """Where the budget's state lives: ``store=``, else the one ``WEBTAP_BUDGET`` names."""
         if self._store is None:
             from webtap.budget_store import budget_store
 

@@ -7,11 +7,12 @@ Needs the ray extra. Starts a local Ray cluster (2 CPUs, every port on 127.0.0.1
 and 4 workers (Ray actors of ``webtap.ray``; half a CPU each, so that four fit), runs:
 
 - **fetch+convert** of local pages: real news pages (``DIR/articles/html/*.html.gz``, default
-  ``/work/shared/data/html``; generated ones if absent) served by a threaded server on
-  127.0.0.1, two fetches at once per worker, the page cache off and per-host politeness
-  lifted (all pages are on one host). CPU bound: it rises with workers until the cores are used.
-- **ask** against a fake Messages API (tests/agent/fake_anthropic.py) that takes 200 ms a call
-  and states a limit of ``--limit`` requests a second (``anthropic-ratelimit-requests-limit``),
+  ``/work/shared/data/html``; generated ones if absent) served by the suite's fake site
+  (tests/fakes/site.py) on 127.0.0.1, two fetches at once per worker, the page cache off and
+  per-host politeness lifted (all pages are on one host). CPU bound: it rises with workers until
+  the cores are used.
+- **ask** against the suite's fake Messages API (tests/fakes/anthropic.py) that takes 200 ms a
+  call and states a limit of ``--limit`` requests a second (``anthropic-ratelimit-requests-limit``),
   one call at a time per worker, the key's budget in the Ray store (``WEBTAP_BUDGET=ray``,
   ``WEBTAP_ANTHROPIC_RPM`` set to the limit). It rises with workers, then goes flat at the
   limit and never above it: beside each rate, the most requests the fake saw in any one second.
@@ -22,6 +23,7 @@ Rates are steady-state: rows after the first batch out, over the time from it to
 from __future__ import annotations
 
 import argparse
+import contextlib
 import gzip
 import os
 import shutil
@@ -29,39 +31,18 @@ import sys
 import tempfile
 import threading
 import time
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).parents[1]
-sys.path.insert(0, str(ROOT / "tests" / "agent"))
-sys.path.insert(0, str(ROOT / "tests" / "scale"))
+sys.path.insert(0, str(Path(__file__).parents[1]))  # the repository, for the suite's fakes
 os.environ["RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER"] = "0"  # webtap.ray.LOOPBACK_ENV, before ray
 
-from fake_anthropic import API_KEY, FakeAnthropic, Reply, echo  # noqa: E402  the tests' fake
-from scale_kit import most_in_any_window, page  # noqa: E402
+from tests.fakes.anthropic import API_KEY, FakeAnthropic, Reply, echo
+from tests.fakes.site import Site
+from tests.scale.scale_kit import HTML, most_in_any_window, page
 
 DEFAULT_PAGES = Path("/work/shared/data/html")
 LATENCY = 0.2
-
-
-def serve(bodies: list[bytes]) -> ThreadingHTTPServer:
-    class Handler(BaseHTTPRequestHandler):
-        def do_GET(self) -> None:
-            body = bodies[int(self.path.strip("/").split("/")[-1]) % len(bodies)]
-            self.send_response(200)
-            self.send_header("Content-Type", "text/html; charset=utf-8")
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
-
-        def log_message(self, format: str, *args: Any) -> None:
-            pass
-
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    server.daemon_threads = True
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    return server
 
 
 def steady_rate(dataset: Any) -> tuple[float, int]:
@@ -93,8 +74,10 @@ def main() -> None:
 
     articles = sorted((args.pages / "articles" / "html").glob("*.html.gz"))
     bodies = [gzip.decompress(p.read_bytes()) for p in articles] or [page(n) for n in range(50)]
-    server = serve(bodies)
-    base = f"http://127.0.0.1:{server.server_address[1]}"
+    stack = contextlib.ExitStack()
+    site = stack.enter_context(Site.running())
+    for i in range(args.fetch_rows):
+        site.route(f"/{i}", bodies[i % len(bodies)], headers=HTML)
     arrivals: list[float] = []
     lock = threading.Lock()
 
@@ -140,7 +123,7 @@ def main() -> None:
     base_fetch = base_ask = None
     try:
         for n in workers:
-            urls = pa.table({"url": [f"{base}/{i}" for i in range(args.fetch_rows)]})
+            urls = pa.table({"url": [site.url(f"/{i}") for i in range(args.fetch_rows)]})
             fetched = webtap.ray.fetch_pages(
                 webtap.ray.from_table(urls, 8),
                 actors=n,
@@ -180,7 +163,7 @@ def main() -> None:
     finally:
         ray.shutdown()
         model.stop()
-        server.shutdown()
+        stack.close()
         shutil.rmtree(home, ignore_errors=True)
 
 

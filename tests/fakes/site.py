@@ -9,7 +9,8 @@ dripped too, headers and all, with ``drip``).
 ``Route``'s fields), for pages that answer differently each time (conditional requests).
 A path is looked up with its query first, then without it (a search provider's endpoint).
 
-The site records every request it gets, so a test can prove that nothing was sent.
+The site records every request it gets (and when it came), so a test can prove that nothing was
+sent, or count the requests that arrived in any one second.
 
     with Site.running() as site:
         url = site.page("/", "<title>Hi</title><p>hello</p>")
@@ -18,6 +19,7 @@ The site records every request it gets, so a test can prove that nothing was sen
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -44,6 +46,7 @@ class Route:
 class Seen:
     path: str
     headers: dict[str, str]
+    at: float = 0.0  # when it arrived (time.monotonic())
 
 
 class Site:
@@ -57,7 +60,8 @@ class Site:
             protocol_version = "HTTP/1.1"
 
             def do_GET(self) -> None:
-                seen = Seen(self.path, {k.lower(): v for k, v in self.headers.items()})
+                headers = {k.lower(): v for k, v in self.headers.items()}
+                seen = Seen(self.path, headers, time.monotonic())
                 site.requests.append(seen)
                 route = site.routes.get(self.path) or site.routes.get(self.path.split("?")[0])
                 route = route or Route(404, body=b"no such page")
@@ -152,6 +156,10 @@ class Site:
     def paths(self) -> list[str]:
         """The paths requested so far, in order."""
         return [seen.path for seen in self.requests]
+
+    def arrivals(self) -> list[float]:
+        """When each request so far arrived (``time.monotonic()``), in order."""
+        return [seen.at for seen in list(self.requests)]
 
     def redirect(self, path: str, location: str, status: int = 302) -> str:
         return self.route(path, status=status, headers={"Location": location})

@@ -1,5 +1,5 @@
-"""Fixtures for webtap past one machine: a real local Ray cluster, a real Redis, local pages, and
-fake providers that record when each request arrives.
+"""Fixtures for webtap past one machine: a real local Ray cluster, a real Redis, local pages on
+the suite's fake site, and the suite's fake Brave saying a limit of 5 requests a second.
 
 Ray binds every port to 127.0.0.1 only with ``RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER=0`` (see
 ``webtap.ray.LOOPBACK_ENV``), read when ray is imported: it is set here, before any test module
@@ -12,38 +12,31 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
-import sys
 import tempfile
 import time
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 os.environ["RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER"] = "0"  # before ray is imported, anywhere
 
-sys.path.insert(0, str(Path(__file__).parent))  # scale_kit.py
-
-from scale_kit import Pages, WindowBrave, free_port
+from tests.fakes.brave import FakeBrave
+from tests.fakes.site import Site
+from tests.scale.scale_kit import Pages, free_port
 
 
 @pytest.fixture
 def pages() -> Iterator[Pages]:
-    served = Pages()
-    yield served
-    served.stop()
-
-
-# -- a provider that records arrivals ------------------------------------------------------------
+    with Site.running() as site:
+        yield Pages(site)
 
 
 @pytest.fixture
-def window_brave() -> Iterator[Any]:
-    """A fake Brave that answers everything and records when each request arrived."""
-    fake = WindowBrave(per_second=5).start()
-    yield fake
-    fake.stop()
+def limited_brave(brave: FakeBrave) -> FakeBrave:
+    """The suite's fake Brave, answering everything and saying a limit of 5 requests a second
+    (``arrivals``: when each request came)."""
+    return brave.limited(per_second=5)
 
 
 # -- Redis -----------------------------------------------------------------------------------

@@ -9,7 +9,7 @@ from typing import Any
 import duckdb
 import pyarrow as pa
 import pytest
-from scale_kit import Pages
+from tests.scale.scale_kit import Pages
 
 from webtap.batch import Job, run_batch
 from webtap.cli import main
@@ -34,7 +34,9 @@ def write(path: Path, table: pa.Table) -> Path:
 
 def read(path: Path) -> list[dict[str, Any]]:
     reader = "read_parquet" if path.suffix == ".parquet" else "read_csv"
-    return duckdb.sql(f"SELECT * FROM {reader}('{path}') ORDER BY n").to_arrow_table().to_pylist()
+    relation = duckdb.connect().sql(f"SELECT * FROM {reader}('{path}') ORDER BY n")
+    assert relation is not None
+    return relation.to_arrow_table().to_pylist()
 
 
 def urls_file(tmp_path: Path, pages: Pages, suffix: str = ".parquet") -> Path:

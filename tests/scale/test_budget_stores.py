@@ -14,10 +14,16 @@ import uuid
 from typing import Any
 
 import pytest
-from scale_kit import BRAVE_KEY, brave_env, free_port, most_in_any_window
+from tests.scale.scale_kit import (
+    BRAVE_KEY,
+    brave_budget,
+    brave_env,
+    free_port,
+    most_in_any_window,
+)
 
+from webtap.budget_store.steps import Limits, Rule, Turn, book, learn, stamp
 from webtap.errors import ConfigError, RateLimit
-from webtap.search.budget import Limits, Rule, Turn, book, learn, stamp
 
 EXE = os.path.join(os.path.dirname(sys.executable), "web-search-brave-tool")
 
@@ -71,8 +77,8 @@ def run_redis(url: str, scenario: list[tuple[str, float, Any]]) -> list[Any]:
             out.append(store.stamp(name, argument, now=now))
         else:
             out.append(store.learn(name, argument, now=now))
-    raw = redis.Redis.from_url(url).hgetall(KEY_PREFIX + name)
-    return [out, {k.decode(): float(v) for k, v in raw.items()}]
+    raw = redis.Redis.from_url(url, decode_responses=True).hgetall(KEY_PREFIX + name)
+    return [out, {k: float(v) for k, v in raw.items()}]
 
 
 def test_the_lua_steps_decide_as_the_python_steps(redis_url: str) -> None:
@@ -106,9 +112,9 @@ for n in range(int(sys.argv[1])):
 
 
 def test_four_processes_on_redis_keep_the_key_s_rate_through_a_sigkill(
-    redis_url: str, window_brave: Any
+    redis_url: str, limited_brave: Any
 ) -> None:
-    env = {**os.environ, **brave_env(window_brave, WEBTAP_BUDGET=redis_url)}
+    env = {**os.environ, **brave_env(limited_brave, WEBTAP_BUDGET=redis_url)}
     clients = [
         subprocess.Popen(
             [sys.executable, "-c", CLIENT, "6"], env=env, stdout=subprocess.PIPE, text=True
@@ -122,56 +128,56 @@ def test_four_processes_on_redis_keep_the_key_s_rate_through_a_sigkill(
     victim.wait(timeout=10)
     assert [client.returncode for client in clients[1:]] == [0, 0, 0]
     assert all(output.count("\n") == 6 for output in outputs)
-    assert len(window_brave.arrivals) >= 19
-    print(f"most in one second: {window_brave.most_in_a_second()} (limit 5)")
-    assert window_brave.most_in_a_second() <= 5
+    assert len(limited_brave.arrivals) >= 19
+    print(f"most in one second: {most_in_any_window(limited_brave.arrivals)} (limit 5)")
+    assert most_in_any_window(limited_brave.arrivals) <= 5
 
 
 def test_without_a_shared_store_separate_machines_multiply_the_rate(
-    window_brave: Any, tmp_path: Any
+    limited_brave: Any, tmp_path: Any
 ) -> None:
     """The control: four processes with a file budget each (four machines) break the limit
     that the shared store keeps; the per-window count is what tells them apart."""
     clients = [
         subprocess.Popen(
             [sys.executable, "-c", CLIENT, "5"],
-            env={**os.environ, **brave_env(window_brave, WEBTAP_CACHE_DIR=str(tmp_path / str(n)))},
+            env={**os.environ, **brave_env(limited_brave, WEBTAP_CACHE_DIR=str(tmp_path / str(n)))},
             stdout=subprocess.DEVNULL,
         )
         for n in range(4)
     ]
     assert [client.wait(timeout=120) for client in clients] == [0, 0, 0, 0]
-    print(f"most in one second: {most_in_any_window(window_brave.arrivals)} (limit 5)")
-    assert most_in_any_window(window_brave.arrivals) > 5
+    print(f"most in one second: {most_in_any_window(limited_brave.arrivals)} (limit 5)")
+    assert most_in_any_window(limited_brave.arrivals) > 5
 
 
 def test_an_unreachable_redis_refuses_with_rate_limit_and_no_request(
-    run_exe: Any, window_brave: Any
+    run_exe: Any, limited_brave: Any
 ) -> None:
     closed = free_port()
-    env = brave_env(window_brave, WEBTAP_BUDGET=f"redis://:hunter2-secret@127.0.0.1:{closed}/0")
+    env = brave_env(limited_brave, WEBTAP_BUDGET=f"redis://:hunter2-secret@127.0.0.1:{closed}/0")
     out = run_exe("web-search-brave-tool", stdin={"query": "a query"}, env=env)
     answer = out.json
     assert (answer["success"], answer["error_code"]) == (False, "RATE_LIMIT")
     assert "cannot be reached" in answer["error"]
     assert f"127.0.0.1:{closed}" in answer["error"]
     assert "hunter2" not in out.stdout + out.stderr
-    assert window_brave.arrivals == []
+    assert limited_brave.arrivals == []
 
 
 def test_a_ray_store_outside_a_cluster_refuses_with_rate_limit(
-    run_exe: Any, window_brave: Any
+    run_exe: Any, limited_brave: Any
 ) -> None:
     pytest.importorskip("ray", reason="Ray is not installed: pip install 'webtap[ray]'")
     out = run_exe(
         "web-search-brave-tool",
         stdin={"query": "a query"},
-        env=brave_env(window_brave, WEBTAP_BUDGET="ray"),
+        env=brave_env(limited_brave, WEBTAP_BUDGET="ray"),
     )
     answer = out.json
     assert (answer["success"], answer["error_code"]) == (False, "RATE_LIMIT")
     assert "not connected" in answer["error"]
-    assert window_brave.arrivals == []
+    assert limited_brave.arrivals == []
 
 
 @pytest.mark.parametrize("value", ["redis", "memcached://x", "redis:/:pw@host"])
@@ -190,26 +196,23 @@ def test_a_budget_setting_that_is_not_a_store_is_a_config_error(
 def test_the_redis_store_names_keys_by_hash_only(redis_url: str, monkeypatch: Any) -> None:
     import redis
 
-    from webtap.search.brave import budget
-
     monkeypatch.setenv("WEBTAP_BUDGET", redis_url)
-    key_budget = budget(BRAVE_KEY)
+    key_budget = brave_budget(BRAVE_KEY)
     key_budget.learn(Limits(per_second=3))
-    client = redis.Redis.from_url(redis_url)
-    names = [name.decode() for name in client.keys("webtap:budget:*")]
+    client = redis.Redis.from_url(redis_url, decode_responses=True)
+    names = client.keys("webtap:budget:*")
     assert f"webtap:budget:{key_budget.name}" in names
     assert not any(BRAVE_KEY in name for name in names)
     stored = client.hgetall(f"webtap:budget:{key_budget.name}")
-    assert BRAVE_KEY.encode() not in b"".join(stored.values())
+    assert not any(BRAVE_KEY in value for value in stored.values())
     assert 0 < client.ttl(f"webtap:budget:{key_budget.name}") <= 3600
 
 
 def test_a_turn_refused_by_the_redis_store_spends_nothing(redis_url: str, monkeypatch: Any) -> None:
     from webtap.net import Deadline
-    from webtap.search.brave import budget
 
     monkeypatch.setenv("WEBTAP_BUDGET", redis_url)
-    key_budget = budget(f"refused-{uuid.uuid4().hex}")
+    key_budget = brave_budget(f"refused-{uuid.uuid4().hex}")
     key_budget.learn(Limits(wait=120))
     with pytest.raises(RateLimit, match="after its deadline"):
         key_budget.acquire(Deadline(5))

@@ -10,8 +10,8 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import pytest
-from fake_anthropic import API_KEY, FakeAnthropic, Reply, echo, error
-from scale_kit import most_in_any_window
+from tests.fakes.anthropic import API_KEY, FakeAnthropic, Reply, echo, error
+from tests.scale.scale_kit import most_in_any_window
 
 from webtap import agent
 from webtap.agent.rate import limits_of, model_budget, take_turn

@@ -10,11 +10,12 @@ import signal
 import threading
 import time
 import uuid
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 import pytest
-from scale_kit import BRAVE_KEY, Pages, brave_env
+from tests.scale.scale_kit import BRAVE_KEY, Pages, brave_budget, brave_env, most_in_any_window
 
 pytestmark = pytest.mark.xdist_group("ray")
 
@@ -110,7 +111,7 @@ def test_every_port_of_the_cluster_is_on_loopback(ray_cluster: Any) -> None:
 # -- the fetch UDF -------------------------------------------------------------------------------
 
 
-def _fetched(ray: Any, urls: list[str | None], env: dict[str, str]) -> Any:
+def _fetched(ray: Any, urls: Sequence[str | None], env: dict[str, str]) -> Any:
     import pyarrow as pa
 
     import webtap.ray
@@ -161,8 +162,6 @@ def test_two_actors_keep_to_one_host_s_politeness_limit_by_default(
 ) -> None:
     """No store named: the actors' budgets are the cluster's (a file per node would not hold
     two nodes to one limit)."""
-    from scale_kit import most_in_any_window
-
     env = {"WEBTAP_ALLOW_PRIVATE_NETWORKS": "1", "WEBTAP_HOST_RATE": "5", "WEBTAP_CACHE": "off"}
     table = _fetched(ray_cluster, pages.urls[:20], env)
     assert set(table.column("verdict").to_pylist()) == {"OK"}
@@ -198,65 +197,64 @@ def _searches(ray: Any, env: dict[str, str], count: int, kill_after: float | Non
 
 def _keeper(ray: Any, key: str) -> Any:
     from webtap.budget_store.ray_actor import NAMESPACE, actor_name
-    from webtap.search.brave import budget
 
-    return ray.get_actor(actor_name(budget(key).name), namespace=NAMESPACE)
+    return ray.get_actor(actor_name(brave_budget(key).name), namespace=NAMESPACE)
 
 
 def test_four_tasks_sharing_a_key_never_exceed_its_rate(
-    ray_cluster: Any, window_brave: Any
+    ray_cluster: Any, limited_brave: Any
 ) -> None:
     ray, key = ray_cluster, f"{BRAVE_KEY}-{uuid.uuid4().hex[:8]}"
-    env = brave_env(window_brave, WEBTAP_BUDGET="ray", BRAVE_API_KEY=key)
+    env = brave_env(limited_brave, WEBTAP_BUDGET="ray", BRAVE_API_KEY=key)
     assert ray.get([_searches(ray, env, 6) for _ in range(4)]) == [6, 6, 6, 6]
-    assert len(window_brave.arrivals) == 24
-    print(f"most in one second: {window_brave.most_in_a_second()} (limit 5)")
-    assert window_brave.most_in_a_second() <= 5
+    assert len(limited_brave.arrivals) == 24
+    print(f"most in one second: {most_in_any_window(limited_brave.arrivals)} (limit 5)")
+    assert most_in_any_window(limited_brave.arrivals) <= 5
     ray.kill(_keeper(ray, key))
 
 
 def test_a_killed_worker_does_not_make_the_others_burst(
-    ray_cluster: Any, window_brave: Any
+    ray_cluster: Any, limited_brave: Any
 ) -> None:
     ray, key = ray_cluster, f"{BRAVE_KEY}-{uuid.uuid4().hex[:8]}"
-    env = brave_env(window_brave, WEBTAP_BUDGET="ray", BRAVE_API_KEY=key)
+    env = brave_env(limited_brave, WEBTAP_BUDGET="ray", BRAVE_API_KEY=key)
     tasks = [_searches(ray, env, 6, kill_after=1.0), *(_searches(ray, env, 6) for _ in range(3))]
     with pytest.raises(ray.exceptions.RayError):  # the worker died
         ray.get(tasks[0])
     assert ray.get(tasks[1:]) == [6, 6, 6]
-    assert len(window_brave.arrivals) >= 18
-    print(f"most in one second: {window_brave.most_in_a_second()} (limit 5)")
-    assert window_brave.most_in_a_second() <= 5
+    assert len(limited_brave.arrivals) >= 18
+    print(f"most in one second: {most_in_any_window(limited_brave.arrivals)} (limit 5)")
+    assert most_in_any_window(limited_brave.arrivals) <= 5
     ray.kill(_keeper(ray, key))
 
 
 def test_a_killed_and_restarted_budget_actor_does_not_make_a_burst(
-    ray_cluster: Any, window_brave: Any
+    ray_cluster: Any, limited_brave: Any
 ) -> None:
     ray, key = ray_cluster, f"{BRAVE_KEY}-{uuid.uuid4().hex[:8]}"
-    env = brave_env(window_brave, WEBTAP_BUDGET="ray", BRAVE_API_KEY=key)
+    env = brave_env(limited_brave, WEBTAP_BUDGET="ray", BRAVE_API_KEY=key)
     tasks = [_searches(ray, env, 8) for _ in range(4)]
-    while len(window_brave.arrivals) < 6:  # the tasks are under way
+    while len(limited_brave.arrivals) < 6:  # the tasks are under way
         time.sleep(0.05)
     keeper = _keeper(ray, key)
     first = ray.get(keeper.start_time.remote())
     ray.kill(keeper, no_restart=False)  # Ray starts it again, without its state
     assert ray.get(tasks) == [8, 8, 8, 8]
     assert ray.get(_keeper(ray, key).start_time.remote()) > first  # it was restarted
-    assert len(window_brave.arrivals) == 32
-    print(f"most in one second: {window_brave.most_in_a_second()} (limit 5)")
-    assert window_brave.most_in_a_second() <= 5
+    assert len(limited_brave.arrivals) == 32
+    print(f"most in one second: {most_in_any_window(limited_brave.arrivals)} (limit 5)")
+    assert most_in_any_window(limited_brave.arrivals) <= 5
     ray.kill(_keeper(ray, key))
 
 
 def test_ray_tasks_share_a_key_through_redis_too(
-    ray_cluster: Any, window_brave: Any, redis_url: str
+    ray_cluster: Any, limited_brave: Any, redis_url: str
 ) -> None:
     ray, key = ray_cluster, f"{BRAVE_KEY}-{uuid.uuid4().hex[:8]}"
-    env = brave_env(window_brave, WEBTAP_BUDGET=redis_url, BRAVE_API_KEY=key)
+    env = brave_env(limited_brave, WEBTAP_BUDGET=redis_url, BRAVE_API_KEY=key)
     assert ray.get([_searches(ray, env, 5) for _ in range(4)]) == [5, 5, 5, 5]
-    print(f"most in one second: {window_brave.most_in_a_second()} (limit 5)")
-    assert window_brave.most_in_a_second() <= 5
+    print(f"most in one second: {most_in_any_window(limited_brave.arrivals)} (limit 5)")
+    assert most_in_any_window(limited_brave.arrivals) <= 5
 
 
 # -- the ask UDF ---------------------------------------------------------------------------------
@@ -266,7 +264,7 @@ def test_the_ask_udf_answers_as_sql_does_and_errors_are_values(
     ray_cluster: Any, anthropic_api: Any
 ) -> None:
     import pyarrow as pa
-    from fake_anthropic import API_KEY
+    from tests.fakes.anthropic import API_KEY
 
     import webtap.ray
     from webtap.sql import SqlFunctions

@@ -8,7 +8,7 @@ from typing import Any
 
 import pyarrow as pa
 import pytest
-from scale_kit import Pages
+from tests.scale.scale_kit import Pages
 
 from webtap.spark import answer_series, fetch_batches
 

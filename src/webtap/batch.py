@@ -4,8 +4,11 @@ IN and OUT are Parquet or CSV files (by their extension; DuckDB reads and writes
 every column of IN and the results (:data:`webtap.rows.FETCH_COLUMNS` or ``answer``/``error``).
 A run is resumable: rows whose key (the URL; the context and prompt) is already in OUT are not
 fetched or asked again (with ``retry_errors``, those that ended in an error are), and the rows a
-run finishes are kept as they finish in ``OUT.parts/``, so a run that is stopped loses at most
-the rows in flight; the next run starts with them and merges everything into OUT at its end.
+run finishes are kept as they finish in ``OUT.parts/``, so a run that is stopped (a
+:class:`~webtap.rows.Stop`, or killed) loses at most the rows in flight; the next run starts with
+them and merges everything into OUT at its end. Every file is written whole under a temporary
+name and then renamed, and the merge is two renames that the next run completes if a kill came
+between them, so no stop at any moment loses a finished row or counts one twice.
 
 The engine is ``local`` (this process: one callable from :mod:`webtap.rows`, its rows on
 threads) or ``ray`` (:mod:`webtap.ray`: a pool of actors on an existing cluster at ``address``,
@@ -23,7 +26,7 @@ from pathlib import Path
 from typing import Any, NamedTuple, Protocol
 
 from webtap.errors import ConfigError, InvalidInput
-from webtap.rows import ASK_COLUMNS, FETCH_COLUMNS, AskRows, FetchPages
+from webtap.rows import ASK_COLUMNS, FETCH_COLUMNS, AskRows, FetchPages, Stop
 
 __all__ = ["ENGINES", "FORMATS", "KINDS", "BatchResult", "Job", "Progress", "run_batch"]
 
@@ -69,15 +72,16 @@ class Job(NamedTuple):
     def results(self) -> tuple[str, ...]:
         return FETCH_COLUMNS if self.kind == "fetch" else ASK_COLUMNS
 
-    def udf(self) -> Any:
+    def udf(self, stop: Stop | None = None) -> FetchPages | AskRows:
         if self.kind == "fetch":
-            return FetchPages(self.column, threads=self.threads, mode=self.mode)
+            return FetchPages(self.column, threads=self.threads, mode=self.mode, stop=stop)
         return AskRows(
             self.context,
             self.prompt,
             model=self.model,
             max_tokens=self.max_tokens,
             concurrency=self.threads,
+            stop=stop,
         )
 
     def chunk(self) -> int:
@@ -93,6 +97,7 @@ class BatchResult(NamedTuple):
     done: int  # rows this run finished
     errors: int  # of those, rows that ended in an error
     output: str
+    stopped: bool = False  # stopped before the end: the rows done are in OUT.parts/, not OUT
 
 
 def run_batch(
@@ -104,8 +109,12 @@ def run_batch(
     address: str | None = None,
     retry_errors: bool = False,
     progress: Progress | None = None,
+    stop: Stop | None = None,
 ) -> BatchResult:
-    """Run ``job`` on every row of ``source`` not yet in ``target``; write ``target``."""
+    """Run ``job`` on every row of ``source`` not yet in ``target``; write ``target``.
+
+    ``stop``, set from another thread, ends the run at once: the rows finished are kept in
+    ``OUT.parts/`` for the next run, and the result says ``stopped``."""
     if job.kind not in KINDS:
         raise InvalidInput(f"unknown batch job {job.kind!r}: use fetch or ask")
     if engine not in ENGINES:
@@ -134,12 +143,17 @@ def run_batch(
     parts = _parts_dir(target)
     done = errors = 0
     try:
-        for result in _results(todo, job, engine, address):
-            _write_part(parts, result)
+        for result in _results(todo, job, engine, address, stop):
+            if result.num_rows:
+                _write_part(parts, result)
             failed = result.num_rows - result.column("error").null_count
             done, errors = done + result.num_rows, errors + failed
             if progress is not None:
                 progress.advance(result.num_rows, failed)
+            if stop is not None and stop.is_set():
+                break
+        if stop is not None and stop.is_set():
+            return BatchResult(table.num_rows, skipped, done, errors, str(target), True)
         _merge(target, kept, parts)
     finally:
         if progress is not None:
@@ -147,36 +161,44 @@ def run_batch(
     return BatchResult(table.num_rows, skipped, done, errors, str(target))
 
 
-def _results(todo: Any, job: Job, engine: str, address: str | None) -> Iterator[Any]:
+def _results(
+    todo: Any, job: Job, engine: str, address: str | None, stop: Stop | None
+) -> Iterator[Any]:
     if not todo.num_rows:
         return
-    if engine == "local":
-        udf = job.udf()
-        for start in range(0, todo.num_rows, job.chunk()):
-            yield udf(todo.slice(start, job.chunk()))
+    if engine == "ray":
+        yield from _on_ray(todo, job, address, stop)
         return
-    yield from _on_ray(todo, job, address)
+    udf = job.udf(stop)
+    try:
+        for start in range(0, todo.num_rows, job.chunk()):
+            if stop is not None and stop.is_set():
+                return
+            yield udf(todo.slice(start, job.chunk()))
+    finally:
+        udf.close()
 
 
-def _on_ray(todo: Any, job: Job, address: str | None) -> Iterator[Any]:
+def _on_ray(todo: Any, job: Job, address: str | None, stop: Stop | None) -> Iterator[Any]:
+    import importlib.util
+
+    if importlib.util.find_spec("ray") is None:
+        raise ConfigError(
+            "--engine ray needs Ray: pip install 'webtap[ray]' (or use --engine local)"
+        )
     import webtap.ray as on_ray
 
     try:
-        import ray
-    except ImportError:
-        raise ConfigError(
-            "--engine ray needs Ray: pip install 'webtap[ray]' (or use --engine local)"
-        ) from None
-    started = not ray.is_initialized()
-    if started:
-        try:
-            if address:
-                ray.init(address=address, log_to_driver=False)
-            else:
-                on_ray.start_local_cluster()
-        except (ConnectionError, RuntimeError, ValueError) as exc:
-            where = f"the Ray cluster at {address}" if address else "a local Ray instance"
-            raise ConfigError(f"cannot start or reach {where}: {exc}") from None
+        started = on_ray.connect(address)
+    except (ConnectionError, RuntimeError, ValueError) as exc:
+        where = f"the Ray cluster at {address}" if address else "a local Ray instance"
+        raise ConfigError(f"cannot start or reach {where}: {exc}") from None
+    import ray
+
+    if started and stop is not None:
+        # Stopped: the driver lets go of the cluster at once (a local one ends with it), which
+        # ends the wait for the next batch; its actors' rows in flight are abandoned.
+        stop.on_set(ray.shutdown)
     env = {name: value for name, value in os.environ.items() if name.startswith(FORWARDED)}
     try:
         dataset = on_ray.from_table(todo, job.chunk())
@@ -244,6 +266,7 @@ def _previous(target: Path, retry_errors: bool) -> Any:
 
     parts = _parts_dir(target)
     try:
+        _finish_merge(target)
         if any(parts.glob("part-*.parquet")):
             _merge(target, _read(target) if target.is_file() else None, parts)
         if not target.is_file():
@@ -274,6 +297,15 @@ def _parts_dir(target: Path) -> Path:
     return target.with_name(target.name + ".parts")
 
 
+def _merged_dir(target: Path) -> Path:
+    """Where the parts go once a merged OUT holds their rows, until OUT is replaced."""
+    return target.with_name(target.name + ".parts.merged")
+
+
+def _partial(target: Path) -> Path:
+    return target.with_name(f".{target.name}.tmp")
+
+
 def _write_part(parts: Path, table: Any) -> None:
     import pyarrow.parquet as pq
 
@@ -285,9 +317,16 @@ def _write_part(parts: Path, table: Any) -> None:
 
 
 def _merge(target: Path, kept: Any, parts: Path) -> None:
-    """OUT := the rows kept from before and every part; then the parts go."""
+    """OUT := the rows kept from before and every part; then the parts go.
+
+    In three steps, each a whole file or a rename: the merged rows are written beside OUT;
+    the parts are set aside (``OUT.parts.merged``), which commits the merge; the merged file
+    replaces OUT and the parts are deleted. A stop between the last two is completed by
+    :func:`_finish_merge` when the next run starts; before the second, the merge is redone."""
     import duckdb
 
+    partial = _partial(target)
+    partial.unlink(missing_ok=True)  # a merge stopped before it was committed
     con = duckdb.connect()
     sources = []
     if kept is not None:
@@ -298,12 +337,27 @@ def _merge(target: Path, kept: Any, parts: Path) -> None:
     if not sources:
         return
     query = " UNION ALL BY NAME ".join(f"({s})" for s in sources)
-    partial = target.with_name(f".{target.name}.tmp")
     options = "FORMAT parquet" if _format(target) == "parquet" else "FORMAT csv, HEADER"
     params = {"parts": str(parts / "part-*.parquet")} if "$parts" in query else {}
     con.execute(f"COPY ({query}) TO '{_quoted(partial)}' ({options})", params or None)
-    os.replace(partial, target)
-    shutil.rmtree(parts, ignore_errors=True)
+    con.close()
+    if parts.exists():
+        os.replace(parts, _merged_dir(target))  # committed: OUT.tmp holds the parts' rows
+        _finish_merge(target)
+    else:
+        os.replace(partial, target)
+
+
+def _finish_merge(target: Path) -> None:
+    """Complete a committed merge: the merged file replaces OUT (unless it already has), and
+    the parts it holds go."""
+    merged = _merged_dir(target)
+    if not merged.exists():
+        return
+    partial = _partial(target)
+    if partial.exists():
+        os.replace(partial, target)
+    shutil.rmtree(merged, ignore_errors=True)
 
 
 def _quoted(path: Path) -> str:

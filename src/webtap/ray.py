@@ -15,7 +15,8 @@ the cluster's nodes do not already have. The actors' rate budgets are the cluste
 (``WEBTAP_BUDGET=ray``) unless ``env`` or this process names another store: a budget file per
 node would multiply each key's rate by the number of nodes (docs/scale.md).
 
-:func:`start_local_cluster` starts Ray on this machine with every port on 127.0.0.1.
+:func:`start_local_cluster` starts Ray on this machine with every port on 127.0.0.1;
+:func:`connect` joins a cluster at an address, or starts one so.
 
 Needs the ``ray`` extra: ``pip install 'webtap[ray]'``.
 """
@@ -34,6 +35,7 @@ __all__ = [
     "AskRows",
     "FetchPages",
     "ask_rows",
+    "connect",
     "fetch_pages",
     "from_table",
     "start_local_cluster",
@@ -45,6 +47,7 @@ __all__ = [
 # 127.0.0.1 into the interface address); tests/scale/test_ray_cluster.py fails if this stops
 # keeping every port on loopback.
 LOOPBACK_ENV = "RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER"
+AUTO_CONNECT_ENV = "RAY_ENABLE_AUTO_CONNECT"
 
 
 def fetch_pages(
@@ -136,6 +139,33 @@ def from_table(table: Any, rows_per_block: int = 64) -> Any:
     return ray.data.from_arrow(
         [table.slice(start, step) for start in range(0, table.num_rows, step)] or [table]
     )
+
+
+def connect(address: str | None = None) -> bool:
+    """Connect this process to the Ray cluster at ``address``, or start one on this machine
+    (:func:`start_local_cluster`), unless it is connected already. Returns whether it did:
+    then the caller ends it with ``ray.shutdown()``.
+
+    A process that webtap connects so does not connect again by itself (Ray's automatic
+    ``ray.init()`` on first use, off with ``RAY_ENABLE_AUTO_CONNECT=0``): a run stopped by
+    ``ray.shutdown()`` whose thread still calls Ray would otherwise start a new local cluster
+    that nothing ends."""
+    import sys
+
+    if "ray" in sys.modules:
+        import ray
+
+        if ray.is_initialized():
+            return False
+    else:
+        os.environ.setdefault(AUTO_CONNECT_ENV, "0")  # read when ray is imported
+    if address:
+        import ray
+
+        ray.init(address=address, log_to_driver=False)
+    else:
+        start_local_cluster()
+    return True
 
 
 def start_local_cluster(num_cpus: int | None = None, **options: Any) -> Any:

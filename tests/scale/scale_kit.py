@@ -25,6 +25,37 @@ def free_port() -> int:
         return int(probe.getsockname()[1])
 
 
+def descendants(root: int) -> set[int]:
+    """``root`` and every process below it, read from /proc."""
+    parents: dict[int, int] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                stat = (entry / "stat").read_text()
+            except OSError:
+                continue
+            parents[int(entry.name)] = int(stat.rsplit(")", 1)[1].split()[1])
+    found, grew = {root}, True
+    while grew:
+        more = {pid for pid, parent in parents.items() if parent in found} - found
+        found |= more
+        grew = bool(more)
+    return found
+
+
+def alive(pids: set[int]) -> set[int]:
+    """Those of ``pids`` still running (a zombie has ended)."""
+    running = set()
+    for pid in pids:
+        try:
+            state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+        except (OSError, IndexError):
+            continue
+        if state not in ("Z", "X"):
+            running.add(pid)
+    return running
+
+
 # -- pages -----------------------------------------------------------------------------------
 
 

@@ -3,16 +3,26 @@ as values, locally and on the Ray cluster."""
 
 from __future__ import annotations
 
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import duckdb
 import pyarrow as pa
 import pytest
-from tests.scale.scale_kit import Pages
+from tests.fakes.anthropic import Reply, echo
+from tests.scale.scale_kit import HTML, Pages, alive, descendants, page
 
+import webtap.batch
 from webtap.batch import Job, run_batch
 from webtap.cli import main
+from webtap.rows import AskRows, Stop
 
 LOCAL = {"WEBTAP_ALLOW_PRIVATE_NETWORKS": "1", "WEBTAP_HOST_RATE": "1000", "WEBTAP_CACHE": "off"}
 
@@ -187,3 +197,194 @@ def test_the_progress_shows_rows_rate_errors_and_time_left() -> None:
     assert "4 already done" in task.description
     progress.end()
     assert "1 errors" in out.getvalue()
+
+
+# -- stopping: SIGTERM, SIGHUP, Ctrl-C ---------------------------------------------------------
+
+WEBTAP = str(Path(sys.executable).parent / "webtap")
+# Start a command with SIGINT at its default, then become it (same pid): a command started in
+# the background by a shell without job control inherits SIGINT ignored, and keeps it so.
+AS_A_TERMINAL_WOULD = (
+    "import os, signal, sys; signal.signal(signal.SIGINT, signal.SIG_DFL); "
+    "os.execv(sys.argv[1], sys.argv[1:])"
+)
+QUICK, STALLED = 14, 2  # rows: two chunks of 8 (--threads 2); the second ends with 2 that hang
+
+
+def stalling_input(pages: Pages, tmp_path: Path) -> tuple[Path, list[str]]:
+    """IN: 14 pages that answer, then 2 that never do (until the site stops); the second
+    chunk is 6 finished rows and 2 in flight when both stalled pages have been asked for."""
+    stalled = [pages.site.route(f"/stall{n}", page(n), headers=HTML, stall=120) for n in range(2)]
+    urls = [*pages.urls[:QUICK], *stalled]
+    return write(tmp_path / "in.parquet", pa.table({"n": range(len(urls)), "url": urls})), stalled
+
+
+def asked_for(pages: Pages, urls: list[str], guard: float = 60) -> None:
+    """Wait until the site has been asked for every one of ``urls`` (a guard ends the wait)."""
+    paths = {urlsplit(url).path for url in urls}
+    end = time.monotonic() + guard
+    while not paths <= set(pages.site.paths()):
+        assert time.monotonic() < end, "the stalled pages were never asked for"
+        time.sleep(0.02)
+
+
+def kept_rows(target: Path) -> list[dict[str, Any]]:
+    parts = target.with_name(target.name + ".parts")
+    query = f"SELECT n, verdict FROM read_parquet('{parts}/part-*.parquet') ORDER BY n"
+    relation = duckdb.connect().sql(query)
+    assert relation is not None
+    return relation.to_arrow_table().to_pylist()
+
+
+def test_a_stop_keeps_the_rows_finished_midway_through_a_chunk(
+    local_pages: Pages, tmp_path: Path
+) -> None:
+    source, stalled = stalling_input(local_pages, tmp_path)
+    target, stop = tmp_path / "out.parquet", Stop()
+    outcome: dict[str, Any] = {}
+    job = Job(threads=2)
+    run = threading.Thread(
+        target=lambda: outcome.update(result=run_batch(source, target, job, stop=stop))
+    )
+    run.start()
+    asked_for(local_pages, stalled)
+    stop.set()
+    run.join(timeout=10)  # a guard against a hang: the stalled rows are abandoned, not awaited
+    assert not run.is_alive()
+    result = outcome["result"]
+    assert (result.stopped, result.done, result.errors) == (True, QUICK, 0)
+    assert not target.exists()  # the rows are in OUT.parts/ until a run ends
+    assert [row["n"] for row in kept_rows(target)] == list(range(QUICK))
+    for url in stalled:  # the next run: those pages answer now
+        local_pages.site.route(urlsplit(url).path, page(1), headers=HTML)
+    again = run_batch(source, target, job)
+    assert (again.skipped, again.done, again.stopped) == (QUICK, STALLED, False)
+    assert [row["n"] for row in read(target)] == list(range(QUICK + STALLED))
+    hits = local_pages.hits
+    assert all(hits[path] == 1 for path in list(local_pages.bodies)[:QUICK])
+
+
+@pytest.mark.parametrize(
+    ("signum", "status", "said"),
+    [
+        pytest.param(signal.SIGTERM, 143, "webtap: stopped by SIGTERM\n", id="SIGTERM"),
+        pytest.param(signal.SIGHUP, 129, "webtap: stopped by SIGHUP\n", id="SIGHUP"),
+        pytest.param(signal.SIGINT, 130, "webtap: interrupted\n", id="SIGINT"),
+    ],
+)
+def test_the_command_stops_on_a_signal_and_keeps_its_finished_rows(
+    signum: int, status: int, said: str, local_pages: Pages, tmp_path: Path
+) -> None:
+    """Exits with 128 + the signal's number while two fetches hang (10 s is a guard against a
+    hang, not a speed goal), the 14 rows finished kept for the next run."""
+    source, stalled = stalling_input(local_pages, tmp_path)
+    target = tmp_path / "out.parquet"
+    command = [WEBTAP, "batch", "fetch", str(source), str(target), "--threads", "2"]
+    process = subprocess.Popen(
+        [sys.executable, "-c", AS_A_TERMINAL_WOULD, *command, "--no-progress"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    try:
+        asked_for(local_pages, stalled)
+        process.send_signal(signum)
+        _, err = process.communicate(timeout=10)
+    finally:
+        process.kill()
+    assert process.returncode == status
+    text = err.decode()
+    assert text.endswith(said) and "Traceback" not in text
+    assert "The rows finished so far are kept" in text
+    assert [row["n"] for row in kept_rows(target)] == list(range(QUICK))
+    assert not target.exists()
+
+
+@pytest.mark.xdist_group("ray")
+def test_the_ray_engine_stops_on_sigterm_and_leaves_no_ray_process_behind(
+    local_pages: Pages, tmp_path: Path
+) -> None:
+    """``--engine ray`` from a fresh process (it starts its own cluster on 127.0.0.1): on
+    SIGTERM the driver lets go of the cluster, which ends with it -- no raylet, worker or agent
+    left running, and no second cluster started by a thread that still called Ray."""
+    pytest.importorskip("ray", reason="Ray is not installed: pip install 'webtap[ray]'")
+    source, stalled = stalling_input(local_pages, tmp_path)
+    target = tmp_path / "out.parquet"
+    command = [WEBTAP, "batch", "fetch", str(source), str(target), "--engine", "ray"]
+    process = subprocess.Popen(
+        [sys.executable, "-c", AS_A_TERMINAL_WOULD, *command, "--threads", "2", "--no-progress"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        env={**os.environ, "HOME": str(tmp_path)},  # Ray keeps its token there
+    )
+    try:
+        asked_for(local_pages, stalled, guard=120)
+        ray_processes = descendants(process.pid) - {process.pid}
+        assert len(ray_processes) >= 3  # its raylet, GCS and workers at least
+        process.send_signal(signal.SIGTERM)
+        _, err = process.communicate(timeout=20)
+    finally:
+        process.kill()
+    text = err.decode()
+    assert process.returncode == 143
+    assert text.endswith("webtap: stopped by SIGTERM\n") and "Traceback" not in text
+    end = time.monotonic() + 30
+    while alive(ray_processes) and time.monotonic() < end:
+        time.sleep(0.1)
+    assert alive(ray_processes) == set()
+
+
+def test_a_merge_cut_off_after_it_was_committed_is_completed_by_the_next_run(
+    local_pages: Pages, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Killed between setting the parts aside and replacing OUT: the next run finishes the
+    merge, and no row is lost, fetched again or written twice."""
+    source, target = urls_file(tmp_path, local_pages), tmp_path / "out.parquet"
+    finish = webtap.batch._finish_merge
+
+    def killed(at: Path) -> None:
+        if webtap.batch._merged_dir(at).exists():
+            raise KeyboardInterrupt  # as if the process died here
+        finish(at)
+
+    monkeypatch.setattr(webtap.batch, "_finish_merge", killed)
+    with pytest.raises(KeyboardInterrupt):
+        run_batch(source, target, Job(threads=4))
+    assert not target.exists() and (tmp_path / ".out.parquet.tmp").exists()
+    monkeypatch.setattr(webtap.batch, "_finish_merge", finish)
+    again = run_batch(source, target, Job(threads=4))
+    assert (again.skipped, again.done) == (51, 0)
+    assert [row["n"] for row in read(target)] == list(range(51))
+    assert set(local_pages.hits.values()) == {1}
+    assert not (tmp_path / "out.parquet.parts.merged").exists()
+    assert not (tmp_path / ".out.parquet.tmp").exists()
+
+
+def test_a_stop_cuts_off_an_ask_batch_s_calls(anthropic_api: Any) -> None:
+    """The model holds every call; a stop ends the batch at once with no rows (the rows'
+    calls are abandoned on daemon threads, as stps_ask_ai's on Ctrl-C)."""
+    released = threading.Event()
+
+    def held(body: dict[str, Any]) -> Reply:
+        released.wait(60)
+        return echo(body)
+
+    anthropic_api.responder = held
+    stop = Stop()
+    rows = AskRows(concurrency=2, stop=stop)
+    batch = pa.table({"context": ["a", "b", "c"], "prompt": ["Which?"] * 3})
+    outcome: dict[str, Any] = {}
+    run = threading.Thread(target=lambda: outcome.update(table=rows(batch)))
+    run.start()
+    try:
+        end = time.monotonic() + 30
+        while len(anthropic_api.requests) < 2:  # both calls in flight
+            assert time.monotonic() < end, "the calls never reached the model"
+            time.sleep(0.02)
+        stop.set()
+        run.join(timeout=10)
+        assert not run.is_alive()
+    finally:
+        released.set()
+    assert outcome["table"].num_rows == 0
+    assert outcome["table"].schema.names == ["context", "prompt", "answer", "error"]
+    assert len(anthropic_api.requests) == 2  # the third row never went

@@ -15,7 +15,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from tests.scale.scale_kit import BRAVE_KEY, Pages, brave_budget, brave_env, most_in_any_window
+from tests.scale.scale_kit import (
+    BRAVE_KEY,
+    Pages,
+    brave_budget,
+    brave_env,
+    descendants,
+    most_in_any_window,
+)
 
 pytestmark = pytest.mark.xdist_group("ray")
 
@@ -27,23 +34,6 @@ LOCAL_PAGES = {
 
 
 # -- every port on loopback ------------------------------------------------------------------
-
-
-def _descendants(root: int) -> set[int]:
-    parents: dict[int, int] = {}
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                stat = (entry / "stat").read_text()
-            except OSError:
-                continue
-            parents[int(entry.name)] = int(stat.rsplit(")", 1)[1].split()[1])
-    found, grew = {root}, True
-    while grew:
-        more = {pid for pid, parent in parents.items() if parent in found} - found
-        found |= more
-        grew = bool(more)
-    return found
 
 
 def _address(hex_address: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address:
@@ -101,7 +91,7 @@ def test_every_port_of_the_cluster_is_on_loopback(ray_cluster: Any) -> None:
 
     assert ray.get([ping.remote() for _ in range(2)])  # workers started and listening
     assert ray.util.get_node_ip_address() == "127.0.0.1"
-    sockets = bound_sockets(_descendants(os.getpid()))
+    sockets = bound_sockets(descendants(os.getpid()))
     names = {name for name, _, _ in sockets}
     assert {"gcs_server", "raylet"} <= names, sockets  # the cluster's own servers were seen
     assert any(name.startswith("ray::") for name in names), sockets

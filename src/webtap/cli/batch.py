@@ -1,13 +1,29 @@
-"""``webtap batch``: fetch or ask over a whole Parquet or CSV file, locally or on Ray."""
+"""``webtap batch``: fetch or ask over a whole Parquet or CSV file, locally or on Ray.
+
+The run goes on a thread of its own; the main thread waits with SIGINT (Ctrl-C), SIGTERM and
+SIGHUP only noted (an exception raised by a signal's handler can land inside a lock's wait and
+stop both threads). The first such signal stops the run (:class:`webtap.rows.Stop`): no row
+starts, the rows finished stay in ``OUT.parts/``, the rows in flight are abandoned on their
+daemon threads. After at most :data:`GRACE` seconds (or a second signal) the command ends with
+128 + the signal's number, as every front door does; the next run goes on from the rows kept.
+A run that has not wound down by then (Ray's driver waiting for a batch) is left to the OS: the
+process ends at once (``os._exit``), since the interpreter's teardown would wait for it or shut
+Ray down under it; Ray's own reaper then ends the local cluster it started.
+"""
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import sys
 import threading
+import time
+from collections.abc import Callable, Iterator
 from typing import Any
 
-__all__ = ["BatchProgress", "add_parser", "run"]
+__all__ = ["GRACE", "BatchProgress", "add_parser", "noted_signals", "run", "stoppable"]
+
+GRACE = 1.0  # seconds a stopped run has to keep its finished rows before the command ends
 
 EPILOG = (
     "Rows already in OUT are skipped, so a stopped run resumes where it was. Rate budgets: "
@@ -84,6 +100,7 @@ def run(args: argparse.Namespace) -> int:
     from webtap.batch import Job, run_batch
     from webtap.cli._output import cell, err_console, fail
     from webtap.errors import WebtapError
+    from webtap.rows import Stop
 
     if args.threads < 1 or args.workers < 1:
         return fail("--threads and --workers must be 1 or more", 2)
@@ -101,29 +118,123 @@ def run(args: argparse.Namespace) -> int:
         mode="page" if getattr(args, "full", False) else None,
     )
     shown = not args.no_progress and sys.stderr.isatty()
-    try:
-        result = run_batch(
+    progress = BatchProgress() if shown else None
+    stop, done = Stop(), threading.Event()
+
+    def work() -> Any:
+        return run_batch(
             args.source,
             args.target,
             job,
             engine=args.engine,
             address=args.address,
             retry_errors=args.retry_errors,
-            progress=BatchProgress() if shown else None,
+            progress=progress,
+            stop=stop,
         )
+
+    try:
+        result = stoppable(work, lambda: _stop(stop), done)
     except WebtapError as exc:
         return fail(exc.message)
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as exc:
+        if progress is not None:
+            progress.end()
         err_console().print(
             f"[dim]The rows finished so far are kept; run the same command again to go on "
             f"({cell(args.target)}.parts/).[/dim]"
         )
+        if not done.is_set():
+            _exit_abandoned(exc)
         raise
     err_console().print(
         f"{result.total} rows: {result.skipped} already in {cell(result.output)}, "
         f"{result.done} done now, {result.errors} of them with an error."
     )
     return 0
+
+
+def stoppable(
+    work: Callable[[], Any], stop: Callable[[], None], done: threading.Event | None = None
+) -> Any:
+    """``work()`` on a thread of its own, this (main) thread waiting with the stop signals
+    only noted. The first one calls ``stop`` and waits up to :data:`GRACE` seconds (a second
+    signal: not at all) for ``work`` to end; then it is raised here: ``KeyboardInterrupt`` for
+    Ctrl-C, :class:`~webtap.host.process.Terminated` for SIGTERM and SIGHUP. ``done`` is set
+    when ``work`` has ended (still unset then: it runs on)."""
+    import signal
+
+    from webtap.host.process import Terminated
+
+    outcome: dict[str, Any] = {}
+    done = done or threading.Event()
+
+    def target() -> None:
+        try:
+            outcome["result"] = work()
+        except BaseException as exc:  # handed to the main thread
+            outcome["error"] = exc
+        finally:
+            done.set()
+
+    with noted_signals() as received:
+        threading.Thread(target=target, name="webtap-batch", daemon=True).start()
+        while not done.wait(0.1) and not received:
+            pass
+        if received and not done.is_set():
+            stop()
+            deadline = time.monotonic() + GRACE
+            while not done.is_set() and len(received) < 2:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    break
+                done.wait(min(left, 0.1))
+    if received:
+        raise KeyboardInterrupt() if received[0] == signal.SIGINT else Terminated(received[0])
+    if "error" in outcome:
+        raise outcome["error"]
+    return outcome["result"]
+
+
+def _stop(stop: Any) -> None:
+    """Stop the run. Its engine's complaints about being stopped are not for the user: Ray
+    logs a traceback from each of its threads that finds the driver gone."""
+    import logging
+
+    logging.disable(logging.CRITICAL)
+    stop.set()
+
+
+def _exit_abandoned(exc: KeyboardInterrupt) -> None:
+    """End the process now, with the stop's line and status, without the interpreter's
+    teardown (see the module's docstring)."""
+    import os
+
+    sys.stderr.write(f"webtap: {'stopped by ' + str(exc) if str(exc) else 'interrupted'}\n")
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(Exception):
+            stream.flush()
+    os._exit(int(getattr(exc, "exit_code", 130)))
+
+
+@contextlib.contextmanager
+def noted_signals() -> Iterator[list[int]]:
+    """Within: SIGINT, SIGTERM and SIGHUP are noted in the list yielded instead of raising
+    (those the process was started ignoring stay ignored: ``nohup``, a background job)."""
+    import signal
+
+    received: list[int] = []
+    previous: dict[int, Any] = {}
+    for signum in (signal.SIGINT, signal.SIGTERM, getattr(signal, "SIGHUP", None)):
+        if signum is None or signal.getsignal(signum) is signal.SIG_IGN:
+            continue
+        with contextlib.suppress(ValueError):  # not the main thread: left as it is
+            previous[signum] = signal.signal(signum, lambda number, _: received.append(number))
+    try:
+        yield received
+    finally:
+        for signum, handler in previous.items():
+            signal.signal(signum, signal.SIG_DFL if handler is None else handler)
 
 
 class BatchProgress:

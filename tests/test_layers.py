@@ -53,10 +53,19 @@ LAYERS: list[tuple[str, set[str]]] = [
     ("agent", {"agent"}),
     # rows: fetch and ask over Arrow batches (ask through sql's batch entry point), for batch
     # (webtap batch), ray (Ray Data) and spark (PySpark UDFs)
-    ("front doors", {"cli", "sql", "mcp_server", "rows", "batch", "ray", "spark"}),
+    (
+        "front doors",
+        {"cli", "sql", "mcp_server", "mcp_transports", "rows", "batch", "ray", "spark"},
+    ),
 ]
 # Side by side in one layer, and neither imports the other.
-INDEPENDENT = [("fetch", "search"), ("sql", "mcp_server"), ("ray", "spark"), ("batch", "spark")]
+INDEPENDENT = [
+    ("fetch", "search"),
+    ("sql", "mcp_server"),
+    ("sql", "mcp_transports"),
+    ("ray", "spark"),
+    ("batch", "spark"),
+]
 
 
 def module_name(path: Path) -> str:

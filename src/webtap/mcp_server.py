@@ -15,7 +15,9 @@ function would generate its own. A call of one of webtap's tools runs in process
   ask for the whole page;
 - every call has a deadline, so a slow tool ends in an error result instead of a stuck session.
 
-Nothing here writes to stdout: on the stdio transport stdout is the protocol's.
+Nothing here writes to stdout: on the stdio transport stdout is the protocol's. The transports
+themselves -- stdio, streamable HTTP with its bearer token, stopping on signals -- are
+:mod:`webtap.mcp_transports`.
 """
 
 from __future__ import annotations
@@ -37,7 +39,7 @@ from mcp.server.lowlevel import Server
 from mcp.shared.exceptions import MCPError
 
 from webtap import __version__
-from webtap.errors import ConfigError, InternalError, InvalidInput, ToolTimeout
+from webtap.errors import ConfigError, InternalError, InvalidInput, ToolFailed, ToolTimeout
 from webtap.tools import TOOLS, WEB_ANNOTATIONS, ToolResult
 
 __all__ = [
@@ -47,11 +49,9 @@ __all__ = [
     "ServerSettings",
     "build_server",
     "discovered_tools",
-    "listen",
     "own_tools",
     "select_tools",
-    "serve_http",
-    "serve_stdio",
+    "stop_calls",
 ]
 
 logger = logging.getLogger("webtap.mcp")
@@ -304,11 +304,26 @@ def _instructions(names: Iterable[str]) -> str:
     )
 
 
+# The calls in flight, each in its own cancel scope, so that a stopping server can settle them.
+_in_flight: set[anyio.CancelScope] = set()
+
+
+def stop_calls() -> None:
+    """Answer every call in flight, in every server of this process, now: each ends in an error
+    result that says the server is stopping. A stopping transport calls this first, so that
+    every request is settled before the connection goes (a request left open at the end costs
+    the SDK a final write that no one reads, and its client a cut connection)."""
+    for scope in list(_in_flight):
+        scope.cancel()
+
+
 async def _run_with_deadline(
     tool: ServedTool, arguments: dict[str, Any], timeout: float
 ) -> ToolResult:
+    stopping = anyio.CancelScope()
+    _in_flight.add(stopping)
     try:
-        with anyio.fail_after(timeout + tool.grace):
+        with stopping, anyio.fail_after(timeout + tool.grace):
             return await _in_thread(tool.run, arguments, timeout)
     except TimeoutError:
         message = (
@@ -323,6 +338,11 @@ async def _run_with_deadline(
         logger.exception("%s failed", tool.name)
         message = redact(f"Internal error in {tool.name}: {type(exc).__name__}: {exc}")
         return ToolResult(tool.name, failure=InternalError(message))
+    finally:
+        _in_flight.discard(stopping)
+    # Only stop_calls gets here: the call's thread is abandoned (a discovered tool is killed).
+    message = f"{tool.name} was stopped: the webtap mcp server is shutting down."
+    return ToolResult(tool.name, failure=ToolFailed(message))
 
 
 async def _in_thread(function: Callable[..., Any], *args: Any) -> Any:
@@ -430,42 +450,3 @@ def _more_note(arguments: dict[str, Any], response: dict[str, Any]) -> str | Non
     return (
         f"[showing lines {offset}–{last} of {total}; call again with offset={last + 1} to read on]"
     )
-
-
-async def serve_stdio(server: Server) -> None:
-    """Serve one client over this process's stdin and stdout until it hangs up."""
-    from mcp.server.stdio import stdio_server
-
-    async with stdio_server() as (read_stream, write_stream):
-        await server.run(read_stream, write_stream, server.create_initialization_options())
-
-
-def listen(host: str, port: int) -> Any:
-    """A socket listening at HOST:PORT, or ``OSError`` (address in use, not this machine's).
-
-    Bound before serving so that the person gets that error as one clear line, not a log
-    message from uvicorn after "serving" was announced.
-    """
-    import socket
-
-    family, kind, proto, _, address = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0]
-    sock = socket.socket(family, kind, proto)
-    try:
-        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        sock.bind(address)
-        sock.listen(2048)
-    except OSError:
-        sock.close()
-        raise
-    return sock
-
-
-async def serve_http(server: Server, host: str, port: int, sock: Any = None) -> None:
-    """Serve the streamable HTTP transport at ``http://HOST:PORT/mcp`` (on ``sock`` if given)."""
-    import uvicorn
-
-    app = server.streamable_http_app(host=host)
-    config = uvicorn.Config(
-        app, host=host, port=port, log_config=None, access_log=False, log_level="warning"
-    )
-    await uvicorn.Server(config).serve(sockets=[sock] if sock is not None else None)

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import io
 import json
-import os
 import subprocess
 import sys
 import zlib
@@ -462,19 +461,17 @@ def test_pdfs_read_in_threads_at_once_are_all_read(text_pdf):
 # --- Other front ends, and start-up ----------------------------------------------------------
 
 
-def test_mcp_server_reads_a_pdf(site, text_pdf):
-    from mcp.client.stdio import StdioServerParameters
-
+def test_mcp_server_reads_a_pdf(site, text_pdf, allow_private):
+    """The MCP server's handlers, in process through the SDK's in-process client (its calls
+    run on threads, as in ``webtap mcp``)."""
     from mcp import Client
+    from webtap.mcp_server import build_server, select_tools
 
     url = site.route("/guide.pdf", text_pdf, headers=PDF)
-    env = {**os.environ, "WEBTAP_ALLOW_PRIVATE_NETWORKS": "1"}
 
     async def call() -> Any:
-        parameters = StdioServerParameters(
-            command=WEBTAP, args=["mcp", "--only", "web_fetch"], env=env
-        )
-        async with Client(parameters, mode="legacy") as client:
+        server = build_server(select_tools(only=["web_fetch"]))
+        async with Client(server, mode="legacy") as client:
             return await client.call_tool("web_fetch", {"url": url})
 
     result = anyio.run(call)

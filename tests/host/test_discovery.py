@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import os
-import time
 from pathlib import Path
 
 from webtap.host import Rejected, discover, run_tool
@@ -94,9 +93,7 @@ def test_bad_schemas_are_left_out_with_reasons(folders, schema_for) -> None:
     tool("project", "badtimeout-tool", schema=schema_for("badtimeout", timeout=5))
     tool("project", "bad.name-tool")
 
-    started = time.monotonic()
     found = discover(timeout=1.0)
-    elapsed = time.monotonic() - started
 
     assert found.names() == ["good"]
     reasons = {path.name: reason for path, reason in found.rejected}
@@ -129,8 +126,23 @@ def test_bad_schemas_are_left_out_with_reasons(folders, schema_for) -> None:
     )
     assert "the file name gives the tool name 'bad.name'" in reasons["bad.name-tool"]
     assert all(isinstance(item, Rejected) for item in found.rejected)
-    # Concurrent: one hang costs one timeout, not one per tool.
-    assert elapsed < 8
+
+
+def test_schemas_are_asked_for_concurrently(folders) -> None:
+    """Two tools whose --schema each waits for the other to have started: asked one after
+    the other, the first would time out waiting; asked together, both answer."""
+    for me, other in (("ping", "pong"), ("pong", "ping")):
+        waits_for_other = (
+            f"touch {folders.cwd / me}\n"
+            f"for i in $(seq 100); do [ -e {folders.cwd / other} ] && break; sleep 0.1; done\n"
+            f"[ -e {folders.cwd / other} ] || exit 1\n"
+            f"cat <<'E'\n{json.dumps(_schema(me))}\nE\nexit 0"
+        )
+        folders.tool("project", f"{me}-tool", schema_script=waits_for_other)
+
+    found = discover(timeout=15.0)
+
+    assert found.names() == ["ping", "pong"], found.rejected
 
 
 def test_hanging_schema_is_killed_with_its_children(folders, pid_gone, wait_until) -> None:
@@ -216,6 +228,45 @@ def test_cache_lives_in_xdg_cache_home(folders, isolated_env) -> None:
     discover()
     assert Path(os.environ["XDG_CACHE_HOME"]) in cache_path().parents
     assert cache_path().exists()
+
+
+def _counted_tool(folders) -> Path:
+    """A tool that notes each time it is asked for its schema; returns the note file."""
+    counter = folders.cwd / "schema-calls"
+    folders.tool(
+        "project",
+        "counted-tool",
+        schema_script=f"echo x >> {counter}\n"
+        + f"cat <<'E'\n{json.dumps(_schema('counted'))}\nE\nexit 0",
+    )
+    return counter
+
+
+def test_webtap_cache_off_turns_the_discovery_cache_off(folders, monkeypatch) -> None:
+    """DESIGN 12: one switch for every cache, the discovery cache too."""
+    counter = _counted_tool(folders)
+    monkeypatch.setenv("WEBTAP_CACHE", "off")
+
+    assert discover().names() == ["counted"]
+    assert discover().names() == ["counted"]
+
+    assert len(counter.read_text().splitlines()) == 2, "a cache that is off answered"
+    assert not cache_path().exists(), "a cache that is off was written"
+
+
+def test_webtap_cache_dir_moves_the_discovery_cache(folders, monkeypatch, tmp_path) -> None:
+    """DESIGN 12: one folder for every cache, the discovery cache too."""
+    counter = _counted_tool(folders)
+    elsewhere = tmp_path / "caches"
+    monkeypatch.setenv("WEBTAP_CACHE_DIR", str(elsewhere))
+
+    discover()
+    discover()
+
+    assert len(counter.read_text().splitlines()) == 1  # the second came from the cache
+    assert cache_path() == elsewhere / "tool-schemas.json"
+    assert json.loads(cache_path().read_text())["entries"]
+    assert not (Path(os.environ["XDG_CACHE_HOME"]) / "webtap" / "tool-schemas.json").exists()
 
 
 def _schema(name: str) -> dict:

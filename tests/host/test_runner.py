@@ -63,7 +63,6 @@ def test_timeout_kills_the_tool_and_its_children(folders, pid_gone, wait_until) 
         "error": "Tool timed out after 0.5 s",
         "error_code": "TIMEOUT",
     }
-    assert result.duration < 5
     child = int(pidfile.read_text())
     assert wait_until(lambda: pid_gone(child)), f"child {child} outlived the timeout"
 

@@ -1,5 +1,8 @@
-"""Fixtures for the MCP server tests: a real ``webtap mcp`` subprocess, the SDK's own client, and
-small HTTP servers on 127.0.0.1 that answer as web sites and as Brave."""
+"""Fixtures for the MCP server tests: the server built in this process and reached through the
+SDK's in-process client (``mcp_memory``: most tests, where no process boundary is under test), a
+real ``webtap mcp`` subprocess spoken to over stdio (``mcp_session``, ``raw_mcp``: the command,
+its flags and environment, stdout's framing), and small HTTP servers on 127.0.0.1 that answer as
+web sites and as Brave."""
 
 from __future__ import annotations
 
@@ -140,6 +143,40 @@ async def _mcp_session(
     ) as client:
         session.client = client
         yield session
+
+
+@asynccontextmanager
+async def _memory_session(
+    *,
+    discovered: bool = False,
+    only: list[str] | None = None,
+    settings: Any = None,
+    mode: str = "legacy",
+) -> AsyncIterator[Session]:
+    """webtap's MCP server built in this process (the tools ``webtap mcp [--discovered]
+    [--only ...]`` would serve) and reached through the SDK's in-process client: ``legacy`` runs
+    the JSON-RPC stream loop over memory streams (mcp.shared.memory), ``auto`` the modern
+    per-request path. Everything but the process: the handlers, schemas, results and events."""
+    from mcp import Client
+    from webtap.mcp_server import build_server, select_tools
+
+    session = Session(client=None)
+
+    async def on_log(params: Any) -> None:
+        session.logs.append(params)
+
+    server = build_server(select_tools(discovered=discovered, only=only), settings)
+    async with Client(server, mode=mode, logging_callback=on_log, log_level="warning") as client:
+        session.client = client
+        yield session
+
+
+@pytest.fixture
+def mcp_memory(monkeypatch: pytest.MonkeyPatch) -> Callable[..., Any]:
+    """``async with mcp_memory(discovered=, only=, settings=, mode=) as session``: see
+    :func:`_memory_session`. Private networks are allowed, as for ``mcp_session``."""
+    monkeypatch.setenv("WEBTAP_ALLOW_PRIVATE_NETWORKS", "1")
+    return _memory_session
 
 
 @pytest.fixture

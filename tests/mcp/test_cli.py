@@ -73,7 +73,7 @@ def test_an_address_in_use_is_one_clear_line_before_serving(run_exe: Any) -> Non
 
 
 @pytest.mark.anyio
-async def test_only_narrows_the_list(mcp_session: Any) -> None:
-    async with mcp_session("--only", "web_search_google", "web_fetch") as session:
+async def test_only_narrows_the_list(mcp_memory: Any) -> None:
+    async with mcp_memory(only=["web_search_google", "web_fetch"]) as session:
         listed = (await session.client.list_tools()).tools
     assert [tool.name for tool in listed] == ["web_search_google", "web_fetch"]

@@ -1,4 +1,7 @@
-"""``webtap mcp --discovered``: the host's tools beside webtap's, run through the host's runner."""
+"""``webtap mcp --discovered``: the host's tools beside webtap's, run through the host's runner.
+
+The server is built in this process (the discovered tools still run as processes of their own);
+``--only`` is tested on the command itself."""
 
 from __future__ import annotations
 
@@ -71,9 +74,10 @@ def project(tmp_path: Path) -> Path:
 
 
 async def test_discovered_tools_are_listed_beside_webtaps_own(
-    mcp_session: Any, project: Path
+    mcp_memory: Any, project: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    async with mcp_session("--discovered", cwd=project) as session:
+    monkeypatch.chdir(project)
+    async with mcp_memory(discovered=True) as session:
         listed = {tool.name: tool for tool in (await session.client.list_tools()).tools}
     assert set(listed) == {*TOOLS, "echo"}
     echo = listed["echo"]
@@ -84,8 +88,11 @@ async def test_discovered_tools_are_listed_beside_webtaps_own(
     assert listed["web_fetch"].description == TOOLS["web_fetch"].schema["description"]
 
 
-async def test_a_discovered_tool_runs_through_the_host(mcp_session: Any, project: Path) -> None:
-    async with mcp_session("--discovered", "--only", "echo", cwd=project) as session:
+async def test_a_discovered_tool_runs_through_the_host(
+    mcp_memory: Any, project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(project)
+    async with mcp_memory(discovered=True, only=["echo"]) as session:
         said = await session.call("echo", {"text": "hello"})
         refused = await session.call("echo", {"text": "fail"})
         bad = await session.call("echo", {"words": "hello"})
@@ -106,12 +113,13 @@ async def test_a_discovered_tool_runs_through_the_host(mcp_session: Any, project
 
 
 async def test_a_discovered_tool_past_its_timeout_is_an_error(
-    mcp_session: Any, tmp_path: Path
+    mcp_memory: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     tools = tmp_path / ".ikigai" / "tools"
     tools.mkdir(parents=True)
     write_tool(tools, "echo-tool", ECHO, timeout_ms=1000)
-    async with mcp_session("--discovered", cwd=tmp_path) as session:
+    monkeypatch.chdir(tmp_path)
+    async with mcp_memory(discovered=True) as session:
         slow = await session.call("echo", {"text": "sleep"})
         after = await session.call("echo", {"text": "still here"})
     assert slow.is_error and slow.structured_content["error_code"] == "TIMEOUT"

@@ -38,9 +38,9 @@ def main(url: str) -> str:
     return document.markdown
 
 
-async def test_full_page_gives_the_whole_page(local_server: Any, mcp_session: Any) -> None:
+async def test_full_page_gives_the_whole_page(local_server: Any, mcp_memory: Any) -> None:
     url = serve(local_server)
-    async with mcp_session() as session:
+    async with mcp_memory() as session:
         trimmed = await session.call("web_fetch", {"url": url})
         full = await session.call("web_fetch", {"url": url, "full_page": True})
         unasked = await session.call("web_fetch", {"url": url, "full_page": False})
@@ -57,8 +57,8 @@ async def test_full_page_gives_the_whole_page(local_server: Any, mcp_session: An
     assert bad.is_error and "full_page" in bad.content[0].text
 
 
-async def test_full_page_is_listed_beside_the_spec_s_arguments(mcp_session: Any) -> None:
-    async with mcp_session() as session:
+async def test_full_page_is_listed_beside_the_spec_s_arguments(mcp_memory: Any) -> None:
+    async with mcp_memory() as session:
         listed = {tool.name: tool for tool in (await session.client.list_tools()).tools}
     properties = listed["web_fetch"].input_schema["properties"]
     assert properties["full_page"]["type"] == "boolean"
@@ -67,19 +67,18 @@ async def test_full_page_is_listed_beside_the_spec_s_arguments(mcp_session: Any)
 
 
 async def test_the_fetch_mode_setting_is_honoured(
-    local_server: Any, mcp_session: Any, server_env: Any
+    local_server: Any, mcp_memory: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     url = serve(local_server)
-    async with mcp_session(env=server_env(WEBTAP_FETCH_MODE="page")) as session:
+    monkeypatch.setenv("WEBTAP_FETCH_MODE", "page")
+    async with mcp_memory() as session:
         result = await session.call("web_fetch", {"url": url})
     assert result.structured_content["content"] == whole(url)
 
 
-async def test_paging_through_the_server_is_one_request(
-    local_server: Any, mcp_session: Any
-) -> None:
+async def test_paging_through_the_server_is_one_request(local_server: Any, mcp_memory: Any) -> None:
     url = serve(local_server)
-    async with mcp_session() as session:
+    async with mcp_memory() as session:
         for offset in (1, 4, 7, 10):
             result = await session.call("web_fetch", {"url": url, "offset": offset, "limit": 3})
             assert not result.is_error

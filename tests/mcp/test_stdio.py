@@ -1,4 +1,6 @@
-"""``webtap mcp`` over stdio, driven by the SDK's own client, against real local servers."""
+"""webtap's MCP server driven by the SDK's own client, against real local servers: in this process
+through the SDK's in-process client, and as ``webtap mcp`` over stdio where the command's flags
+and environment are what is tested."""
 
 from __future__ import annotations
 
@@ -50,9 +52,9 @@ def page(title: str, lines: int) -> str:
 
 @pytest.mark.parametrize("mode", ["legacy", "auto"])
 async def test_tools_are_listed_with_the_spec_schemas_titles_and_annotations(
-    mode: str, mcp_session: Any
+    mode: str, mcp_memory: Any
 ) -> None:
-    async with mcp_session(mode=mode) as session:
+    async with mcp_memory(mode=mode) as session:
         listed = (await session.client.list_tools()).tools
     assert [tool.name for tool in listed] == list(TOOLS)
     for tool in listed:
@@ -70,11 +72,11 @@ async def test_tools_are_listed_with_the_spec_schemas_titles_and_annotations(
 
 
 async def test_fetch_reads_a_local_page_and_pages_through_it(
-    local_server: Any, mcp_session: Any
+    local_server: Any, mcp_memory: Any
 ) -> None:
     local_server.routes["/long"] = lambda h: h.reply(page("Long page", 700))
     url = local_server.url("/long")
-    async with mcp_session() as session:
+    async with mcp_memory() as session:
         first = await session.call("web_fetch", {"url": url})
         assert not first.is_error, text_of(first)
         data = first.structured_content
@@ -115,13 +117,12 @@ async def test_the_line_cap_is_a_flag_and_an_environment_variable(
 
 
 async def test_search_answers_from_a_fake_brave(
-    fake_brave: Any, mcp_session: Any, server_env: Any
+    fake_brave: Any, mcp_memory: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     recorded = json.loads((BRAVE_FIXTURES / "web_search_brave_search.json").read_text())
-    env = server_env(
-        BRAVE_SEARCH_URL=fake_brave.url("/res/v1/web/search"), BRAVE_API_KEY="test-key-123"
-    )
-    async with mcp_session(env=env) as session:
+    monkeypatch.setenv("BRAVE_SEARCH_URL", fake_brave.url("/res/v1/web/search"))
+    monkeypatch.setenv("BRAVE_API_KEY", "test-key-123")
+    async with mcp_memory() as session:
         result = await session.call("web_search_brave", {"query": "brave search", "count": 5})
     assert not result.is_error, text_of(result)
     data = result.structured_content
@@ -134,9 +135,9 @@ async def test_search_answers_from_a_fake_brave(
 
 @pytest.mark.parametrize("mode", ["legacy", "auto"])
 async def test_a_missing_key_is_an_error_result_and_a_warning_for_the_person(
-    mode: str, mcp_session: Any
+    mode: str, mcp_memory: Any
 ) -> None:
-    async with mcp_session(mode=mode) as session:
+    async with mcp_memory(mode=mode) as session:
         result = await session.call("web_search_brave", {"query": "python packaging"})
         logs = list(session.logs)
     assert result.is_error
@@ -169,8 +170,8 @@ BAD_ARGUMENTS = [
 ]
 
 
-async def test_a_bad_argument_is_an_error_result_naming_the_field(mcp_session: Any) -> None:
-    async with mcp_session() as session:
+async def test_a_bad_argument_is_an_error_result_naming_the_field(mcp_memory: Any) -> None:
+    async with mcp_memory() as session:
         for name, arguments, named in BAD_ARGUMENTS:
             result = await session.call(name, arguments)
             assert result.is_error, (name, arguments)
@@ -179,8 +180,8 @@ async def test_a_bad_argument_is_an_error_result_naming_the_field(mcp_session: A
             assert result.structured_content["error_code"] == "INVALID_INPUT"
 
 
-async def test_an_unknown_tool_is_a_protocol_error_naming_the_tools(mcp_session: Any) -> None:
-    async with mcp_session() as session:
+async def test_an_unknown_tool_is_a_protocol_error_naming_the_tools(mcp_memory: Any) -> None:
+    async with mcp_memory() as session:
         with pytest.raises(MCPError, match=r"Unknown tool 'web_crawl'.*web_fetch"):
             await session.call("web_crawl", {})
 
@@ -204,7 +205,7 @@ async def test_a_tool_past_its_deadline_ends_in_an_error_and_the_session_goes_on
 
 
 async def test_fifty_concurrent_calls_on_one_session_are_all_answered(
-    local_server: Any, mcp_session: Any
+    local_server: Any, mcp_memory: Any
 ) -> None:
     # Each page answers only once 25 requests are in flight together: calls served one after
     # another would never get there (the barrier breaks and the fetches fail).
@@ -217,7 +218,7 @@ async def test_fifty_concurrent_calls_on_one_session_are_all_answered(
 
     local_server.fallback = concurrent_page
     answers: dict[int, object] = {}
-    async with mcp_session() as session:
+    async with mcp_memory() as session:
 
         async def fetch(number: int) -> None:
             url = local_server.url(f"/page/{number}")

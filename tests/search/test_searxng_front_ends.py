@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 from typing import Any
 
@@ -47,13 +46,11 @@ def anyio_backend() -> str:
 
 @pytest.mark.anyio
 async def test_served_over_mcp(searxng: Any) -> None:
-    from mcp.client.stdio import StdioServerParameters
-
+    """The MCP server's handlers, in process through the SDK's in-process client."""
     from mcp import Client
+    from webtap.mcp_server import build_server, select_tools
 
-    webtap = str(Path(os.sys.executable).parent / "webtap")
-    parameters = StdioServerParameters(command=webtap, args=["mcp"], env=dict(os.environ))
-    async with Client(parameters, mode="legacy") as client:
+    async with Client(build_server(select_tools()), mode="legacy") as client:
         listed = [tool.name for tool in (await client.list_tools()).tools]
         result = await client.call_tool("web_search_searxng", {"query": "duckdb"})
     assert "web_search_searxng" in listed

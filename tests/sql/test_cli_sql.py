@@ -15,6 +15,11 @@ from tests.fakes.anthropic import FakeAnthropic
 from webtap.sql import DEFAULT_CONCURRENCY
 
 BIN = Path(sys.executable).parent
+# Start a command with SIGINT at its default, then become it (same pid).
+AS_A_TERMINAL_WOULD = (
+    "import os, signal, sys; signal.signal(signal.SIGINT, signal.SIG_DFL); "
+    "os.execv(sys.argv[1], sys.argv[1:])"
+)
 ASK = "SELECT x, stps_ask_ai('c' || x, 'q') AS answer FROM range(2) t(x) ORDER BY x"
 
 
@@ -77,9 +82,16 @@ def test_a_sql_error_is_one_line_and_exit_1(run_exe: Any) -> None:
 def test_ctrl_c_stops_a_long_query_at_once(anthropic_api: FakeAnthropic, held: Any) -> None:
     """Every model call is held by the fake API until the test ends, and the grace period
     after Ctrl-C outlasts the test: the command can only end if Ctrl-C stops the query
-    without waiting for the calls in flight."""
+    without waiting for the calls in flight.
+
+    Started with SIGINT at its default, as a terminal starts it: run in the background by a
+    shell without job control (a CI script's ``pytest &``), pytest and so ``webtap sql``
+    inherit SIGINT ignored, and Python keeps it ignored -- the hang this test once showed."""
     process = subprocess.Popen(
         [
+            sys.executable,
+            "-c",
+            AS_A_TERMINAL_WOULD,
             str(BIN / "webtap"),
             "sql",
             "SELECT count(stps_ask_ai('c' || x, 'q')) FROM range(200) t(x)",

@@ -322,6 +322,58 @@ def test_cancel_stops_a_running_query(con: Any, anthropic_api: FakeAnthropic, he
     assert con.one("SELECT stps_set_concurrency(8)") == "Concurrency set to 8"
 
 
+def test_a_cancel_while_rows_are_handed_out_starts_no_more_rows(monkeypatch: Any) -> None:
+    """The race behind a Ctrl-C that let rows start: handing 200 rows to the pool takes a while
+    (each new worker thread must start), and a cancel that lands meanwhile used to find the
+    pool gone, so the rest of the rows went to a new pool and ran. Here the window is held
+    open: the rows pause after the first one until the cancel has happened."""
+    from webtap.sql import Interrupted, Question
+    from webtap.sql.dispatch import Dispatcher
+    from webtap.sql.pool import Pool
+
+    handed_out: list[Question] = []
+    submit = Pool.submit
+
+    def recording_submit(pool: Pool, function: Any, question: Question) -> Any:
+        handed_out.append(question)
+        return submit(pool, function, question)
+
+    monkeypatch.setattr(Pool, "submit", recording_submit)
+    paused, resume, release = threading.Event(), threading.Event(), threading.Event()
+
+    def rows() -> Any:
+        for n in range(3):
+            yield Question(f"c{n}", "q", DEFAULT, 100, "none", 0)
+            if n == 0:
+                paused.set()
+                assert resume.wait(30)
+
+    dispatcher = Dispatcher(lambda: 4)
+    outcome: dict[str, Any] = {}
+
+    def answer() -> None:
+        try:
+            outcome["answers"] = dispatcher.answer(rows(), 1, ask)
+        except Interrupted as exc:
+            outcome["interrupted"] = exc
+
+    def ask(question: Question) -> str:
+        release.wait(30)
+        return question.context
+
+    worker = threading.Thread(target=answer)
+    worker.start()
+    assert paused.wait(30)
+    dispatcher.cancel()  # Ctrl-C, while the rows are being handed out
+    resume.set()
+    worker.join(30)
+    release.set()
+
+    assert not worker.is_alive()
+    assert "interrupted" in outcome, outcome
+    assert [question.context for question in handed_out] == ["c0"]  # none after the cancel
+
+
 def test_without_pyarrow_rows_are_answered_one_by_one(
     anthropic_api: FakeAnthropic, monkeypatch: pytest.MonkeyPatch
 ) -> None:

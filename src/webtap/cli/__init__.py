@@ -64,8 +64,9 @@ def main(argv: list[str] | None = None) -> int:
         return int(args.run(args) or 0)
     except KeyboardInterrupt as exc:
         # Ctrl-C, or SIGTERM/SIGHUP where a command asked for it (host.process.Terminated).
-        sys.stderr.write(f"webtap: {'stopped by ' + str(exc) if str(exc) else 'interrupted'}\n")
-        return getattr(exc, "exit_code", 130)
+        from webtap.cli._output import stopped
+
+        return stopped(exc)
     except BrokenPipeError:
         from webtap.entry import closed_stdout
 

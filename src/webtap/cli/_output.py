@@ -8,7 +8,7 @@ from typing import Any
 
 from webtap.text import escape_c1, strip_controls
 
-__all__ = ["cell", "err_console", "fail", "print_json", "read_text", "show_event"]
+__all__ = ["cell", "err_console", "fail", "print_json", "read_text", "show_event", "stopped"]
 
 _console = None
 
@@ -54,6 +54,13 @@ def fail(message: str, code: int = 1) -> int:
 
     sys.stderr.write(f"webtap: {strip_controls(redact(message))}\n")
     return code
+
+
+def stopped(exc: KeyboardInterrupt) -> int:
+    """Ctrl-C, or SIGTERM/SIGHUP (:class:`webtap.host.process.Terminated`): one line on stderr;
+    returns the exit status, 128 + the signal's number (130 for Ctrl-C)."""
+    sys.stderr.write(f"webtap: {'stopped by ' + str(exc) if str(exc) else 'interrupted'}\n")
+    return int(getattr(exc, "exit_code", 130))
 
 
 def print_json(value: Any) -> None:

@@ -55,7 +55,9 @@ def run(args: argparse.Namespace) -> int:
     from webtap import agent
     from webtap.cli._output import fail, print_json
     from webtap.errors import WebtapError
+    from webtap.host.process import stop_tools_on_signals
 
+    stop_tools_on_signals()  # SIGTERM/SIGHUP stop the question as Ctrl-C does (exit 143, 129)
     question = " ".join(args.question).strip()
     if not question:
         return fail('the question is empty: ask something, e.g. webtap ask "What is DuckDB?"', 2)

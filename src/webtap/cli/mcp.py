@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import functools
 import math
 import os
 import sys
@@ -10,18 +11,29 @@ from typing import Any
 
 __all__ = ["add_parser", "run"]
 
+MIN_TOKEN = 16  # characters of a WEBTAP_MCP_TOKEN: a guessable token is no token
+
 DESCRIPTION = """\
 Serve webtap's tools (web_fetch, web_search_brave, web_search_searxng, web_search_google) over
 the Model Context Protocol. By default the server speaks MCP on stdin/stdout, as Claude Desktop
 and Claude Code start it; --http HOST:PORT serves the streamable HTTP transport at
 http://HOST:PORT/mcp instead.
 Nothing but protocol messages is written to stdout; diagnostics go to stderr.
+
+Over HTTP beyond loopback (--http 0.0.0.0:8812, or this machine's own address) every request
+must carry "Authorization: Bearer <token>": the token in WEBTAP_MCP_TOKEN, or else one made at
+start and shown once on stderr; any other request gets 401 and no tools. On 127.0.0.1,
+localhost or ::1 no token is needed, unless WEBTAP_MCP_TOKEN is set: then it is required there
+too. --discovered beyond loopback is refused unless --allow-remote-discovered is given.
+SIGTERM, SIGHUP and Ctrl-C stop the server at once, calls in flight or not: every running
+tool is killed, and the exit status is 143, 129 or 130.
 """
 
 EPILOG = """\
 environment:
   WEBTAP_MCP_MAX_LINES  default for --max-lines (500)
   WEBTAP_MCP_TIMEOUT    default for --timeout (60)
+  WEBTAP_MCP_TOKEN      the bearer token --http requires (16 or more printable characters)
   BRAVE_API_KEY, SEARXNG_URL, GOOGLE_SEARCH_API_KEY, GOOGLE_SEARCH_ENGINE_ID  the search
   tools' keys and SearXNG's address (or ~/.config/ikigai/credentials.json); web_fetch needs none.
 """
@@ -44,6 +56,12 @@ def add_parser(subparsers: Any) -> None:
         "--discovered",
         action="store_true",
         help="also serve every valid tool the host discovers (webtap's own names win)",
+    )
+    parser.add_argument(
+        "--allow-remote-discovered",
+        action="store_true",
+        help="with --http beyond loopback, serve --discovered tools anyway: every client "
+        "holding the token may run the executables in the tool folders",
     )
     parser.add_argument(
         "--only",
@@ -73,25 +91,29 @@ def run(args: argparse.Namespace) -> int:
 
     from webtap.cli._output import fail
     from webtap.errors import WebtapError
+    from webtap.host.process import stop_tools_on_signals, stopped_by
 
     # stdout carries the protocol on stdio: everything else goes to stderr.
     logging.basicConfig(stream=sys.stderr, level=logging.WARNING, format="webtap mcp: %(message)s")
+    # Until the server's event loop takes them: SIGTERM/SIGHUP kill every tool and stop it.
+    stop_tools_on_signals()
     try:
         address = _address(args.http) if args.http else None
         settings = _settings(args)
         import anyio
 
-        from webtap.mcp_server import build_server, listen, select_tools, serve_http, serve_stdio
-
-        tools = select_tools(discovered=args.discovered, only=args.only)
+        from webtap.mcp_server import build_server, select_tools
+        from webtap.mcp_transports import is_loopback, listen, serve_http, serve_stdio
     except (ValueError, WebtapError) as exc:
         return fail(str(exc), 2)
-    server = build_server(tools, settings)
-    from webtap.host.process import stop_tools_on_signals
-
-    stop_tools_on_signals()  # SIGTERM/SIGHUP: every running tool dies, then the server stops
     if address is None:
-        anyio.run(serve_stdio, server)
+        try:
+            tools = select_tools(discovered=args.discovered, only=args.only)
+        except WebtapError as exc:
+            return fail(str(exc), 2)
+        signum = anyio.run(serve_stdio, build_server(tools, settings))
+        if signum is not None:
+            raise stopped_by(signum)
         return 0
     host, port = address
     shown = f"[{host}]" if ":" in host else host
@@ -100,12 +122,60 @@ def run(args: argparse.Namespace) -> int:
     except OSError as exc:
         reason = exc.strerror or str(exc)
         return fail(f"cannot listen on {shown}:{port}: {reason}; give --http another address")
-    sys.stderr.write(
-        f"webtap mcp: serving {len(tools)} tools at http://{shown}:{port}/mcp (Ctrl-C stops)\n"
-    )
     with sock:
-        anyio.run(serve_http, server, host, port, sock)
+        loopback = is_loopback(sock)
+        if args.discovered and not loopback and not args.allow_remote_discovered:
+            return fail(
+                f"--discovered on {shown}, beyond loopback, lets every client that can reach "
+                "the port run the executables in the tool folders; bind 127.0.0.1, or add "
+                "--allow-remote-discovered if that is what you want",
+                2,
+            )
+        try:
+            tools = select_tools(discovered=args.discovered, only=args.only)
+            token = _token(loopback)
+        except (ValueError, WebtapError) as exc:
+            return fail(str(exc), 2)
+        sys.stderr.write(
+            f"webtap mcp: serving {len(tools)} tools at http://{shown}:{port}/mcp "
+            f"({'bearer token required; ' if token else ''}Ctrl-C stops)\n"
+        )
+        signum = anyio.run(
+            functools.partial(serve_http, token=token),
+            build_server(tools, settings),
+            host,
+            port,
+            sock,
+        )
+    if signum is not None:
+        raise stopped_by(signum)
     return 0
+
+
+def _token(loopback: bool) -> str | None:
+    """The bearer token clients must send: WEBTAP_MCP_TOKEN if set (on any address), else one
+    made now and shown once on stderr when the server is reachable beyond loopback; None on
+    loopback without the variable."""
+    import secrets
+
+    from webtap.mcp_transports import TOKEN_ENV
+
+    token = os.environ.get(TOKEN_ENV, "").strip()
+    if token:
+        if len(token) < MIN_TOKEN or any(not 0x21 <= ord(c) <= 0x7E for c in token):
+            raise ValueError(
+                f"{TOKEN_ENV} must be at least {MIN_TOKEN} printable characters without spaces; "
+                "make one with: python3 -c 'import secrets; print(secrets.token_urlsafe(32))'"
+            )
+        return token
+    if loopback:
+        return None
+    token = secrets.token_urlsafe(32)
+    sys.stderr.write(
+        "webtap mcp: this server answers only requests with the header "
+        f"'Authorization: Bearer {token}' (shown once; set {TOKEN_ENV} to choose it)\n"
+    )
+    return token
 
 
 def _settings(args: argparse.Namespace) -> Any:

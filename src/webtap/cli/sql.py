@@ -6,6 +6,7 @@ import argparse
 import contextlib
 import sys
 import threading
+import time
 from typing import Any
 
 __all__ = ["RowProgress", "add_parser", "run"]
@@ -48,6 +49,9 @@ def add_parser(subparsers: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from webtap.cli._output import fail, read_text
+    from webtap.host.process import stop_tools_on_signals
+
+    stop_tools_on_signals()  # SIGTERM/SIGHUP stop the command as Ctrl-C does
 
     text = None
     if args.query is not None and args.file is not None:
@@ -90,9 +94,29 @@ def run(args: argparse.Namespace) -> int:
         if text is None:
             return session.interactive()
         return session.run_script(text)
+    except KeyboardInterrupt as exc:
+        if session.abandoned:
+            _exit_abandoned(exc)
+        raise
     finally:
         functions.close()
-        connection.close()
+        if not session.abandoned:
+            connection.close()
+
+
+def _exit_abandoned(exc: KeyboardInterrupt) -> None:
+    """Stopped, and the statement did not wind down within its grace period: DuckDB still runs
+    it, and refuses to close the connection. The process ends now, without the interpreter's
+    teardown, which would wait on that statement's thread or abort in DuckDB under it."""
+    import os
+
+    from webtap.cli._output import stopped
+
+    code = stopped(exc)
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(Exception):
+            stream.flush()
+    os._exit(code)
 
 
 class Session:
@@ -106,6 +130,9 @@ class Session:
         self.keys: set[str] = set()
         self.sets_keys = False  # some SQL named a key function: its errors quote no statement
         self.cancel_wait = CANCEL_WAIT
+        # A stopped statement that did not wind down in time: DuckDB still runs it, so the
+        # connection cannot be closed and the process must not wait for it.
+        self.abandoned = False
 
     def redact(self, text: str) -> str:
         from webtap.sql import drop_statement_echo, redact_keys
@@ -154,6 +181,8 @@ class Session:
             "[dim]DuckDB with webtap's stps_* functions. End statements with ';'. "
             ".quit or Ctrl-D to leave.[/dim]"
         )
+        from webtap.host.process import Terminated
+
         buffer: list[str] = []
         while True:
             try:
@@ -161,6 +190,8 @@ class Session:
             except EOFError:
                 sys.stderr.write("\n")
                 return 0
+            except Terminated:
+                raise  # SIGTERM/SIGHUP end the session; Ctrl-C only the line
             except KeyboardInterrupt:
                 sys.stderr.write("\n")
                 buffer = []
@@ -179,11 +210,18 @@ class Session:
                         self.show(columns, rows)
             except duckdb.Error as exc:
                 console.print(f"[red]{_escape(self.redact(str(exc)))}[/red]")
-            except KeyboardInterrupt:
+            except KeyboardInterrupt as exc:
+                if isinstance(exc, Terminated) or self.abandoned:
+                    raise  # SIGTERM/SIGHUP, or a statement that would not stop: the end
                 console.print("[yellow]interrupted[/yellow]")
 
     def execute(self, statement: Any) -> tuple[list[str] | None, list[tuple[Any, ...]]]:
-        """Run one statement in a worker thread, so that Ctrl-C can cancel it cleanly."""
+        """Run one statement in a worker thread, so that Ctrl-C, SIGTERM and SIGHUP can stop
+        it cleanly: waiting rows are dropped, the calls in flight abandoned, DuckDB told to
+        stop; then the signal is raised here (``KeyboardInterrupt`` or
+        :class:`~webtap.host.process.Terminated`)."""
+        from webtap.host.process import noted_signals, stopped_by
+
         outcome: dict[str, Any] = {}
         done = threading.Event()
 
@@ -198,17 +236,24 @@ class Session:
             finally:
                 done.set()
 
-        # An Event, not Thread.join: a join cut short by Ctrl-C can report a live thread dead.
-        threading.Thread(target=work, name="webtap-sql", daemon=True).start()
-        try:
-            while not done.wait(0.1):
+        # While it runs, a signal is only noted (see noted_signals: raised from a handler, it
+        # could leave the Event's lock held and both threads stuck), and acted on here.
+        with noted_signals() as received:
+            threading.Thread(target=work, name="webtap-sql", daemon=True).start()
+            while not done.wait(0.1) and not received:
                 pass
-        except KeyboardInterrupt:
-            # Drop the rows still waiting, cut off the calls in flight, stop DuckDB.
-            self.functions.cancel()
-            self.connection.interrupt()
-            done.wait(self.cancel_wait)
-            raise
+            if received and not done.is_set():
+                self.functions.cancel()
+                self.connection.interrupt()
+                deadline = time.monotonic() + self.cancel_wait
+                while len(received) < 2 and not done.is_set():  # a second signal: go now
+                    left = deadline - time.monotonic()
+                    if left <= 0:
+                        break
+                    done.wait(min(left, 0.1))
+                self.abandoned = not done.is_set()
+        if received:
+            raise stopped_by(received[0])
         if "error" in outcome:
             raise outcome["error"]
         return outcome["columns"], outcome["rows"]

@@ -7,8 +7,10 @@ name ends in ``-tool``; its registry name is the file name without ``-tool``, hy
 underscores. A project tool shadows a user tool of the same name, which shadows a system one.
 
 Every winner's ``--schema`` runs concurrently, each under a timeout and an output cap. Results
-(good schemas and lasting failures) are cached by path, size and mtime in the user cache
-folder, so that discovering an unchanged set of tools spawns no process at all.
+(good schemas and lasting failures) are cached by path, size and mtime in webtap's cache folder,
+so that discovering an unchanged set of tools spawns no process at all. The cache obeys the one
+switch and the one folder every webtap cache obeys (DESIGN 12, :mod:`webtap.cache`):
+``WEBTAP_CACHE=off`` asks every tool each time, ``WEBTAP_CACHE_DIR`` moves the file.
 """
 
 from __future__ import annotations
@@ -126,9 +128,10 @@ def registry_name(filename: str) -> str | None:
 
 
 def cache_path() -> Path:
-    from platformdirs import user_cache_dir
+    """The discovery cache's file, in the folder every webtap cache shares."""
+    from webtap.cache import cache_dir
 
-    return Path(user_cache_dir("webtap")) / "tool-schemas.json"
+    return cache_dir() / "tool-schemas.json"
 
 
 class _Candidate(NamedTuple):
@@ -145,7 +148,14 @@ def discover(
     limit: int = DEFAULT_SCHEMA_LIMIT,
     use_cache: bool = True,
 ) -> Discovery:
-    """Find, check and describe every tool visible from ``cwd``."""
+    """Find, check and describe every tool visible from ``cwd``.
+
+    ``use_cache=False``, or ``WEBTAP_CACHE=off``, asks every tool for its schema again and
+    leaves the cache file alone.
+    """
+    from webtap.cache import enabled
+
+    use_cache = use_cache and enabled()
     tools: list[Tool] = []
     rejected: list[Rejected] = []
     winners, shadowed = _scan(tool_folders(cwd), rejected)

@@ -35,7 +35,7 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from types import FrameType
-from typing import IO
+from typing import IO, Any
 
 from webtap.text import strip_controls
 
@@ -44,9 +44,12 @@ __all__ = [
     "Completed",
     "Terminated",
     "kill_running",
+    "noted_signals",
     "run_process",
     "signal_name",
+    "stop_signals",
     "stop_tools_on_signals",
+    "stopped_by",
 ]
 
 CALL_MARK = "WEBTAP_TOOL_CALL"  # the environment variable that marks one call's processes
@@ -321,19 +324,64 @@ class Terminated(KeyboardInterrupt):
         self.exit_code = 128 + signum
 
 
+def stop_signals() -> list[int]:
+    """The signals that stop a front door -- SIGINT (Ctrl-C), SIGTERM, SIGHUP -- less those
+    this process was started ignoring: ``nohup`` ignores SIGHUP, and a shell without job
+    control starts a background command with SIGINT ignored, on purpose."""
+    found = []
+    for signum in (signal.SIGINT, signal.SIGTERM, getattr(signal, "SIGHUP", None)):
+        if signum is not None and signal.getsignal(signum) is not signal.SIG_IGN:
+            found.append(signum)
+    return found
+
+
+def stopped_by(signum: int) -> KeyboardInterrupt:
+    """What a stop by ``signum`` raises: ``KeyboardInterrupt`` for Ctrl-C, else
+    :class:`Terminated`."""
+    return KeyboardInterrupt() if signum == signal.SIGINT else Terminated(signum)
+
+
 def stop_tools_on_signals() -> None:
     """From the main thread: SIGTERM and SIGHUP kill every running tool (with its tree, also
     those run by other threads) and then raise :class:`Terminated`, so the command unwinds as
-    after Ctrl-C."""
+    after Ctrl-C. A signal the process was started ignoring stays ignored."""
 
     def handler(signum: int, frame: FrameType | None) -> None:
         kill_running()
         raise Terminated(signum)
 
-    for signum in (signal.SIGTERM, getattr(signal, "SIGHUP", None)):
-        if signum is not None:
+    for signum in stop_signals():
+        if signum != signal.SIGINT:
             with contextlib.suppress(ValueError):  # not the main thread: leave it as it is
                 signal.signal(signum, handler)
+
+
+@contextlib.contextmanager
+def noted_signals() -> Iterator[list[int]]:
+    """Within: the stop signals are noted in the list yielded, in order, instead of raising.
+
+    For a main thread that waits on another thread: an exception raised by a signal handler
+    can land anywhere, even between a lock's acquire and the ``with`` that would release it
+    (``threading.Event.wait`` is such code), and a lock left held there stops both threads
+    for good. Noted, the signal is acted on where the waiting code looks at the list. Outside
+    the main thread, nothing changes (and nothing is noted).
+    """
+    received: list[int] = []
+    previous: dict[int, Any] = {}
+
+    def note(signum: int, frame: FrameType | None) -> None:
+        received.append(signum)
+
+    try:
+        for signum in stop_signals():
+            try:
+                previous[signum] = signal.signal(signum, note)
+            except ValueError:  # not the main thread
+                break
+        yield received
+    finally:
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
 
 
 def signal_name(number: int) -> str:

@@ -58,6 +58,10 @@ class Dispatcher:
                 futures.append(None)
                 continue
             with self._lock:
+                # Handing out rows takes a while (each new worker must start): a cancel that
+                # came meanwhile stops it here, before a row starts or a new pool is made.
+                if self._generation != generation:
+                    raise Interrupted("stps_ask_ai: the query was cancelled")
                 future = memo.get(question)
                 if future is None or future.cancelled():
                     future = self._workers().submit(ask, question)

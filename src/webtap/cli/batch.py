@@ -1,14 +1,14 @@
 """``webtap batch``: fetch or ask over a whole Parquet or CSV file, locally or on Ray.
 
 The run goes on a thread of its own; the main thread waits with SIGINT (Ctrl-C), SIGTERM and
-SIGHUP only noted (an exception raised by a signal's handler can land inside a lock's wait and
-stop both threads). The first such signal stops the run (:class:`webtap.rows.Stop`): no row
-starts, the rows finished stay in ``OUT.parts/``, the rows in flight are abandoned on their
-daemon threads. After at most :data:`GRACE` seconds (or a second signal) the command ends with
-128 + the signal's number, as every front door does; the next run goes on from the rows kept.
-A run that has not wound down by then (Ray's driver waiting for a batch) is left to the OS: the
-process ends at once (``os._exit``), since the interpreter's teardown would wait for it or shut
-Ray down under it; Ray's own reaper then ends the local cluster it started.
+SIGHUP only noted (:func:`webtap.host.process.noted_signals`: an exception raised by a signal's
+handler can land inside a lock's wait and stop both threads). The first such signal stops the
+run (:class:`webtap.rows.Stop`): no row starts, the rows finished stay in ``OUT.parts/``, the
+rows in flight are abandoned on their daemon threads, and the Ray engine's driver lets go of its
+cluster (one it started ends). After at most :data:`GRACE` seconds (or a second signal) the
+command ends with 128 + the signal's number, as every front door does; the next run goes on
+from the rows kept. A run that has not wound down by then is left to the OS: the process ends at
+once (``os._exit``), since the interpreter's teardown would wait for it.
 """
 
 from __future__ import annotations
@@ -18,10 +18,10 @@ import contextlib
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
-__all__ = ["GRACE", "BatchProgress", "add_parser", "noted_signals", "run", "stoppable"]
+__all__ = ["GRACE", "BatchProgress", "add_parser", "run", "stoppable"]
 
 GRACE = 1.0  # seconds a stopped run has to keep its finished rows before the command ends
 
@@ -162,9 +162,7 @@ def stoppable(
     signal: not at all) for ``work`` to end; then it is raised here: ``KeyboardInterrupt`` for
     Ctrl-C, :class:`~webtap.host.process.Terminated` for SIGTERM and SIGHUP. ``done`` is set
     when ``work`` has ended (still unset then: it runs on)."""
-    import signal
-
-    from webtap.host.process import Terminated
+    from webtap.host.process import noted_signals, stopped_by
 
     outcome: dict[str, Any] = {}
     done = done or threading.Event()
@@ -190,7 +188,7 @@ def stoppable(
                     break
                 done.wait(min(left, 0.1))
     if received:
-        raise KeyboardInterrupt() if received[0] == signal.SIGINT else Terminated(received[0])
+        raise stopped_by(received[0])
     if "error" in outcome:
         raise outcome["error"]
     return outcome["result"]
@@ -210,31 +208,13 @@ def _exit_abandoned(exc: KeyboardInterrupt) -> None:
     teardown (see the module's docstring)."""
     import os
 
-    sys.stderr.write(f"webtap: {'stopped by ' + str(exc) if str(exc) else 'interrupted'}\n")
+    from webtap.cli._output import stopped
+
+    code = stopped(exc)
     for stream in (sys.stdout, sys.stderr):
         with contextlib.suppress(Exception):
             stream.flush()
-    os._exit(int(getattr(exc, "exit_code", 130)))
-
-
-@contextlib.contextmanager
-def noted_signals() -> Iterator[list[int]]:
-    """Within: SIGINT, SIGTERM and SIGHUP are noted in the list yielded instead of raising
-    (those the process was started ignoring stay ignored: ``nohup``, a background job)."""
-    import signal
-
-    received: list[int] = []
-    previous: dict[int, Any] = {}
-    for signum in (signal.SIGINT, signal.SIGTERM, getattr(signal, "SIGHUP", None)):
-        if signum is None or signal.getsignal(signum) is signal.SIG_IGN:
-            continue
-        with contextlib.suppress(ValueError):  # not the main thread: left as it is
-            previous[signum] = signal.signal(signum, lambda number, _: received.append(number))
-    try:
-        yield received
-    finally:
-        for signum, handler in previous.items():
-            signal.signal(signum, signal.SIG_DFL if handler is None else handler)
+    os._exit(code)
 
 
 class BatchProgress:

@@ -3,8 +3,11 @@ the suite's fake site, and the suite's fake Brave saying a limit of 5 requests a
 
 Ray binds every port to 127.0.0.1 only with ``RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER=0`` (see
 ``webtap.ray.LOOPBACK_ENV``), read when ray is imported: it is set here, before any test module
-imports ray. One cluster serves the whole session (``num_cpus=2``, no dashboard); its tests are in
-the xdist group ``ray``, so that they run in one worker and start it once.
+imports ray. One cluster serves the whole session (``num_cpus=2``, no dashboard).
+
+Every test here runs in one xdist worker, one at a time (``pytest_xdist_make_scheduler`` in
+tests/conftest.py): the session's cluster starts once, and no test that starts a Ray instance of
+its own (seconds of CPU on 2 cores) runs beside one that counts the requests in each second.
 """
 
 from __future__ import annotations

@@ -168,7 +168,6 @@ def test_bad_arguments_are_one_clear_line(
     assert said in err and "Traceback" not in err
 
 
-@pytest.mark.xdist_group("ray")
 def test_the_ray_engine_writes_what_the_local_engine_writes(
     ray_cluster: Any, local_pages: Pages, tmp_path: Path
 ) -> None:
@@ -299,7 +298,6 @@ def test_the_command_stops_on_a_signal_and_keeps_its_finished_rows(
     assert not target.exists()
 
 
-@pytest.mark.xdist_group("ray")
 def test_the_ray_engine_stops_on_sigterm_and_leaves_no_ray_process_behind(
     local_pages: Pages, tmp_path: Path
 ) -> None:

@@ -24,8 +24,6 @@ from tests.scale.scale_kit import (
     most_in_any_window,
 )
 
-pytestmark = pytest.mark.xdist_group("ray")
-
 LOCAL_PAGES = {
     "WEBTAP_ALLOW_PRIVATE_NETWORKS": "1",
     "WEBTAP_HOST_RATE": "1000",

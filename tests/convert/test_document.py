@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from webtap.convert import Document, convert
+from webtap.convert import EMPTY, Document, convert
 
 
 def md(html: str | bytes, base_url: str | None = None) -> str:
@@ -109,7 +109,7 @@ def test_malformed_url_kept_as_is() -> None:
     "empty", ["", "   \n\t ", b"", b"  ", "<!-- only a comment -->", "<html></html>"]
 )
 def test_empty_documents(empty: str | bytes) -> None:
-    assert convert(empty) == Document("", "")
+    assert convert(empty) == Document("", "", state=EMPTY)
 
 
 def test_plain_text_is_a_paragraph() -> None:

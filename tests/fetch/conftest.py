@@ -95,6 +95,7 @@ def fetch_tool(run_exe: Callable[..., Any]) -> Callable[..., dict[str, Any]]:
             "total_lines",
             "content_mode",
             "invisible_characters_removed",
+            "page_state",
             "error",
             "error_code",
         }

@@ -84,8 +84,14 @@ def convert(
     no part of the page stands out as its content, the whole page is converted and ``trimmed``
     is False.
 
-    Never raises on odd input: empty or blank input gives ``Document("", "")``, junk gives
-    whatever text it holds. Raises `webtap.errors.ParseError` only if libxml2 itself fails.
+    ``Document.state`` says whether the page held readable content: `EMPTY` for a page with
+    no text, `SCRIPT_SHELL` for one whose text a script would build, and nothing was found
+    where such pages keep it for readers without scripts (``<noscript>``, streamed segments,
+    JSON-LD, page props).
+
+    Never raises on odd input: empty or blank input gives ``Document("", "", state=EMPTY)``,
+    junk gives whatever text it holds. Raises `webtap.errors.ParseError` only if libxml2
+    itself fails.
     """
     from webtap.convert._markdown import convert_document
 

@@ -12,7 +12,10 @@ import re
 
 from lxml import etree
 
-__all__ = ["ALWAYS", "BY_ID", "LABEL", "MAYBE", "NOT", "SHARE_LINK", "announces", "name_verdict"]
+__all__ = [
+    "ALWAYS", "BY_ID", "CONSENT", "LABEL", "MAYBE", "NOT", "SHARE_LINK", "announces",
+    "name_verdict",
+]  # fmt: skip
 
 LABEL = 50  # characters of a label that announces related links ("You may also like")
 # Whole words in a class or id that mark boilerplate, in the languages pages are written in.
@@ -24,6 +27,10 @@ _COMMENT_LIST = """
     comentários kommentar kommentare commenti commento reacties disqus respond
 """
 _COMMENT_WORDS = frozenset(_COMMENT_LIST.split())
+# Consent banners and preference centres (and the platforms that serve most of them): never
+# content, however much prose their cookie descriptions hold.
+_CONSENT_LIST = "cookie cookies consent gdpr onetrust cookiebot didomi usercentrics cookieyes"
+_CONSENT_WORDS = frozenset(_CONSENT_LIST.split())
 _BOILERPLATE_LIST = """
     reactions reply replies
     share shares sharing sharebar sharedaddy social socials addthis sociable shariff
@@ -38,12 +45,12 @@ _BOILERPLATE_LIST = """
     breadcrumb breadcrumbs pager pagination paginacao paginacion pagineo
     ad ads advert adverts advertisement advertising advertisment sponsor sponsored
     publicidade publicidad werbung anzeige publicite publicité pubblicita pubblicità dfp
-    banner cookie cookies consent gdpr popup modal
+    banner popup modal
     caption captions credit credits wpcaption gallery slideshow carousel
     byline author bio tags tagcloud taglist keywords
     menu navbar navigation nav toolbar skip print
 """
-_BOILERPLATE_WORDS = frozenset(_BOILERPLATE_LIST.split()) | _COMMENT_WORDS
+_BOILERPLATE_WORDS = frozenset(_BOILERPLATE_LIST.split()) | _COMMENT_WORDS | _CONSENT_WORDS
 # Class names that file a post under a topic (WordPress's ``category-social``, ``tag-ads``).
 _TAXONOMY = frozenset(("category", "tag", "tags", "cat"))
 # Boilerplate named in several words, matched as consecutive words.
@@ -57,6 +64,7 @@ _BOILERPLATE_PHRASES = (
 _PHRASES = re.compile(
     r"\b(?:" + "|".join(" ".join(phrase) for phrase in _BOILERPLATE_PHRASES) + r")\b"
 )
+_PHRASE_STARTS = frozenset(phrase[0] for phrase in _BOILERPLATE_PHRASES)
 # How blocks of related links, ads and comments announce themselves, in several languages.
 _ANNOUNCEMENTS = (
     "you may also", "you might also", "you may like", "you might like", "related",
@@ -85,14 +93,16 @@ _WORD = re.compile(r"[^\W_]+")
 _CAMEL = re.compile(r"(?<=[a-zà-ÿ0-9])(?=[A-Z])")
 
 
-# Links that share the page rather than lead anywhere (share bars without a telling class).
+# Links that share the page rather than lead anywhere (share bars without a telling class),
+# or that open the page's source for editing (a manual's "Edit this page", a wiki's "[edit]").
 SHARE_LINK = re.compile(
     r"^(?:whatsapp|fb-messenger|tg):|sharer|share\.php|/share\?|intent/tweet|pin/create|"
-    r"sharearticle|shareArticle|^mailto:\?|addtoany\.com|addthis\.com",
+    r"sharearticle|shareArticle|^mailto:\?|addtoany\.com|addthis\.com"
+    r"|/(?:-/)?edit/[^?#]+\.(?:md|mdx|rst|adoc|txt|ipynb)\b|[?&]action=edit\b",
     re.IGNORECASE,
 )
 
-NOT, MAYBE, ALWAYS, BY_ID = 0, 1, 2, 3  # verdicts on an element's class and id
+NOT, MAYBE, ALWAYS, BY_ID, CONSENT = 0, 1, 2, 3, 5  # verdicts on an element's class and id
 
 
 def name_verdict(cls: str | None, ident: str | None) -> int:
@@ -100,20 +110,25 @@ def name_verdict(cls: str | None, ident: str | None) -> int:
     `ALWAYS` for comment sections, `BY_ID` when only the id does: manuals derive ids from
     headings (``id="sql-for-update-share"``), so such a section is kept if it is prose."""
     verdict = _verdict(cls) if cls else NOT
-    if verdict == ALWAYS or not ident:
+    if verdict in (ALWAYS, CONSENT) or not ident:
         return verdict
     by_id = _verdict(ident)
-    if by_id == ALWAYS:
-        return ALWAYS
+    if by_id in (ALWAYS, CONSENT):
+        return by_id
     return verdict or (by_id and BY_ID)
 
 
 def _verdict(names: str) -> int:
     """Whether class or id names name boilerplate, word by word: ``PageBuilder-pageRow``
     holds no "pager", ``elementor-widget-container`` no sidebar word, ``no-sidebar`` says
-    there is none, ``comments-open`` is a page state."""
+    there is none, ``comments-open`` is a page state. A utility class's variant prefix says
+    when it applies, not what the element is: ``print:break-inside-avoid``, ``md:hidden``."""
+    if ":" in names:
+        names = " ".join(name.rpartition(":")[2] for name in names.split())
     quick = _WORD.findall(names if names.islower() else _CAMEL.sub(" ", names).lower())
-    if _BOILERPLATE_WORDS.isdisjoint(quick) and not _PHRASES.search(" ".join(quick)):
+    if _BOILERPLATE_WORDS.isdisjoint(quick) and (
+        _PHRASE_STARTS.isdisjoint(quick) or not _PHRASES.search(" ".join(quick))
+    ):
         return NOT  # most names: no boilerplate word at all
     words = _words(names)
     if any(w in _CONTENT_WORDS for w in words):
@@ -126,6 +141,8 @@ def _verdict(names: str) -> int:
             and previous not in _NEGATIONS
             and (i + 1 == len(words) or words[i + 1] not in _STATES)
         ):
+            if word in _CONSENT_WORDS:
+                return CONSENT
             if word in _COMMENT_WORDS:
                 return ALWAYS
             verdict = MAYBE

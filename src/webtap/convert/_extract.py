@@ -1,12 +1,8 @@
 """Main-content extraction: which part of a cleaned page is the page's own text.
 
-One ``etree.iterwalk`` over the cleaned tree (the one the converter walks next) adds up, for
-every block element, its subtree's characters, the part in links (text whose owner is an
-``<a>``: a product card wrapped whole in a link is not link text) and the part in prose, and
-gives paragraphs' scores to their parent and grandparent as readability does. Elements whose
-class or id names boilerplate (``comments``, ``sidebar``, ``rodape``, ..., whole words only)
-are noted, unless they hold most of the page's prose (a layout wrapper around the content).
-The content is the page's ``itemprop="articleBody"``, else the best candidate outside
+`webtap.convert._prose` counts every block's text, link text and prose and notes the blocks
+named like boilerplate. A discussion's posts are its content (`webtap.convert._thread`). Else
+the content is the page's ``itemprop="articleBody"``, else the best candidate outside
 boilerplate with the siblings that continue it (chunks of a split body), grown to their
 parent when they fill it, and on reference pages to every entry of its kind. Inside it,
 boilerplate (share bars, comments, newsletter boxes, related posts), images and captions are
@@ -19,56 +15,81 @@ from typing import NamedTuple
 
 from lxml import etree
 
-from webtap.convert._boilerplate import (
-    ALWAYS,
-    BY_ID,
-    LABEL,
-    MAYBE,
-    NOT,
-    SHARE_LINK,
-    announces,
-    name_verdict,
-)
+from webtap.convert._boilerplate import BY_ID, CONSENT, LABEL, SHARE_LINK, announces
 from webtap.convert._html import drop
+from webtap.convert._prose import ALL, GOOD, KIND, LINK, LINKS, OWN, PROSE, SCORE, Page, walk
+from webtap.convert._records import OUTWEIGH as _RECORDS_OUTWEIGH
+from webtap.convert._records import find_records, records_root, records_win
+from webtap.convert._thread import Thread, find_posts, thread_root
+from webtap.convert._types import ARTICLE_TYPES, DISCUSSION_TYPES, PRODUCT_TYPES
 
 __all__ = ["extract", "extract_root"]
 
-# Text in these tags belongs to the enclosing block (``clean`` has unwrapped span, font, ...).
-_INLINE = frozenset((
-    "a", "b", "strong", "em", "i", "code", "kbd", "samp", "tt", "sup", "sub", "q", "s", "del",
-    "strike", "br", "img", "source", "picture", "math",
-))  # fmt: skip
 
-_PARAGRAPH = 25  # characters a block needs of its own to count as a paragraph
 _PROSE_SECTION = 500  # prose that keeps a section named like boilerplate (id="for-update-share")
-_OWN_PROSE = 500  # characters of its own that make a block a candidate too (a layout cell)
 _MIN_MARKED = 100  # characters an itemprop="articleBody" needs to be trusted
 _MIN_CONTENT = 200  # an extraction with fewer characters falls back to the whole page
 _MIN_SHARE = 0.15  # ... as does one holding less than this share of the page's prose
-_WRAPPER_SHARE = 0.6  # an element with this share of the page's text is never boilerplate
 _MAX_FILLS = 4  # how many levels siblings may fill their parent, upwards
 _WIDEN_BELOW = 0.5  # ... while they hold less than this share of the page's prose
 _FILL_ANY = 0.05  # what else a parent may hold, of any kind, to be taken ...
 _FILL_SHARE = 0.25  # ... or of text mostly outside links, beside several chosen siblings
 _WIDEN_SHARE = 1.0  # ... or, widening a reference page, as much as they hold
 
-_BOILERPLATE_TAGS = frozenset(("aside", "footer", "figure", "figcaption", "form"))
 _HEADINGS = frozenset(("h1", "h2", "h3", "h4", "h5", "h6"))
 _SECTIONS = frozenset(("section", "article", "dl", "details"))
-_NEVER_BOILERPLATE = frozenset(("html", "body", "main"))
 # Tags left out of the content however little they hold: pictures and their captions.
 _PICTURE_TAGS = ("img", "picture", "figcaption")
 # Tags the converter reads only inside their parent (a cell, a row, an item): a chosen one is
 # converted as a plain block.
 _RETAGGED = frozenset(("td", "th", "tr", "thead", "li", "dt", "summary", "caption"))
+_FOCUSED = 0.6  # share of the page's prose the best block holds on an article-like page
+_PRODUCT_FOCUSED = 0.9  # ... on a product page
+_ARTICLE_FOCUSED = 0.4  # ... on a page declared an article
+_MENU = 100  # characters of a block of links that is the page's chrome
+_MENU_LINKS = 0.9  # ... its share in links
+_MENU_SHARE = 0.3  # ... at most this share of the page's text (more: the page is a listing)
+_MENU_ITEM = 25  # ... the characters of its links on average (a listing's titles are longer)
+_LIGHT = 0.1  # share of a page's text its chrome needs to be left out
+_MAIN = etree.XPath(".//main|.//*[@role='main']")
 
 
-def extract_root(root: etree._Element) -> etree._Element | None:
+def extract_root(
+    root: etree._Element, *, types: frozenset[str] = frozenset(), title: str = ""
+) -> etree._Element | None:
     """A new ``<div>`` holding the main content (moved out of ``root``), or None to convert
-    the whole page (see `extract`)."""
-    chosen = extract(root)
-    if chosen is None:
-        return None
+    the whole page (see `extract`). ``types``: what the page says it is (schema.org types,
+    ``og:article``); ``title``: the page's title, whose heading marks where the content is.
+
+    A discussion's posts, when they are the page's content, come each under a line with its
+    author and date (`webtap.convert._thread`). On a page whose text is spread over many
+    sections (a product, a service, a listing: the best block holds less than
+    ``_FOCUSED`` of the page's prose, and the page does not say it is an article), the
+    content is the page's ``<main>`` (else its body) without its boilerplate (`_broad`)."""
+    body = root.find("body")
+    if body is None:
+        body = root
+    thread = find_posts(body, not types.isdisjoint(DISCUSSION_TYPES))
+    page = walk(body, title)
+    product = not types.isdisjoint(PRODUCT_TYPES)
+    # A product page's best block is its product, however much else the page holds.
+    found = _choose(body, page, 0.0 if product else _MIN_SHARE)
+    if thread is not None:
+        lead = _lead(thread, found)
+        if lead is not None:
+            return thread_root(thread, lead)
+    if types.isdisjoint(PRODUCT_TYPES) and not _holds_most(found, page, body):
+        records = find_records(page)
+        article = not types.isdisjoint(ARTICLE_TYPES)
+        if records is not None and records_win(records, found and found.chosen, page, article):
+            return records_root(records, page)
+    if found is None:
+        return _light(body, page)
+    if not found.marked and _spread(types, found.good, page.good):
+        chosen = _broad(body, found.chosen, page)
+    else:
+        chosen, page, good, _ = found
+        _prune(chosen, page, good)
     wrapper = etree.Element("div")
     for el in chosen:
         el.tail = None
@@ -78,6 +99,124 @@ def extract_root(root: etree._Element) -> etree._Element | None:
     return wrapper
 
 
+def _light(body: etree._Element, page: Page) -> etree._Element | None:
+    """A page where no block stands out: its body without the page's chrome (``header``,
+    ``footer`` and ``nav``-like blocks of links, consent banners), pictures and share links;
+    None (the whole page) when little would go."""
+    stats = page.stats
+    total = stats[body][ALL] if body in stats else 0
+    doomed: list[etree._Element] = []
+    for el, counters in stats.items():
+        kind = counters[KIND]
+        if el is body:
+            continue
+        if kind == CONSENT or (
+            _MENU <= counters[ALL] <= _MENU_SHARE * total
+            and counters[LINK] >= _MENU_LINKS * counters[ALL]
+            and counters[LINK] <= _MENU_ITEM * counters[LINKS]
+        ):
+            doomed.append(el)
+    gone = set(doomed)
+    doomed = [el for el in doomed if not any(a in gone for a in el.iterancestors())]
+    if sum(stats[el][ALL] for el in doomed if el in stats) < _LIGHT * total:
+        return None
+    doomed.extend(body.iter(*_PICTURE_TAGS))
+    doomed.extend(a for a in body.iter("a") if SHARE_LINK.search(a.get("href") or ""))
+    drop(body, doomed)
+    wrapper = etree.Element("div")
+    wrapper.append(body)
+    body.tag = "div"
+    return wrapper
+
+
+def _holds_most(found: _Found | None, page: Page, body: etree._Element) -> bool:
+    """Whether the content found holds so much of the page's prose that no group of records
+    could outweigh it (they would need half as much again: `webtap.convert._records`)."""
+    if found is None or body not in page.stats:
+        return False
+    stats = page.stats
+    prose = sum(stats[el][PROSE] for el in found.chosen if el in stats)
+    return prose * _RECORDS_OUTWEIGH >= stats[body][PROSE]
+
+
+def _spread(types: frozenset[str], good: int, page_good: int) -> bool:
+    """Whether the page's text is spread over sections rather than in one block: the best
+    block holds less than ``_FOCUSED`` of its prose (``_PRODUCT_FOCUSED`` on a product page)
+    and the page does not say it is an article."""
+    if not types.isdisjoint(PRODUCT_TYPES):
+        return good < _PRODUCT_FOCUSED * page_good
+    if not types.isdisjoint(ARTICLE_TYPES):
+        # Declared an article (a CMS may say so of every page): spread only when the best
+        # block holds little of the page's prose.
+        return good < _ARTICLE_FOCUSED * page_good
+    return good < _FOCUSED * page_good
+
+
+def _broad(body: etree._Element, chosen: list[etree._Element], page: Page) -> list[etree._Element]:
+    """The page's ``<main>`` holding the chosen blocks (else its body), without what is named
+    like boilerplate, its footers, asides and forms (but those that hold the chosen blocks),
+    and without pictures and share links."""
+    keep = set(chosen)
+    for el in chosen:
+        keep.update(el.iterancestors())
+    stats = page.stats
+    top = next((el for el in _MAIN(body) if el in keep), body)
+    doomed = []
+    for el in page.boilerplate:
+        counters = stats.get(el)
+        if el in keep or (counters is not None and counters[GOOD] * 2 > page.good):
+            continue
+        if top is body or top in el.iterancestors():
+            doomed.append(el)
+    for el in top.iter("footer", "aside", "form"):
+        counters = stats.get(el)
+        if el not in keep and (counters is None or counters[GOOD] * 2 <= page.good):
+            doomed.append(el)  # a form wrapping the whole page (ASP.NET's) stays
+    doomed.extend(_before_title(top, page.heading, keep))
+    doomed.extend(top.iter(*_PICTURE_TAGS))
+    doomed.extend(a for a in top.iter("a") if SHARE_LINK.search(a.get("href") or ""))
+    if doomed:
+        drop(body, doomed)
+    return [top]
+
+
+def _before_title(
+    top: etree._Element, heading: etree._Element | None, keep: set[etree._Element]
+) -> list[etree._Element]:
+    """What comes before the page's title heading under ``top`` (tickers, promotions,
+    breadcrumbs): the content starts at its title."""
+    if heading is None or top not in heading.iterancestors():
+        return []
+    found = []
+    el = heading
+    while el is not top:
+        found.extend(s for s in el.itersiblings(preceding=True) if s not in keep)
+        el = el.getparent()
+    return found
+
+
+def _lead(thread: Thread, found: _Found | None) -> list[etree._Element] | None:
+    """What goes before a thread's posts (the text they answer, when no post is the
+    opening one), or None when the posts are not the page's content: the page does not say
+    it is a discussion and the content found outside them is more than half their size (an
+    article with comments under it)."""
+    if found is None:
+        return []
+    chosen, page, good, _ = found
+    posts = {post.element for post in thread.posts}
+    inside = set(chosen)
+    if any(el in posts or any(a in posts for a in el.iterancestors()) for el in chosen) or any(
+        any(a in inside for a in post.iterancestors()) for post in posts
+    ):
+        return []  # the content found is a post, or holds the thread
+    if not thread.declared and 2 * good > thread.chars:
+        return None
+    if not thread.replies_only:
+        return []
+    _prune(chosen, page, good)
+    return chosen
+
+
 def extract(root: etree._Element) -> list[etree._Element] | None:
     """The elements that hold the page's main content, in document order, after removing
     the boilerplate inside them; None when nothing scores or the content found is too small
@@ -85,7 +224,24 @@ def extract(root: etree._Element) -> list[etree._Element] | None:
     body = root.find("body")
     if body is None:
         body = root
-    page = _walk(body)
+    found = _choose(body, walk(body))
+    if found is None:
+        return None
+    chosen, page, good, _ = found
+    _prune(chosen, page, good)
+    return chosen
+
+
+class _Found(NamedTuple):
+    chosen: list[etree._Element]  # the elements that hold the main content
+    page: Page  # the page's counters
+    good: int  # the content's prose
+    marked: bool  # the page marks it (itemprop="articleBody")
+
+
+def _choose(body: etree._Element, page: Page, min_share: float = _MIN_SHARE) -> _Found | None:
+    """The main content found from the page's counters, or None when nothing scores or the
+    content found is too small to trust. Changes nothing."""
     if page.best is None or page.best is body:
         return None
     chosen = _marked(body, page)
@@ -104,200 +260,43 @@ def extract(root: etree._Element) -> list[etree._Element] | None:
             chosen = filled
     else:
         chosen = _fill(chosen, page)
-    total = sum(page.stats[el][_ALL] for el in chosen)
+    total = sum(page.stats[el][ALL] for el in chosen)
     good = _good(chosen, page)
     if total < (_MIN_MARKED if trusted else _MIN_CONTENT) or (
-        not trusted and good < _MIN_SHARE * page.good
+        not trusted and good < min_share * page.good
     ):
         return None
-    _prune(chosen, page, good)
-    return chosen
+    return _Found(chosen, page, good, trusted)
 
 
-def _good(elements: list[etree._Element], page: _Page) -> int:
-    return sum(page.stats[el][_GOOD] for el in elements)
-
-
-# A block's counters while the walk is in it, then its subtree's totals.
-_ALL, _LINK, _GOOD, _OWN, _OWN_LINK, _COMMAS, _SCORE, _KIND, _LINKED = range(9)
-
-
-class _Page(NamedTuple):
-    best: etree._Element | None  # the top-scoring candidate outside boilerplate
-    best_score: float
-    good: int  # characters of prose outside links and boilerplate, in the whole page
-    stats: dict[etree._Element, list]  # every block that holds text: its counters
-    boilerplate: list[etree._Element]
-
-
-def _walk(body: etree._Element) -> _Page:
-    """One walk over the tree: every block's counters, the best candidate, the boilerplate.
-
-    A block (any element not in ``_INLINE``) owns its text and its inline elements' text.
-    A block owning ``_PARAGRAPH`` characters or more is a paragraph: like readability, its
-    score (1, plus its commas, plus one per 100 characters up to 3) goes to its parent block
-    and half of it to its grandparent, so the container with the most paragraphs of its own
-    scores highest; a candidate's score is then scaled by its share of text outside links.
-    """
-    inline = _INLINE
-    boilerplate_tags = _BOILERPLATE_TAGS
-    kinds = _KINDS
-    if len(kinds) > _KINDS_MAX:
-        kinds.clear()
-    blocks: list[list] = []
-    stats: dict[etree._Element, list] = {}
-    maybe: list[etree._Element] = []  # boilerplate by name, unless it wraps the content
-    always: list[etree._Element] = []  # comment sections
-    candidates: list[tuple[float, etree._Element]] = []
-    inside = 0  # open comment sections: nothing in them is a candidate
-    linked = 0  # open <a> elements: blocks in them (cards, teasers) are not prose
-    articles = 0  # open <article> elements
-    frame: list = []
-    for event, el in etree.iterwalk(body, events=("start", "end")):
-        tag = el.tag
-        if event == "start":
-            if tag in inline:
-                if tag == "a":
-                    linked += 1
-                text = el.text
-                if text and blocks:
-                    n = len(text.strip())
-                    if n:
-                        frame = blocks[-1]
-                        frame[_OWN] += n
-                        frame[_COMMAS] += text.count(",") + text.count("\uff0c")
-                        if tag == "a":
-                            frame[_OWN_LINK] += n
-                continue
-            cls = el.get("class")
-            ident = el.get("id")
-            if cls is None and ident is None:
-                kind = NOT
-            else:
-                kind = kinds.get((cls, ident))
-                if kind is None:
-                    kind = kinds[cls, ident] = name_verdict(cls, ident)
-            if tag in boilerplate_tags:
-                kind = kind or MAYBE
-            elif tag == "article":
-                # An article inside an article is a related post or a comment (HTML5).
-                kind = kind or (MAYBE if articles else NOT)
-                articles += 1
-            elif tag in _NEVER_BOILERPLATE:
-                kind = NOT
-            if kind == ALWAYS:
-                inside += 1
-            text = el.text
-            if text:
-                n = len(text.strip())
-                commas = text.count(",") + text.count("\uff0c") if n else 0
-            else:
-                n = commas = 0
-            blocks.append([0, 0, 0, n, 0, commas, 0.0, kind, linked])
-            continue
-        if tag in inline:
-            if tag == "a":
-                linked -= 1
-        else:
-            if tag == "article":
-                articles -= 1
-            frame = blocks.pop()
-            own = frame[_OWN]
-            if own:
-                own_link = frame[_OWN_LINK]
-                frame[_ALL] += own
-                frame[_LINK] += own_link
-                if own >= _PARAGRAPH:
-                    plain = own - own_link
-                    if plain >= _PARAGRAPH and own_link * 2 <= own and not frame[_LINKED]:
-                        frame[_GOOD] += plain
-                    if blocks:
-                        score = 1 + frame[_COMMAS] + min(own / 100, 3)
-                        if own >= _OWN_PROSE:
-                            frame[_SCORE] += score  # text straight in a cell or a div
-                        blocks[-1][_SCORE] += score
-                        if len(blocks) > 1:
-                            blocks[-2][_SCORE] += score / 2
-            kind = frame[_KIND]
-            if kind == ALWAYS:
-                inside -= 1
-                always.append(el)
-                frame[_GOOD] = 0
-            elif not inside:
-                if kind:
-                    maybe.append(el)
-                if frame[_SCORE] and frame[_ALL]:
-                    candidates.append((frame[_SCORE] * (1 - frame[_LINK] / frame[_ALL]), el))
-            if frame[_ALL]:
-                stats[el] = frame
-            if blocks:
-                parent = blocks[-1]
-                parent[_ALL] += frame[_ALL]
-                parent[_LINK] += frame[_LINK]
-                parent[_GOOD] += frame[_GOOD]
-        tail = el.tail
-        if tail and blocks:
-            n = len(tail.strip())
-            if n:
-                frame = blocks[-1]
-                frame[_OWN] += n
-                frame[_COMMAS] += tail.count(",") + tail.count("\uff0c")
-    good = frame[_GOOD] if frame else 0  # the last block closed is the body
-    boilerplate = _boilerplate(maybe, stats, good)
-    best, best_score = _best(candidates, set(boilerplate))
-    return _Page(best, best_score, good, stats, [*boilerplate, *always])
-
-
-def _boilerplate(
-    maybe: list[etree._Element], stats: dict[etree._Element, list], good: int
-) -> list[etree._Element]:
-    """The elements named as boilerplate that are: not those holding most of the page's
-    prose, which wrap the content (``l-sidebar-fixed l-article-body-segment``)."""
-    found = []
-    for el in maybe:
-        counters = stats.get(el)
-        if counters is not None and counters[_GOOD] >= _WRAPPER_SHARE * good:
-            counters[_KIND] = NOT
-        else:
-            found.append(el)
-    return found
-
-
-def _best(
-    candidates: list[tuple[float, etree._Element]], boilerplate: set[etree._Element]
-) -> tuple[etree._Element | None, float]:
-    """The top-scoring candidate that is not boilerplate nor inside boilerplate."""
-    candidates.sort(key=lambda c: c[0], reverse=True)
-    for score, el in candidates:
-        if el not in boilerplate and not any(a in boilerplate for a in el.iterancestors()):
-            return el, score
-    return None, 0.0
+def _good(elements: list[etree._Element], page: Page) -> int:
+    return sum(page.stats[el][GOOD] for el in elements)
 
 
 # One pass over the attribute (fast in libxml2), its values checked in Python.
 _ITEMPROP = etree.XPath("//@itemprop")
 
 
-def _marked(body: etree._Element, page: _Page) -> list[etree._Element] | None:
+def _marked(body: etree._Element, page: Page) -> list[etree._Element] | None:
     """The elements the page itself marks as the article's body (schema.org's
     ``itemprop="articleBody"``), the outermost ones, when they hold some text."""
     stats = page.stats
     marked = [
         el
         for value in _ITEMPROP(body)
-        if value == "articleBody" and (el := value.getparent()) in stats and not stats[el][_KIND]
+        if value == "articleBody" and (el := value.getparent()) in stats and not stats[el][KIND]
     ]
     if not marked:
         return None
     outer = set(marked)
     marked = [el for el in marked if not any(a in outer for a in el.iterancestors())]
-    if sum(stats[el][_ALL] for el in marked) < _MIN_MARKED:
+    if sum(stats[el][ALL] for el in marked) < _MIN_MARKED:
         return None
     return marked
 
 
 def _with_siblings(
-    best: etree._Element, page: _Page, *, alike_only: bool = False
+    best: etree._Element, page: Page, *, alike_only: bool = False
 ) -> list[etree._Element]:
     """The best candidate and the siblings that continue it: chunks of a split body (same
     tag and class), blocks scoring a fifth of it, and stray prose paragraphs; with
@@ -307,7 +306,7 @@ def _with_siblings(
     # A chunk wrapped alone (``<div class=grid><div class=body>``): its wrapper is the chunk.
     while parent is not None and parent.tag not in ("body", "html"):
         counters = stats.get(parent)
-        if counters is None or counters[_ALL] != stats[best][_ALL]:
+        if counters is None or counters[ALL] != stats[best][ALL]:
             break
         best, parent = parent, parent.getparent()
     if parent is None:
@@ -320,28 +319,26 @@ def _with_siblings(
             chosen.append(el)
             continue
         counters = stats.get(el)
-        if counters is None or counters[_KIND]:
+        if counters is None or counters[KIND]:
             continue
-        density = counters[_LINK] / counters[_ALL]
+        density = counters[LINK] / counters[ALL]
         if announces(el):
             continue
-        alike = el.tag == best.tag and el.get("class") == cls and counters[_GOOD] > 0
+        alike = el.tag == best.tag and el.get("class") == cls and counters[GOOD] > 0
         if alike_only:
             # Without a class, only sectioning tags say that siblings are of a kind.
             if alike and (cls or el.tag in _SECTIONS):
                 chosen.append(el)
         elif (
             (alike and cls)
-            or counters[_SCORE] * (1 - density) >= threshold
-            or (counters[_GOOD] >= 80 and density < 0.25)
+            or counters[SCORE] * (1 - density) >= threshold
+            or (counters[GOOD] >= 80 and density < 0.25)
         ):
             chosen.append(el)
     return chosen
 
 
-def _fill(
-    chosen: list[etree._Element], page: _Page, *, alone: bool = False
-) -> list[etree._Element]:
+def _fill(chosen: list[etree._Element], page: Page, *, alone: bool = False) -> list[etree._Element]:
     """Several chosen siblings (or one, when ``alone``) become their parent when what else
     it holds is small and not links: the headings and short paragraphs between a manual's
     sections, its title; one element only a tiny rest: a definition's term."""
@@ -350,17 +347,17 @@ def _fill(
         return chosen
     stats = page.stats
     counters = stats.get(parent)
-    if counters is None or counters[_KIND]:
+    if counters is None or counters[KIND]:
         return chosen
     inside = set(chosen)
-    size = sum(stats[el][_ALL] for el in chosen)
+    size = sum(stats[el][ALL] for el in chosen)
     rest = rest_links = 0
     for el in parent.iterchildren("*"):
         other = stats.get(el)
-        if el not in inside and other is not None and not other[_KIND]:
-            rest += other[_ALL]
-            rest_links += other[_LINK]
-    rest += counters[_OWN]  # the parent's own text (it includes its own links)
+        if el not in inside and other is not None and not other[KIND]:
+            rest += other[ALL]
+            rest_links += other[LINK]
+    rest += counters[OWN]  # the parent's own text (it includes its own links)
     # A little more of anything (a manual's local table of contents), or more of prose.
     # A manual's index table is all links but small beside its entries.
     # Widening a manual (``alone``), the other entries may be as big as the chosen ones.
@@ -374,12 +371,7 @@ def _fill(
     return chosen
 
 
-# Class/id verdicts, shared by every page (sites repeat their class names); cleared when big.
-_KINDS: dict[tuple[str | None, str | None], int] = {}
-_KINDS_MAX = 50_000
-
-
-def _prune(chosen: list[etree._Element], page: _Page, content_good: int) -> None:
+def _prune(chosen: list[etree._Element], page: Page, content_good: int) -> None:
     """Remove boilerplate inside the chosen elements; never one holding most of the content
     (it is then a wrapper with an unlucky name, an ancestor of the real content).
 
@@ -391,11 +383,11 @@ def _prune(chosen: list[etree._Element], page: _Page, content_good: int) -> None
     for el in page.boilerplate:
         counters = stats.get(el)
         if counters is not None and (
-            counters[_GOOD] * 2 > content_good
+            counters[GOOD] * 2 > content_good
             or (
-                counters[_KIND] == BY_ID
-                and counters[_GOOD] >= _PROSE_SECTION
-                and counters[_GOOD] >= 0.8 * counters[_ALL]
+                counters[KIND] == BY_ID
+                and counters[GOOD] >= _PROSE_SECTION
+                and counters[GOOD] >= 0.8 * counters[ALL]
             )
         ):
             continue
@@ -422,10 +414,10 @@ def _announced(
             continue
         found = [el]
         counters = stats.get(el)
-        if el.tag in _HEADINGS or (counters is not None and counters[_ALL] <= LABEL):
+        if el.tag in _HEADINGS or (counters is not None and counters[ALL] <= LABEL):
             for after in children[i + 1 :]:
                 counters = stats.get(after)
-                if counters is not None and counters[_LINK] * 2 < counters[_ALL]:
+                if counters is not None and counters[LINK] * 2 < counters[ALL]:
                     break
                 found.append(after)
         return found

@@ -9,6 +9,7 @@ from urllib.parse import urljoin
 
 from lxml import etree
 
+from webtap.convert._thread import mark
 from webtap.errors import ParseError
 
 __all__ = ["TASK", "clean", "drop", "find_base", "find_title", "first_h1", "parse"]
@@ -40,10 +41,24 @@ _UNWRAPPED = (
 
 # One pass per attribute name is much faster in libxml2 than one predicate over every
 # element; the values are checked in Python on the few elements that carry them.
-# Task-list checkboxes (``<li><input type=checkbox>``) are found in the same pass.
-_MARKED = etree.XPath(
+# Task-list checkboxes (``<li><input type=checkbox>``) are found in the same pass, and so are
+# the panels that buttons open (``aria-controls``: an accordion's hidden panels are content).
+_MARKS = (
     "//@hidden|//@aria-hidden|//@role|//@style|//li/input/@type|//li/p/input/@type"
+    "|//@aria-controls|//template/@shadowrootmode|//template/@shadowroot"
 )
+_MARKED = etree.XPath(_MARKS)
+# Main content also reads microdata types (forum posts, what the page says it is).
+_MARKED_TYPES = etree.XPath(_MARKS + "|//@itemtype")
+_TEMPLATES = etree.XPath("//template[@id]")
+# Hidden in the page's style: off screen (``left: -9999px``, a text-indent as far, a clip to
+# nothing) or zero-sized with its overflow hidden. Copies of text kept from the reader's eye.
+_OFF_SCREEN = re.compile(
+    r"(?:left|top|right|text-indent|margin-left):-\d{4,}|clip:rect\((?:0|1px)[ ,]*(?:0|1px)"
+)
+_ZERO_SIZE = re.compile(r"(?:^|;)(?:height|width):0(?:px)?(?:;|$)")
+# Roles of hidden elements that stay hidden even when a button opens them: menus and dialogs.
+_OVERLAYS = frozenset(("dialog", "alertdialog", "menu", "menubar", "navigation", "listbox"))
 _TITLE = etree.XPath("//body//title[not(ancestor::svg)]")
 _META = etree.XPath("//meta")
 _BASE = etree.XPath("//base")
@@ -76,6 +91,11 @@ def parse(html: str | bytes) -> etree._Element | None:
             encoding = None
     if not data or data.isspace():
         return None
+    end = data.find(b"</html>")
+    if end != -1 and (data.find(b"<div", end) != -1 or data.find(b"<p>", end) != -1):
+        # Markup after "</html>" (two pages pasted together, a footer printed late): libxml2
+        # drops it, a browser puts it in the body. Without the early end tags, so do we.
+        data = data.replace(b"</body>", b"").replace(b"</html>", b"")
     root, too_deep = _parse_once(data, encoding)
     if too_deep:
         root, _ = _parse_once(_flatten(data), encoding)
@@ -162,21 +182,45 @@ def find_base(root: etree._Element, base_url: str | None) -> str | None:
     return base_url or None
 
 
-def clean(root: etree._Element) -> None:
+def clean(root: etree._Element, microdata: bool = False) -> None:
     """Drop what never becomes Markdown and unwrap presentational tags, all in C.
 
     Text is never written from Python: lxml refuses to store a string holding a control
     character (``\x0c``) that libxml2 itself parsed into the page, so hidden elements are
     renamed and then stripped by libxml2, which joins their tails to the text around them.
+    With ``microdata`` (main content), forum posts' authors and dates are read first from
+    their microdata, before the ``<span>`` and ``<time>`` holding them are unwrapped.
     """
-    for attribute in _MARKED(root):
+    hidden: list[etree._Element] = []
+    controlled: set[str] = set()
+    itemtypes: list[str] = []
+    for attribute in (_MARKED_TYPES if microdata else _MARKED)(root):
         name = attribute.attrname
         el = attribute.getparent()
         if name == "type":
             if attribute.lower() == "checkbox":
                 _task_marker(el)
+        elif name == "aria-controls":
+            controlled.update(attribute.split())
+        elif name in ("shadowrootmode", "shadowroot"):
+            el.tag = "div"  # a declarative shadow root: shown where it stands
+        elif name == "itemtype":
+            itemtypes.append(attribute)
         elif _hides(name, attribute) and el.tag not in ("html", "body"):
+            hidden.append(el)
+    if itemtypes:
+        # Forum posts' authors and dates, read before their <span> and <time> are unwrapped.
+        mark(root, itemtypes)
+    segments = []
+    for el in hidden:
+        if el.tag == _HIDDEN or _shown(el, controlled):
+            continue
+        if (el.get("id") or "").startswith("S:") and el.get("hidden") is not None:
+            segments.append(el)
+        else:
             el.tag = _HIDDEN
+    if segments:
+        _place_segments(root, segments)
     etree.strip_elements(root, _HIDDEN, *_DROPPED, with_tail=False)
     etree.strip_tags(root, *_UNWRAPPED)
 
@@ -195,18 +239,53 @@ def drop(root: etree._Element, elements: Iterable[etree._Element]) -> None:
 
 def _hides(name: str, value: str) -> bool:
     """Whether an attribute hides its element (``hidden``, ``aria-hidden="true"``,
-    ``display: none``) or marks it as navigation (``role="navigation"``, like ``<nav>``)."""
+    ``display: none``, off screen, zero-sized) or marks it as navigation
+    (``role="navigation"``, like ``<nav>``)."""
     if name == "hidden":
-        return True
+        return value.strip().lower() != "until-found"  # found by the browser's search: shown
     if name == "aria-hidden":
         return value.strip().lower() == "true"
     if name == "role":
         return value.strip().lower() == "navigation"
     style = value.lower()
-    if "none" not in style and "hidden" not in style:
+    if "none" not in style and "hidden" not in style and "-" not in style and "rect" not in style:
         return False
     style = style.replace(" ", "")
-    return "display:none" in style or "visibility:hidden" in style
+    return (
+        "display:none" in style
+        or "visibility:hidden" in style
+        or _OFF_SCREEN.search(style) is not None
+        or ("overflow:hidden" in style and _ZERO_SIZE.search(style) is not None)
+    )
+
+
+def _shown(el: etree._Element, controlled: set[str]) -> bool:
+    """Whether a hidden element is the page's own content, one click away: a tab panel, or a
+    panel a button opens (``aria-controls``) that names its label (an accordion's), neither a
+    menu nor a dialog."""
+    role = (el.get("role") or "").strip().lower()
+    if role == "tabpanel":
+        return True
+    return (
+        role not in _OVERLAYS
+        and el.get("id") in controlled
+        and el.get("aria-labelledby") is not None
+        and el.tag != "nav"
+    )
+
+
+def _place_segments(root: etree._Element, segments: list[etree._Element]) -> None:
+    """Streamed segments (React's ``<div hidden id="S:1">``, sent after the page) where the
+    script would move them: before their placeholder ``<template id="B:1">`` (or ``P:1``);
+    one without a placeholder stays where it is, shown."""
+    placeholders = {el.get("id"): el for el in _TEMPLATES(root)}
+    for segment in segments:
+        number = segment.get("id", "")[2:]
+        placeholder = placeholders.get("B:" + number)
+        if placeholder is None:
+            placeholder = placeholders.get("P:" + number)
+        if placeholder is not None and segment not in placeholder.iterancestors():
+            placeholder.addprevious(segment)
 
 
 def _task_marker(checkbox: etree._Element) -> None:

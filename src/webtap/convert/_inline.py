@@ -128,23 +128,21 @@ class Inline(Writer):
     # -- emphasis, sup/sub, quotations: the same open/close around a marker -------------------
 
     def open_strong(self, el: etree._Element) -> End:
-        # Inside the same emphasis the other delimiter: "*a _b_ c*" nests, "*a *b* c*" not.
-        mark = self.open_inline("__" if self.strong % 2 else "**")
-        self.strong += 1
-
-        def end() -> None:
-            self.strong -= 1
-            self.close(mark, el)
-
-        return end
+        return self.open_emphasis(el, "strong", "**", "__")
 
     def open_em(self, el: etree._Element) -> End:
-        # Inside the same emphasis the other delimiter: "*a _b_ c*" nests, "*a *b* c*" not.
-        mark = self.open_inline("_" if self.em % 2 else "*")
-        self.em += 1
+        return self.open_emphasis(el, "em", "*", "_")
+
+    def open_emphasis(self, el: etree._Element, depth: str, marker: str, inner: str) -> End:
+        """Strong or emphasis: ``depth`` names the counter of open ones (``strong``, ``em``);
+        inside the same emphasis the other delimiter, ``inner``: "*a _b_ c*" nests, "*a *b*
+        c*" would not."""
+        level = getattr(self, depth)
+        mark = self.open_inline(inner if level % 2 else marker)
+        setattr(self, depth, level + 1)
 
         def end() -> None:
-            self.em -= 1
+            setattr(self, depth, getattr(self, depth) - 1)
             self.close(mark, el)
 
         return end

@@ -2,34 +2,148 @@
 
 The converter itself is split by concern: `_html` parses and prunes the tree in C, `_walk`
 walks it, `_inline` writes inline marks, `_blocks` blocks, `_tables` tables, and
-`_writer` holds the lines they write.
+`_writer` holds the lines they write. `_shell` finds the text of pages that a script would
+show and judges those that hold none; `_extract` finds the main content.
 """
 
 from __future__ import annotations
 
-from webtap.convert import Document
+from lxml import etree
+
+from webtap.convert import EMPTY, Document
 from webtap.convert._html import clean, find_base, find_title, first_h1, parse
+from webtap.convert._shell import Held, few_words, hold, judge, recover, structured
+from webtap.convert._thread import microdata_types
+from webtap.convert._types import ARTICLE_TYPES, PRODUCT_TYPES
 from webtap.convert._walk import MarkdownConverter
 
 __all__ = ["MarkdownConverter", "convert_document"]
+
+_MARKED_BODY = etree.XPath("boolean(//*[@itemprop='articleBody'])")
+_SHORT = 300  # words under which a whole page is read again with <noscript> and structured data
+_REPEATED = 30  # characters a block needs for a second copy of it to be left out
 
 
 def convert_document(
     html: str | bytes, base_url: str | None = None, *, main_content: bool = False
 ) -> Document:
     """Parse, prune and convert a page (see `webtap.convert.convert`)."""
+    if not main_content:
+        # The whole page of any length needs nothing kept aside; a short one may be a shell
+        # whose text waits elsewhere, and is read again with all of it.
+        document = _whole(html, base_url)
+        if document is not None:
+            return document
     root = parse(html)
     if root is None:
-        return Document("", "")
+        return Document("", "", state=EMPTY)
+    title = find_title(root)
+    base = find_base(root, base_url)
+    held = hold(root)
+    clean(root, main_content)
+    if not title:
+        title = first_h1(root)
+    # A script shell whose text waits in <noscript> (Discourse, Flarum): that text instead.
+    shown = recover(root, held, main_content)
+    page = root if shown is None else shown
+    # What the page says it is (an article, a product, a discussion) guides main content.
+    types = held.types | microdata_types(page) if main_content else frozenset()
+    markdown, content = _convert(page, base, main_content, types, title)
+    trimmed = content is not None
+    if content is not None and few_words(markdown) and not _MARKED_BODY(content):
+        # Main content that came out tiny (and the page does not mark its body so): the whole
+        # page, as without it, when that holds more.
+        whole = convert_document(html, base_url).markdown
+        if len(whole) > 2 * len(markdown):
+            markdown, trimmed = whole, False
+    if main_content and types.isdisjoint(ARTICLE_TYPES):
+        # A page assembled from templates repeats its layouts; an article's author does not.
+        markdown = _once(markdown)
+    if main_content and not held.types.isdisjoint(PRODUCT_TYPES):
+        markdown = _with_product(held, markdown, base)
+    if few_words(markdown):
+        data = structured(held, markdown)
+        if data is not None:
+            markdown, content = _convert(data, base, main_content)
+            trimmed = content is not None
+        recovered = shown is not None or data is not None
+        return Document(title, markdown, trimmed, judge(markdown, root, held, html, recovered))
+    return Document(title, markdown, trimmed)
+
+
+def _whole(html: str | bytes, base_url: str | None) -> Document | None:
+    """The whole page, or None when it is short (under ``_SHORT`` words): then the text the
+    page keeps for readers without scripts may be what it holds."""
+    root = parse(html)
+    if root is None:
+        return Document("", "", state=EMPTY)
     title = find_title(root)
     base = find_base(root, base_url)
     clean(root)
-    if not title:
-        title = first_h1(root)
+    markdown = MarkdownConverter(base).convert(root)
+    if few_words(markdown, _SHORT):
+        return None
+    return Document(title or first_h1(root), markdown)
+
+
+def _once(markdown: str) -> str:
+    """Markdown without the blocks that repeat an earlier one word for word (a page's mobile
+    and desktop layouts both in the HTML, one shown by its style sheet): paragraphs, headings
+    and lists of ``_REPEATED`` characters or more, and the shorter ones right after such a
+    repeat that repeat too; code blocks and tables (a manual repeats its tables of arguments)
+    are left as they are."""
+    blocks = markdown.split("\n\n")
+    if len(blocks) < 2:
+        return markdown
+    seen: set[str] = set()
+    kept = []
+    fenced = False
+    repeating = False  # the block before was a repeat: short ones after it are too
+    for block in blocks:
+        if fenced or block.lstrip().startswith(("```", "~~~")):
+            # Inside a code block (which may hold blank lines): kept whole, verbatim.
+            fences = sum(1 for line in block.split("\n") if line.lstrip()[:3] in ("```", "~~~"))
+            fenced = fenced != (fences % 2 == 1)
+            kept.append(block)
+            repeating = False
+            continue
+        key = block.strip()
+        if key in seen and not key.startswith("|") and (repeating or len(key) >= _REPEATED):
+            repeating = True
+            continue
+        repeating = False
+        seen.add(key)
+        kept.append(block)
+    return "\n\n".join(kept) if len(kept) < len(blocks) else markdown
+
+
+def _with_product(held: Held, markdown: str, base: str | None) -> str:
+    """The product's description from the page's JSON-LD before the Markdown, when the
+    Markdown lacks it (`webtap.convert._product`)."""
+    from webtap.convert._product import product_card
+
+    card = product_card(held.data, markdown)
+    root = parse(f"<html><body>{card}</body></html>") if card else None
+    if root is None:
+        return markdown
+    clean(root)
+    head = MarkdownConverter(base).convert(root)
+    return f"{head}\n{markdown}" if markdown else head
+
+
+def _convert(
+    root: etree._Element,
+    base: str | None,
+    main_content: bool,
+    types: frozenset[str] = frozenset(),
+    title: str = "",
+) -> tuple[str, etree._Element | None]:
+    """The Markdown of the page's main content and the tree that held it, else of the whole
+    page and None."""
     if main_content:
         from webtap.convert._extract import extract_root
 
-        content = extract_root(root)
+        content = extract_root(root, types=types, title=title)
         if content is not None:
-            return Document(title, MarkdownConverter(base).convert(content), trimmed=True)
-    return Document(title, MarkdownConverter(base).convert(root))
+            return MarkdownConverter(base).convert(content), content
+    return MarkdownConverter(base).convert(root), None

@@ -87,6 +87,8 @@ class Converted(NamedTuple):
     media_type: str
     trimmed: bool = False
     invisible_removed: int = 0
+    state: str = "content"
+    """HTML: `webtap.convert.Document.state` (whether the page holds readable content)."""
 
 
 def to_markdown(
@@ -226,7 +228,9 @@ def _html(
         raise ParseError("Failed to parse HTML: the document is nested too deeply") from None
     except Exception as exc:
         raise ParseError(f"Failed to parse HTML: {type(exc).__name__}: {exc}") from None
-    return Converted(document.title, document.markdown, media_type, document.trimmed)
+    return Converted(
+        document.title, document.markdown, media_type, document.trimmed, state=document.state
+    )
 
 
 def _pdf(body: bytes, media_type: str, deadline: Deadline | None) -> tuple[str, str]:

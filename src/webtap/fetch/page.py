@@ -47,6 +47,8 @@ class Page(NamedTuple):
     """True when ``markdown`` is only the page's main content (see ``mode``)."""
     invisible_removed: int = 0
     """How many invisible characters were taken out of ``title`` and ``markdown``."""
+    state: str = "content"
+    """`webtap.convert.Document.state`: "empty" or "script_shell" when the page has no text."""
 
 
 def fetch(

@@ -275,6 +275,8 @@ class PageCache:
         its final URL's key too when it was redirected."""
         if key is None or download.status not in _STORED_STATUSES:
             return
+        if converted.state != "content":
+            return  # a page without content is fetched again, to say so again
         stored = stored_page(
             converted,
             size=len(download.body),

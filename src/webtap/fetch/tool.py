@@ -37,4 +37,8 @@ def web_fetch(request: dict[str, Any], *, full_page: bool = False) -> dict[str, 
         response["content_mode"] = "main"
     if page.invisible_removed:
         response["invisible_characters_removed"] = page.invisible_removed
+    if page.state != "content":
+        from webtap.convert import STATE_NOTES
+
+        response["page_state"] = f"{page.state}: {STATE_NOTES[page.state]}"
     return response

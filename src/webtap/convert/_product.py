@@ -1,0 +1,108 @@
+"""A product page's own account of its product, from its JSON-LD, when the page's visible text
+lacks it.
+
+Shops describe the product they sell in schema.org JSON-LD (``@type`` ``Product`` or
+``ProductGroup``): its name, price, description and properties. Some show the description
+only once a script has run, or in a dialog; then the main content, however well found, misses
+what the agent came for. `product_card` gives that description (with the name, price and
+properties the Markdown lacks) as HTML to put before the main content; nothing when the
+description is already there, or when the page lists several products (a collection).
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import re
+
+__all__ = ["product_card"]
+
+_PRODUCT_TYPES = frozenset(("Product", "ProductGroup", "IndividualProduct", "ProductModel"))
+_MIN_DESCRIPTION = 80  # characters a description needs to be worth adding
+_MAX_PRODUCTS = 3  # more named products than this: a collection, not a product page
+_SHOWN = 0.2  # share of a description's word runs that says the page shows it
+_WORD = re.compile(r"\w+")
+
+
+def product_card(data: list[str], markdown: str) -> str | None:
+    """HTML for the page's product (from JSON-LD texts ``data``) when ``markdown`` lacks its
+    description: the name and price unless the Markdown has them, the description, and its
+    properties as a list."""
+    products = [node for text in data for node in _products(text)]
+    named = [p for p in products if isinstance(p.get("name"), str)]
+    if not named or len(named) > _MAX_PRODUCTS:
+        return None
+    product = next((p for p in named if isinstance(p.get("description"), str)), named[0])
+    description = product.get("description")
+    if not isinstance(description, str) or len(description.strip()) < _MIN_DESCRIPTION:
+        return None
+    have = _WORD.findall(markdown.lower())
+    if _shown(_WORD.findall(html.unescape(description).lower()), have):
+        return None
+    have_text = " ".join(have)
+    parts = []
+    name = product["name"].strip()
+    if " ".join(_WORD.findall(name.lower())) not in have_text:
+        parts.append(f"<h2>{html.escape(name)}</h2>")
+    price = _price(product.get("offers"))
+    if price and price not in markdown:
+        parts.append(f"<p>{html.escape(price)}</p>")
+    text = html.unescape(description)
+    if "</" in text or "<br" in text:
+        parts.append(f"<div>{text}</div>")
+    else:
+        lines = (line.strip() for line in text.splitlines())
+        parts.extend(f"<p>{html.escape(line)}</p>" for line in lines if line)
+    specs = [
+        f"<li>{html.escape(str(p['name']))}: {html.escape(str(p['value']))}</li>"
+        for p in product.get("additionalProperty") or []
+        if isinstance(p, dict) and p.get("name") and p.get("value") not in (None, "")
+    ]
+    if specs:
+        parts.append(f"<ul>{''.join(specs)}</ul>")
+    return "".join(parts)
+
+
+def _shown(words: list[str], have: list[str]) -> bool:
+    """Whether the Markdown's words ``have`` show some of a description's ``words``: a fifth
+    of its runs of four words (the page may word or break it a little differently)."""
+    runs = {tuple(words[i : i + 4]) for i in range(max(len(words) - 3, 1))}
+    seen = {tuple(have[i : i + 4]) for i in range(max(len(have) - 3, 1))}
+    return len(runs & seen) >= _SHOWN * len(runs)
+
+
+def _products(text: str) -> list[dict]:
+    """The Product items of one JSON-LD text, in order (variants of a group left out)."""
+    try:
+        value = json.loads(text)
+    except ValueError:
+        return []
+    found = []
+    stack = [value]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, list):
+            stack.extend(reversed(node))
+        elif isinstance(node, dict):
+            kind = node.get("@type")
+            kinds = kind if isinstance(kind, list) else [kind]
+            if any(k in _PRODUCT_TYPES for k in kinds if isinstance(k, str)):
+                found.append(node)
+                continue  # a group's variants are the same product
+            stack.extend(reversed([v for v in node.values() if isinstance(v, dict | list)]))
+    return found
+
+
+def _price(offers: object) -> str:
+    """ "119.00 USD" from an offer (the first of several; a range from an aggregate)."""
+    if isinstance(offers, list):
+        offers = next((o for o in offers if isinstance(o, dict)), None)
+    if not isinstance(offers, dict):
+        return ""
+    currency = offers.get("priceCurrency") or ""
+    price = offers.get("price")
+    if price in (None, "") and offers.get("lowPrice") not in (None, ""):
+        price = f"{offers['lowPrice']}–{offers.get('highPrice', '')}".rstrip("–")
+    if price in (None, ""):
+        return ""
+    return f"{price} {currency}".strip() if isinstance(currency, str) else str(price)

@@ -1,0 +1,264 @@
+"""The prose walk: how much text, link text and prose each block of a cleaned page holds.
+
+One ``etree.iterwalk`` over the cleaned tree (the one the converter walks next) adds up, for
+every block element, its subtree's characters, the part in links (text whose owner is an
+``<a>``: a product card wrapped whole in a link is not link text) and the part in prose, and
+gives paragraphs' scores to their parent and grandparent as readability does. Elements whose
+class or id names boilerplate (``comments``, ``sidebar``, ``rodape``, ..., whole words only)
+are noted, unless they hold most of the page's prose (a layout wrapper around the content).
+`webtap.convert._extract` chooses the content from these counters.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import NamedTuple
+
+from lxml import etree
+
+from webtap.convert._boilerplate import ALWAYS, CONSENT, MAYBE, NOT, name_verdict
+
+NESTED = 4  # an <article> in an <article>: a related post or a comment, unless it is the body
+
+__all__ = [
+    "ALL", "COMMAS", "GOOD", "KIND", "KINDS", "LINK", "LINKED", "LINKS", "OWN", "OWN_LINK",
+    "PROSE", "SCORE", "Page", "walk",
+]  # fmt: skip
+
+# Text in these tags belongs to the enclosing block (``clean`` has unwrapped span, font, ...).
+_INLINE = frozenset((
+    "a", "b", "strong", "em", "i", "code", "kbd", "samp", "tt", "sup", "sub", "q", "s", "del",
+    "strike", "br", "img", "source", "picture", "math",
+))  # fmt: skip
+
+_PARAGRAPH = 25  # characters a block needs of its own to count as a paragraph
+_OWN_PROSE = 500  # characters of its own that make a block a candidate too (a layout cell)
+_WRAPPER_SHARE = 0.6  # an element with this share of the page's text is never boilerplate
+_BOILERPLATE_TAGS = frozenset(("aside", "footer", "figure", "figcaption", "form"))
+_NEVER_BOILERPLATE = frozenset(("html", "body", "main"))
+_NEAR_TITLE = 0.5  # a candidate near the title heading wins scoring this share of the best
+_WORD = re.compile(r"\w+")
+
+# A block's counters while the walk is in it, then its subtree's totals: all its characters,
+# those in links, its prose outside boilerplate (GOOD) and anywhere (PROSE, comment sections
+# included), its own text and own link text, commas, score, name verdict, inside a link,
+# how many links it holds.
+ALL, LINK, GOOD, OWN, OWN_LINK, COMMAS, SCORE, KIND, LINKED, PROSE, LINKS = range(11)
+
+
+class Page(NamedTuple):
+    best: etree._Element | None  # the top-scoring candidate outside boilerplate
+    best_score: float
+    good: int  # characters of prose outside links and boilerplate, in the whole page
+    stats: dict[etree._Element, list]  # every block that holds text: its counters
+    boilerplate: list[etree._Element]
+    heading: etree._Element | None  # the title heading: the h1 or h2 saying the <title>
+
+
+def walk(body: etree._Element, title: str = "") -> Page:
+    """One walk over the tree: every block's counters, the best candidate, the boilerplate.
+
+    A block (any element not in ``_INLINE``) owns its text and its inline elements' text.
+    A block owning ``_PARAGRAPH`` characters or more is a paragraph: like readability, its
+    score (1, plus its commas, plus one per 100 characters up to 3) goes to its parent block
+    and half of it to its grandparent, so the container with the most paragraphs of its own
+    scores highest; a candidate's score is then scaled by its share of text outside links.
+    """
+    inline = _INLINE
+    boilerplate_tags = _BOILERPLATE_TAGS
+    kinds = KINDS
+    if len(kinds) > KINDS_MAX:
+        kinds.clear()
+    blocks: list[list] = []
+    stats: dict[etree._Element, list] = {}
+    maybe: list[etree._Element] = []  # boilerplate by name, unless it wraps the content
+    always: list[etree._Element] = []  # comment sections
+    candidates: list[tuple[float, etree._Element]] = []
+    inside = 0  # open comment sections: nothing in them is a candidate
+    linked = 0  # open <a> elements: blocks in them (cards, teasers) are not prose
+    articles = 0  # open <article> elements
+    headings: list[etree._Element] = []  # <h1> and <h2>: where the title heading may be
+    frame: list = []
+    for event, el in etree.iterwalk(body, events=("start", "end")):
+        tag = el.tag
+        if event == "start":
+            if tag in inline:
+                if tag == "a":
+                    linked += 1
+                    if blocks:
+                        blocks[-1][LINKS] += 1
+                text = el.text
+                if text and blocks:
+                    n = len(text.strip())
+                    if n:
+                        frame = blocks[-1]
+                        frame[OWN] += n
+                        frame[COMMAS] += text.count(",") + text.count("\uff0c")
+                        if tag == "a":
+                            frame[OWN_LINK] += n
+                continue
+            if tag == "h1" or tag == "h2":
+                headings.append(el)
+            cls = el.get("class")
+            ident = el.get("id")
+            if cls is None and ident is None:
+                kind = NOT
+            else:
+                kind = kinds.get((cls, ident))
+                if kind is None:
+                    kind = kinds[cls, ident] = name_verdict(cls, ident)
+            if tag in boilerplate_tags:
+                kind = kind or MAYBE
+            elif tag == "article":
+                # An article inside an article is a related post or a comment (HTML5).
+                kind = kind or (NESTED if articles else NOT)
+                articles += 1
+            elif tag in _NEVER_BOILERPLATE:
+                kind = NOT
+            if kind in (ALWAYS, CONSENT):
+                inside += 1
+            text = el.text
+            if text:
+                n = len(text.strip())
+                commas = text.count(",") + text.count("\uff0c") if n else 0
+            else:
+                n = commas = 0
+            blocks.append([0, 0, 0, n, 0, commas, 0.0, kind, linked, 0, 0])
+            continue
+        if tag in inline:
+            if tag == "a":
+                linked -= 1
+        else:
+            if tag == "article":
+                articles -= 1
+            frame = blocks.pop()
+            own = frame[OWN]
+            if own:
+                own_link = frame[OWN_LINK]
+                frame[ALL] += own
+                frame[LINK] += own_link
+                if own >= _PARAGRAPH:
+                    plain = own - own_link
+                    if plain >= _PARAGRAPH and own_link * 2 <= own and not frame[LINKED]:
+                        frame[GOOD] += plain
+                        frame[PROSE] += plain
+                    if blocks and not inside:  # a comment's paragraphs score nothing
+                        score = 1 + frame[COMMAS] + min(own / 100, 3)
+                        if own >= _OWN_PROSE:
+                            frame[SCORE] += score  # text straight in a cell or a div
+                        blocks[-1][SCORE] += score
+                        if len(blocks) > 1:
+                            blocks[-2][SCORE] += score / 2
+            kind = frame[KIND]
+            if kind in (ALWAYS, CONSENT):
+                inside -= 1
+                always.append(el)
+                frame[GOOD] = 0
+            elif not inside:
+                if kind:
+                    maybe.append(el)
+                if frame[SCORE] and frame[ALL]:
+                    candidates.append((frame[SCORE] * (1 - frame[LINK] / frame[ALL]), el))
+            if frame[ALL]:
+                stats[el] = frame
+            if blocks:
+                parent = blocks[-1]
+                parent[ALL] += frame[ALL]
+                parent[LINK] += frame[LINK]
+                parent[GOOD] += frame[GOOD]
+                parent[PROSE] += frame[PROSE]
+                parent[LINKS] += frame[LINKS]
+        tail = el.tail
+        if tail and blocks:
+            n = len(tail.strip())
+            if n:
+                frame = blocks[-1]
+                frame[OWN] += n
+                frame[COMMAS] += tail.count(",") + tail.count("\uff0c")
+    good = frame[GOOD] if frame else 0  # the last block closed is the body
+    boilerplate = _boilerplate(maybe, stats, good)
+    heading = _title_heading(headings, title)
+    best, best_score = _best(candidates, set(boilerplate), heading)
+    return Page(best, best_score, good, stats, [*boilerplate, *always], heading)
+
+
+def _boilerplate(
+    maybe: list[etree._Element], stats: dict[etree._Element, list], good: int
+) -> list[etree._Element]:
+    """The elements named as boilerplate that are: not those holding most of the page's
+    prose, which wrap the content (``l-sidebar-fixed l-article-body-segment``), nor an
+    ``<article>`` holding most of the prose of the ``<article>`` it is in (a post's body in
+    a post, not a related post)."""
+    found = []
+    for el in maybe:
+        counters = stats.get(el)
+        if counters is not None and (
+            counters[GOOD] >= _WRAPPER_SHARE * good
+            or (counters[KIND] == NESTED and _body_of_article(el, counters, stats))
+        ):
+            counters[KIND] = NOT
+        else:
+            found.append(el)
+    return found
+
+
+def _body_of_article(el: etree._Element, counters: list, stats: dict[etree._Element, list]) -> bool:
+    outer = next(el.iterancestors("article"), None)
+    around = stats.get(outer) if outer is not None else None
+    return around is not None and counters[GOOD] * 2 >= around[GOOD] > 0
+
+
+def _best(
+    candidates: list[tuple[float, etree._Element]],
+    boilerplate: set[etree._Element],
+    heading: etree._Element | None,
+) -> tuple[etree._Element | None, float]:
+    """The top-scoring candidate that is not boilerplate nor inside boilerplate; or, when it
+    comes before the page's title ``heading`` (a list of teasers above a short article), the
+    best one holding or following the heading that scores at least ``_NEAR_TITLE`` of it."""
+    candidates.sort(key=lambda c: c[0], reverse=True)
+    first: tuple[etree._Element | None, float] = (None, 0.0)
+    for score, el in candidates:
+        if first[0] is not None and score < _NEAR_TITLE * first[1]:
+            break
+        if el in boilerplate or any(a in boilerplate for a in el.iterancestors()):
+            continue
+        if heading is None or not _before(el, heading):
+            return el, score
+        if first[0] is None:
+            first = (el, score)
+    return first
+
+
+def _before(el: etree._Element, heading: etree._Element) -> bool:
+    """Whether ``el`` ends before ``heading`` begins, in document order."""
+    return el not in heading.iterancestors() and _position(el) < _position(heading)
+
+
+def _position(el: etree._Element) -> tuple[int, ...]:
+    path = []
+    parent = el.getparent()
+    while parent is not None:
+        path.append(parent.index(el))
+        el, parent = parent, parent.getparent()
+    return tuple(reversed(path))
+
+
+def _title_heading(headings: list[etree._Element], title: str) -> etree._Element | None:
+    """The ``<h1>`` or ``<h2>`` that says most of the page title's words and little else (a
+    title often adds the site's name, and the site's name may be a heading of its own)."""
+    if not title:
+        return None
+    words = set(_WORD.findall(title.lower()))
+    best, most = None, 1
+    for el in headings:
+        heading = _WORD.findall("".join(el.itertext()).lower())
+        found = sum(w in words for w in heading)
+        if found > most and found >= 0.8 * len(heading):
+            best, most = el, found
+    return best
+
+
+# Class/id verdicts, shared by every page (sites repeat their class names); cleared when big.
+KINDS: dict[tuple[str | None, str | None], int] = {}
+KINDS_MAX = 50_000

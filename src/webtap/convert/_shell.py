@@ -1,0 +1,264 @@
+"""Pages whose text a script shows: what the server sent for readers without scripts, and the
+judgement of a page that holds no text of its own (a script shell).
+
+Some servers send a body that a script fills in: a mount point (``<div id="root">``), a
+"Loading…" line, a ``<noscript>`` asking for JavaScript. Many still send the text somewhere a
+reader without scripts can find it: in ``<noscript>`` (Discourse and Flarum put the whole
+thread there for crawlers), in ``<template>`` fragments, or as structured data for search
+engines (JSON-LD ``articleBody``, Next.js's ``__NEXT_DATA__`` page props). React's streamed
+segments (``<div hidden id="S:0">``) are moved into place by ``_html.clean`` itself.
+
+`hold` keeps those parts aside before ``clean`` drops them; `recover` gives the hidden markup
+when the visible body is a shell, `structured` the structured data's text when nothing else
+holds it, and `judge` the page's state for `webtap.convert.Document.state`: the hook the
+headless-browser path and the verdicts read.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import NamedTuple
+
+from lxml import etree
+
+from webtap.convert import CONTENT, EMPTY, SCRIPT_SHELL
+
+__all__ = ["Held", "hold", "judge", "recover", "structured"]
+
+_MIN_HIDDEN = 200  # characters the hidden markup needs to replace the visible body
+_SHELL_RATIO = 4  # ... holding this many times the visible body's text
+_CHARACTERS_A_WORD = 25  # Markdown of more characters than this a word has that many words
+_FEW_WORDS = 60  # a page of fewer words may be a shell, if it also looks like one
+_MORE = 3  # structured data replaces the Markdown when it holds this many times its words
+_MIN_STRUCTURED = 80  # ... and at least this many words
+_LONG_STRING = 200  # page props: strings this long (prose or HTML) are the page's text
+
+# Elements a single-page application mounts its view on, empty until its script runs.
+_MOUNTS = etree.XPath(
+    "//*[@id='root' or @id='app' or @id='__next' or @id='__nuxt' or @id='___gatsby'"
+    " or @id='svelte' or @id='q-app' or @id='main-app' or @id='application'"
+    " or @ng-version or @data-reactroot or @data-server-rendered]"
+    "|//app-root|//ng-component"
+)
+_LOADING = re.compile(
+    r"^\W*(?:loading|please wait|one moment|chargement|wird geladen|lädt|laden|cargando"
+    r"|carregando|caricamento|ładowanie|wczytywanie)\b",
+    re.IGNORECASE,
+)
+_CODE_SCRIPT = re.compile(
+    r"<script(?![^>]*\btype\s*=\s*[\"']?(?:application/(?:ld\+)?json|text/template))[\s>]",
+    re.IGNORECASE,
+)
+_JAVASCRIPT = re.compile(r"javascript|\bjs\b", re.IGNORECASE)
+# JSON-LD fields holding a post's or article's text, its author and its date.
+_BODY_KEYS = ("articleBody", "text", "commentText", "reviewBody")
+_DATE_KEYS = ("datePublished", "dateCreated", "commentTime")
+_WORD = re.compile(r"\w+")
+_LD_TYPE = re.compile(r'"@type"\s*:\s*\[?\s*"(?:https?://schema\.org/)?(\w+)"')
+
+
+class Held(NamedTuple):
+    """What ``clean`` is about to drop that may hold the page's text."""
+
+    hidden: list[etree._Element]  # <noscript> and <template> elements, in document order
+    data: list[str]  # JSON-LD and Next.js page props (``__NEXT_DATA__``), as sent
+    types: frozenset[str]  # what the page says it is: JSON-LD @types, og:type ("og:article")
+
+
+def hold(root: etree._Element) -> Held:
+    """Keep ``<noscript>``, ``<template>`` and the data scripts aside (``clean`` detaches them
+    from the tree; the references keep them alive). A declarative shadow root
+    (``<template shadowrootmode>``) is not held: ``clean`` shows it where it stands."""
+    hidden: list[etree._Element] = []
+    data: list[str] = []
+    types: set[str] = set()
+    head = root.find("head")
+    for el in head.iter("meta") if head is not None else ():
+        if el.get("property") == "og:type":
+            types.add("og:" + (el.get("content") or "").strip().lower())
+    for el in root.iter("noscript", "template", "script"):
+        tag = el.tag
+        if tag == "script":
+            kind = el.get("type")
+            if (kind == "application/ld+json" or el.get("id") == "__NEXT_DATA__") and el.text:
+                data.append(el.text)
+                if kind == "application/ld+json":
+                    types.update(_LD_TYPE.findall(el.text))
+        elif tag == "template" and (
+            el.get("shadowrootmode") is not None or el.get("shadowroot") is not None
+        ):
+            continue
+        elif len(el) or (el.text and not el.text.isspace()):
+            hidden.append(el)
+    if len(hidden) > 1:
+        held = set(hidden)
+        hidden = [el for el in hidden if not any(a in held for a in el.iterancestors())]
+    return Held(hidden, data, frozenset(types))
+
+
+def _chars(el: etree._Element) -> int:
+    return int(el.xpath("string-length(normalize-space())"))
+
+
+def recover(root: etree._Element, held: Held, microdata: bool = False) -> etree._Element | None:
+    """A new cleaned ``<html>`` holding the page's ``<noscript>`` and ``<template>`` markup,
+    when the visible body is a script shell beside it (it holds a quarter or less of their
+    text); None otherwise, and always when the hidden markup is small (a tracking pixel, an
+    "enable JavaScript" line, a font's style sheet)."""
+    from webtap.convert._html import clean
+
+    if not held.hidden or sum(_chars(el) for el in held.hidden) < _MIN_HIDDEN:
+        return None
+    html = etree.Element("html")
+    shown = etree.SubElement(html, "body")
+    for el in held.hidden:
+        el.tag = "div"
+        shown.append(el)
+    clean(html, microdata)
+    hidden = _chars(shown)
+    if hidden < _MIN_HIDDEN:
+        return None
+    body = root.find("body")
+    if _chars(root if body is None else body) * _SHELL_RATIO > hidden:
+        return None
+    return html
+
+
+def few_words(markdown: str, words: int = _FEW_WORDS) -> bool:
+    """Whether Markdown has fewer than ``words`` words, so that the page may hold more
+    elsewhere (cheap on long pages: their length alone says no)."""
+    return len(markdown) < _CHARACTERS_A_WORD * words and len(_WORD.findall(markdown)) < words
+
+
+def structured(held: Held, markdown: str) -> etree._Element | None:
+    """The text the page ships as structured data, as a cleaned tree to convert, when it holds
+    several times the words of ``markdown`` (nothing else on the page holds it): JSON-LD
+    ``articleBody``/``text`` (a thread's posts each with its author and date), else the long
+    strings of Next.js page props. None when there is none or it adds little."""
+    if not held.data:
+        return None
+    import html as entities
+    import json
+
+    from webtap.convert._html import clean, parse
+
+    have = len(_WORD.findall(markdown))
+    pieces: list[str] = []
+    props: list[str] = []
+    for text in held.data:
+        try:
+            value = json.loads(text)
+        except ValueError:
+            continue
+        if isinstance(value, dict) and "props" in value and "page" in value:
+            props.extend(_long_strings(value["props"]))
+        else:
+            for author, date, body in _ld_posts(value):
+                header = " · ".join(entities.escape(x) for x in (author, date) if x)
+                if header:
+                    pieces.append(f"<p><strong>{header}</strong></p>")
+                pieces.append(_as_html(body))
+    for chunk in (pieces, [_as_html(s) for s in props]):
+        if not chunk:
+            continue
+        source = "".join(chunk)
+        words = len(_WORD.findall(re.sub(r"<[^>]+>", " ", source)))
+        if words >= _MIN_STRUCTURED and words >= _MORE * have:
+            root = parse(f"<html><body>{source}</body></html>")
+            if root is not None:
+                clean(root)
+                return root
+    return None
+
+
+def _as_html(text: str) -> str:
+    """A structured-data string as HTML: as it is if it holds tags, else a paragraph a line."""
+    import html as entities
+
+    if "</" in text or "<br" in text:
+        return f"<div>{text}</div>"
+    lines = (line.strip() for line in text.splitlines())
+    return "".join(f"<p>{entities.escape(line)}</p>" for line in lines if line)
+
+
+def _ld_posts(value: object) -> list[tuple[str, str, str]]:
+    """(author, date, text) of every JSON-LD item with a body, in order: an article's
+    ``articleBody``, a thread's question and answers, a review's ``reviewBody``."""
+    found: list[tuple[str, str, str]] = []
+    stack = [value]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, list):
+            stack.extend(reversed(node))
+            continue
+        if not isinstance(node, dict):
+            continue
+        body = next((node[k] for k in _BODY_KEYS if isinstance(node.get(k), str)), "")
+        if body.strip():
+            date = next((node[k] for k in _DATE_KEYS if isinstance(node.get(k), str)), "")
+            found.append((_name(node.get("author")), date, body))
+        stack.extend(reversed([v for v in node.values() if isinstance(v, dict | list)]))
+    return found
+
+
+def _name(author: object) -> str:
+    if isinstance(author, list) and author:
+        author = author[0]
+    if isinstance(author, dict):
+        author = author.get("name")
+    return author.strip() if isinstance(author, str) else ""
+
+
+def _long_strings(value: object) -> list[str]:
+    """Strings of page props long enough to be the page's text (prose with spaces, or HTML),
+    in order, each once."""
+    found: list[str] = []
+    seen: set[str] = set()
+    stack = [value]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, str):
+            if len(node) >= _LONG_STRING and node not in seen and node.count(" ") * 12 >= len(node):
+                seen.add(node)
+                found.append(node)
+        elif isinstance(node, list):
+            stack.extend(reversed(node))
+        elif isinstance(node, dict):
+            stack.extend(reversed(list(node.values())))
+    return found
+
+
+def judge(
+    markdown: str, root: etree._Element, held: Held, source: str | bytes, recovered: bool = False
+) -> str:
+    """The page's state (`webtap.convert.CONTENT`, `EMPTY` or `SCRIPT_SHELL`) from its final
+    Markdown and its cleaned tree: a script shell has few words and says so (an empty mount
+    element, a ``<noscript>`` asking for JavaScript, a "Loading…" body, or no word at all
+    beside scripts), and nothing was ``recovered`` for it; an empty page has no word and runs
+    no script (``source``: the page as sent)."""
+    if not few_words(markdown):
+        return CONTENT
+    text = " ".join(markdown.split())
+    if not _WORD.search(text):
+        return SCRIPT_SHELL if _runs_scripts(source) or _shell_signs(root, held) else EMPTY
+    if recovered:
+        return CONTENT
+    if _LOADING.search(text) or _shell_signs(root, held):
+        return SCRIPT_SHELL
+    return CONTENT
+
+
+def _runs_scripts(source: str | bytes) -> bool:
+    """Whether the page as sent has a ``<script>`` that runs code (not a data block)."""
+    if isinstance(source, bytes):
+        source = source.decode("utf-8", "replace")
+    return _CODE_SCRIPT.search(source) is not None
+
+
+def _shell_signs(root: etree._Element, held: Held) -> bool:
+    """An empty mount element, or a ``<noscript>`` that asks for JavaScript."""
+    if any(not _chars(el) for el in _MOUNTS(root)):
+        return True
+    return any(
+        el.tag == "noscript" and _JAVASCRIPT.search(" ".join(el.itertext())) for el in held.hidden
+    )

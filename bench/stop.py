@@ -1,11 +1,12 @@
 """Seconds from a stop signal to the exit, for every front door with a call in flight.
 
-    .venv/bin/python bench/stop.py [--rounds N]
+    .venv/bin/python bench/stop.py [--rounds N] [--ray]
 
 Each front door runs as a real process with work it cannot finish -- a page on 127.0.0.1 that
 never answers, a model call the fake Anthropic API holds, a discovered tool that sleeps -- and
 gets SIGTERM, SIGHUP and SIGINT in turn. The time is from ``send_signal`` to the reaped exit;
-the target is 2 s (docs/host.md, "Stopping webtap"). For scale, the first row is the same
+the target is 2 s (docs/host.md, "Stopping webtap"). ``--ray`` adds ``webtap batch --engine
+ray`` (each run starts a Ray instance of its own first, ~10 s). For scale, the first row is the same
 ``webtap mcp`` ending because its client hung up (stdin closed), which it always did promptly.
 The machine's load average is printed too: these are wall times of processes competing for it.
 """
@@ -198,9 +199,16 @@ def http_server(bench: Bench, tool: str, arguments: dict[str, Any], *extra: str)
     return process
 
 
-def scenarios(bench: Bench) -> dict[str, Callable[[], Any]]:
+def scenarios(bench: Bench, ray: bool = False) -> dict[str, Callable[[], Any]]:
     fetch = {"url": bench.slow.url}
     sleep = {"text": "zzz"}
+    urls, questions = bench.root / "urls.csv", bench.root / "questions.csv"
+    urls.write_text(f"url\n{bench.slow.url}\n")
+    questions.write_text("context,prompt\nParis,Which country?\n")
+
+    def batch(job: str, source: Path, *extra: str) -> Any:
+        out = str(bench.root / f"{job}.parquet")
+        return bench.start("batch", job, str(source), out, "--no-progress", *extra)
 
     def ask_fetch() -> Any:
         bench.api.queue(message(tool_use("web_fetch", fetch), stop_reason="tool_use"))
@@ -225,7 +233,14 @@ def scenarios(bench: Bench) -> dict[str, Callable[[], Any]]:
             "tool",
             lambda: bench.start("tools", "run", "sleeper", json.dumps(sleep)),
         ),
+        "batch fetch, web page hanging": ("page", lambda: batch("fetch", urls)),
+        "batch ask, model call held": ("model", lambda: batch("ask", questions)),
     }
+    if ray:
+        cases["batch --engine ray, page hanging"] = (
+            "page",
+            lambda: batch("fetch", urls, "--engine", "ray"),
+        )
     return {
         name: (lambda what=what, start=start: bench.started(what, start))
         for name, (what, start) in cases.items()
@@ -251,12 +266,13 @@ def seconds_to_exit(process: Any, signum: int | None) -> float:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--rounds", type=int, default=3, help="runs of each case (default 3)")
+    parser.add_argument("--ray", action="store_true", help="webtap batch --engine ray too")
     args = parser.parse_args()
     signals = {"SIGTERM": signal.SIGTERM, "SIGHUP": signal.SIGHUP, "SIGINT": signal.SIGINT}
     with tempfile.TemporaryDirectory() as folder:
         bench = Bench(Path(folder))
         bench.api.responder = bench.hold_model
-        cases = scenarios(bench)
+        cases = scenarios(bench, args.ray)
         print(f"seconds from the signal to the exit (median / worst of {args.rounds}); target 2 s")
         print(f"load average at start: {os.getloadavg()[0]:.2f} on {os.cpu_count()} CPUs\n")
         print(f"{'front door, what is in flight':40} {'SIGTERM':>13} {'SIGHUP':>13} {'SIGINT':>13}")

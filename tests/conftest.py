@@ -57,11 +57,34 @@ _SCRUBBED = [
     "WEBTAP_ROBOTS",
     "WEBTAP_USER_AGENT",
     "WEBTAP_SYSTEM_TOOLS_DIR",
+    "WEBTAP_BUDGET",
+    "WEBTAP_HOST_RATE",
+    "WEBTAP_ANTHROPIC_RPM",
     "WEBTAP_BROWSER",
     "NO_COLOR",
     "FORCE_COLOR",
     *SETTINGS,  # every declared setting, a new one too
 ]
+
+
+def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
+    """Run tests/scale in one worker, one test at a time, and every other test as ``--dist
+    load`` would: its session's Ray cluster then starts once, and no scale test that starts a
+    Ray instance of its own runs beside one that counts the requests in each second. (A
+    scheduler, since ``xdist_group`` marks no longer group anything under pytest 9.2:
+    pytest-dev/pytest-xdist#1386.) Another ``--dist`` given on the command line is left alone."""
+    if config.getvalue("dist") not in ("load", "loadgroup"):
+        return None
+    from xdist.scheduler import LoadScopeScheduling
+
+    class ScaleInOneWorker(LoadScopeScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            return SCALE if nodeid.startswith(SCALE) else nodeid
+
+    return ScaleInOneWorker(config, log)
+
+
+SCALE = "tests/scale/"
 
 
 @pytest.fixture(autouse=True)

@@ -26,8 +26,11 @@ FRONT_DOOR = "webtap.cli"
 LAYERS: list[tuple[str, set[str]]] = [
     ("base", {"webtap", "errors"}),
     (
-        "foundation",  # envelope, settings, text, files, caches, the guard, HTTP, credentials,
-        # who webtap says it is and what robots.txt allows it
+        # envelope, settings, text, files, caches, the guard, HTTP, credentials, who webtap
+        # says it is and what robots.txt allows it, and where rate budgets keep their state
+        # (their steps too: the search layer's budget, the agent's and the rows' politeness
+        # budgets all run them)
+        "foundation",
         {
             "protocol",
             "_validators",
@@ -43,6 +46,7 @@ LAYERS: list[tuple[str, set[str]]] = [
             "credentials",
             "useragent",
             "robots",
+            "budget_store",
         },
     ),
     # Pages read: to Markdown, and what a page is (its verdict, its Markdown version).
@@ -52,10 +56,20 @@ LAYERS: list[tuple[str, set[str]]] = [
     ("tools", {"tools", "entry"}),
     ("host", {"host", "store"}),
     ("agent", {"agent"}),
-    ("front doors", {"cli", "sql", "mcp"}),
+    # rows: fetch and ask over Arrow batches (ask through sql's batch entry point), for batch
+    # (webtap batch), ray (Ray Data) and spark (PySpark UDFs)
+    (
+        "front doors",
+        {"cli", "sql", "mcp", "rows", "batch", "ray", "spark"},
+    ),
 ]
 # Side by side in one layer, and neither imports the other.
-INDEPENDENT = [("fetch", "search"), ("sql", "mcp")]
+INDEPENDENT = [
+    ("fetch", "search"),
+    ("sql", "mcp"),
+    ("ray", "spark"),
+    ("batch", "spark"),
+]
 
 
 def module_name(path: Path) -> str:

@@ -45,7 +45,9 @@ if TYPE_CHECKING:
 __all__ = [
     "ALLOW_NETWORKS",
     "ALLOW_PRIVATE_NETWORKS",
+    "ANTHROPIC_RPM",
     "BROWSER",
+    "BUDGET",
     "CACHE",
     "CACHE_DIR",
     "CONNECT_TIMEOUT",
@@ -55,6 +57,7 @@ __all__ = [
     "FETCH_MODE",
     "FETCH_TIMEOUT",
     "GOOGLE_MAX_CALLS",
+    "HOST_RATE",
     "KINDS",
     "MAX_BYTES",
     "MCP_MAX_LINES",
@@ -197,6 +200,7 @@ SECTIONS = {
     "ask": "Ask and SQL",
     "mcp": "MCP server",
     "files": "Caches and files",
+    "scale": "Past one machine",
 }
 
 T = TypeVar("T")
@@ -526,4 +530,32 @@ SYSTEM_TOOLS_DIR = declare(
     "the system tools folder",
     section="files",
     shown="`<prefix>/libexec/ikigai`",
+)
+
+# --- Past one machine: where rate budgets live, politeness per host, the model's rate ----------
+# (docs/scale.md; read by webtap.budget_store, webtap.rows and webtap.agent.rate)
+
+BUDGET = declare(
+    "WEBTAP_BUDGET",
+    "text",
+    None,
+    "where rate budgets keep their state: file (one machine), ray (one Ray cluster) or a "
+    "redis:// URL (any engine)",
+    section="scale",
+    shown="file",
+)
+HOST_RATE = declare(
+    "WEBTAP_HOST_RATE",
+    "number",
+    1.0,
+    "fetches a second per web host in webtap batch and on Ray or Spark (politeness)",
+    section="scale",
+)
+ANTHROPIC_RPM = declare(
+    "WEBTAP_ANTHROPIC_RPM",
+    "number",
+    0.0,
+    "model calls a minute per Anthropic key until the API says its limit (unset: unspaced)",
+    section="scale",
+    shown="unset",
 )

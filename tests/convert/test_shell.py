@@ -222,6 +222,8 @@ def test_next_data_page_props_when_nothing_else_holds_the_text() -> None:
         ("<html><body><p>Loading…</p><script>start()</script></body></html>", SCRIPT_SHELL),
         ("<html><body><app-root></app-root><p>Example Shop</p></body></html>", SCRIPT_SHELL),
         ("<html><body><p>Gone fishing, back on Monday.</p></body></html>", CONTENT),
+        ("<html><body><p>\U0001f44d\u200d\U0001f525</p></body></html>", CONTENT),  # emoji alone
+        ("<html><body><p>\u2014 \u2026</p></body></html>", EMPTY),  # punctuation alone
         (f"<html><body><div id='root'>{TEXT}</div><script src='/a.js'></script></body></html>",
          CONTENT),
     ],

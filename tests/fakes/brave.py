@@ -3,7 +3,9 @@
 :meth:`FakeBrave.answer` serves Brave's recorded answers (success, ``SUBSCRIPTION_TOKEN_INVALID``,
 ``RATE_LIMITED``, ``QUOTA_LIMITED``... with their ``X-RateLimit-*`` headers);
 :meth:`FakeBrave.strict` keeps the free plan's limit as Brave does, refusing anything faster with
-its 429. Used by tests/search, tests/agent, tests/sql, tests/mcp and bench/sql_batch.py.
+its 429; :meth:`FakeBrave.limited` only says the limit, for tests that count the requests that
+arrive in any one second (``arrivals``). Used by tests/search, tests/agent, tests/sql, tests/mcp,
+tests/scale, bench/sql_batch.py and bench/scale.py.
 """
 
 from __future__ import annotations
@@ -36,6 +38,19 @@ class FakeBrave(FakeProvider):
 
     def keys_sent(self) -> list[str | None]:
         return [request.headers.get("X-Subscription-Token") for request in self.requests()]
+
+    def limited(self, per_second: int) -> FakeBrave:
+        """Answer every request with the usual results, their ``X-RateLimit-*`` headers saying
+        a limit of ``per_second`` requests a second (a paid plan's), and refuse none: whether
+        callers kept the limit is for the test to count (``arrivals``)."""
+        results = body_of("brave/" + self.usual)
+        headers = {
+            "Content-Type": "application/json",
+            "X-RateLimit-Limit": f"{per_second}, 20000000",
+            "X-RateLimit-Remaining": f"{per_second - 1}, 19999000",
+            "X-RateLimit-Reset": "1, 1419704",
+        }
+        return self.respond(lambda request: Response(results, status=200, headers=headers))
 
     def strict(self, per_second: int = 1, monthly_left: int = 1990) -> FakeBrave:
         """Keep the free plan's limit strictly: a request that arrives less than

@@ -11,8 +11,10 @@ answers on its own path (the suite's ``provider_server`` fixture).
 from __future__ import annotations
 
 import logging
+import threading
+import time
 from collections.abc import Callable
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Self
 
 from pytest_httpserver import HTTPServer
 from tests.fakes.recorded import recorded
@@ -43,6 +45,8 @@ class FakeProvider:
         self.server = server
         self._handler: Callable[[Request], Response] | None = None
         self._registered: Any = None
+        self.arrivals: list[float] = []  # when each request reached the endpoint (monotonic)
+        self._lock = threading.Lock()
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self.server, name)  # expect_request, log, clear, url_for, start, stop...
@@ -59,7 +63,7 @@ class FakeProvider:
         """Every variable webtap needs to search here: the endpoint and the credentials."""
         return {self.endpoint_env: self.url(), **self.credentials()}
 
-    def answer(self, name: str | None = None, status: int | None = None) -> FakeProvider:
+    def answer(self, name: str | None = None, status: int | None = None) -> Self:
         """From now on, answer every request at the endpoint with the recorded answer ``name``
         (default: the usual success), with its recorded status and headers; ``status``
         overrides the status."""
@@ -68,7 +72,7 @@ class FakeProvider:
             response.status_code = status
         return self.respond(lambda request: response)
 
-    def respond(self, handler: Callable[[Request], Response]) -> FakeProvider:
+    def respond(self, handler: Callable[[Request], Response]) -> Self:
         """From now on, answer every request at the endpoint with ``handler(request)``."""
         self._handler = handler
         if self._registered is None or self._registered not in self.server.handlers:
@@ -77,6 +81,8 @@ class FakeProvider:
         return self
 
     def _respond(self, request: Request) -> Response:
+        with self._lock:
+            self.arrivals.append(time.monotonic())
         assert self._handler is not None
         return self._handler(request)
 

@@ -9,12 +9,13 @@ dripped too, headers and all, with ``drip``).
 ``Route``'s fields), for pages that answer differently each time (conditional requests).
 A path is looked up with its query first, then without it (a search provider's endpoint).
 
-The site records every request it gets (``log``), so a test can prove that nothing was sent.
-A fetch a model chose reads ``/robots.txt`` first (a 404 here unless routed: everything
-allowed); ``requests`` and ``paths()`` are the other requests, those for pages, and
-``robots_reads()`` counts the reads of robots.txt. It listens on 127.0.0.1, or on another
-address given (``host="127.0.0.2"``: a page on a loopback address of its own, for tests that
-allow exactly that one past the SSRF guard).
+The site records every request it gets (``log``, each with when it came), so a test can prove
+that nothing was sent, or count the requests that arrived in any one second. A fetch a model
+chose reads ``/robots.txt`` first (a 404 here unless routed: everything allowed); ``requests``
+and ``paths()`` are the other requests, those for pages, and ``robots_reads()`` counts the
+reads of robots.txt. It listens on
+127.0.0.1, or on another address given (``host="127.0.0.2"``: a page on a loopback address of
+its own, for tests that allow exactly that one past the SSRF guard).
 
     with Site.running() as site:
         url = site.page("/", "<title>Hi</title><p>hello</p>")
@@ -23,6 +24,7 @@ allow exactly that one past the SSRF guard).
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -49,6 +51,7 @@ class Route:
 class Seen:
     path: str
     headers: dict[str, str]
+    at: float = 0.0  # when it arrived (time.monotonic())
 
 
 class Site:
@@ -62,7 +65,8 @@ class Site:
             protocol_version = "HTTP/1.1"
 
             def do_GET(self) -> None:
-                seen = Seen(self.path, {k.lower(): v for k, v in self.headers.items()})
+                headers = {k.lower(): v for k, v in self.headers.items()}
+                seen = Seen(self.path, headers, time.monotonic())
                 site.log.append(seen)
                 route = site.routes.get(self.path) or site.routes.get(self.path.split("?")[0])
                 route = route or Route(404, body=b"no such page")
@@ -172,6 +176,10 @@ class Site:
     def robots_reads(self) -> int:
         """How many times robots.txt was asked for."""
         return sum(seen.path == "/robots.txt" for seen in self.log)
+
+    def arrivals(self) -> list[float]:
+        """When each request so far arrived (``time.monotonic()``), in order."""
+        return [seen.at for seen in list(self.requests)]
 
     def redirect(self, path: str, location: str, status: int = 302) -> str:
         return self.route(path, status=status, headers={"Location": location})

@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import sys
 import threading
+import time
 from pathlib import Path
 from typing import Any
 
@@ -471,6 +472,12 @@ def test_progress_ends_when_the_query_is_cancelled(anthropic_api: FakeAnthropic,
     try:
         worker.start()
         assert held.arrived.wait(60)
+        # The first call can reach the model before every row is handed out and counted; a
+        # cancel then stops the hand-out before any progress shows. Cancel once it shows.
+        end = time.monotonic() + 60
+        while not reporter.calls:
+            assert time.monotonic() < end, "the query's rows were never counted"
+            time.sleep(0.01)
         functions.cancel()
         worker.join(60)  # a guard against a hang: the calls in flight are never answered
     finally:

@@ -8,6 +8,7 @@ import time
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from webtap.agent.api_errors import translate_api_errors
+from webtap.agent.rate import observe, take_turn
 from webtap.errors import NetworkError, WebtapError
 
 if TYPE_CHECKING:
@@ -37,6 +38,8 @@ def send(client: Any, request: dict[str, Any], call: ModelCall, max_retries: int
     60 s) or else an exponential back-off (0.5 s doubling to 8 s, less up to 25 % jitter).
     An attempt gets no more time than the question has left, none starts once the deadline has
     passed, and no retry is made whose wait would outlast it: the failure is reported then.
+    Each attempt first waits for the key's turn in its shared rate budget, and every answer's
+    rate-limit headers go back to that budget (:mod:`webtap.agent.rate`).
     """
     import anthropic
 
@@ -45,6 +48,8 @@ def send(client: Any, request: dict[str, Any], call: ModelCall, max_retries: int
         remaining = call.deadline.remaining()
         if remaining <= 0:
             raise spent(call.deadline)
+        take_turn(client, remaining)  # may wait: the time left is read again
+        remaining = call.deadline.remaining()
         timeout = min(call.timeout, remaining)
         try:
             with translate_api_errors(list(call.secrets), call.timeout, retries, model=call.model):
@@ -55,6 +60,7 @@ def send(client: Any, request: dict[str, Any], call: ModelCall, max_retries: int
                         # Number the attempts as the SDK would, for the API's own accounting.
                         extra_headers={"x-stainless-retry-count": str(retries)},
                     )
+                    observe(client, raw.http_response)
                     return raw.http_response.content
                 except anthropic.APITimeoutError:
                     if timeout < call.timeout:
@@ -69,6 +75,7 @@ def send(client: Any, request: dict[str, Any], call: ModelCall, max_retries: int
                     if retries >= max_retries or wait >= call.deadline.remaining():
                         raise
                 except anthropic.APIStatusError as exc:
+                    observe(client, exc.response)
                     if retries >= max_retries or not _should_retry(exc.response):
                         raise
                     wait = retry_wait(exc.response.headers, retries)

@@ -54,6 +54,9 @@ _JAVASCRIPT = re.compile(r"javascript|\bjs\b", re.IGNORECASE)
 _BODY_KEYS = ("articleBody", "text", "commentText", "reviewBody")
 _DATE_KEYS = ("datePublished", "dateCreated", "commentTime")
 _WORD = re.compile(r"\w+")
+# Text that is not a word but still says something: an emoji, a symbol (not ASCII, not
+# whitespace, not the general punctuation block's dashes, quotes and spaces).
+_SYMBOL = re.compile(r"[^\x00-\x7f\s\u2000-\u206f]")
 _LD_TYPE = re.compile(r'"@type"\s*:\s*\[?\s*"(?:https?://schema\.org/)?(\w+)"')
 
 
@@ -239,7 +242,7 @@ def judge(
     if not few_words(markdown):
         return CONTENT
     text = " ".join(markdown.split())
-    if not _WORD.search(text):
+    if not _WORD.search(text) and not _SYMBOL.search(text):
         return SCRIPT_SHELL if _runs_scripts(source) or _shell_signs(root, held) else EMPTY
     if recovered:
         return CONTENT

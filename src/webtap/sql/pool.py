@@ -1,4 +1,4 @@
-"""The worker pool that runs the rows' model calls."""
+"""The worker pool that runs the rows' model calls (and, for :mod:`webtap.rows`, their fetches)."""
 
 from __future__ import annotations
 
@@ -15,8 +15,9 @@ class Pool:
     """A bounded pool of daemon threads, so that a cancelled query never holds the process
     open while its abandoned model calls run to their timeout."""
 
-    def __init__(self, workers: int) -> None:
+    def __init__(self, workers: int, name: str = "stps_ask_ai") -> None:
         self.workers = workers
+        self.name = name  # its threads' names: name_0, name_1, ...
         self._queue: queue.SimpleQueue[Any] = queue.SimpleQueue()
         self._threads: list[threading.Thread] = []
         self._lock = threading.Lock()
@@ -27,7 +28,7 @@ class Pool:
         with self._lock:
             if len(self._threads) < self.workers:
                 thread = threading.Thread(
-                    target=self._work, name=f"stps_ask_ai_{len(self._threads)}", daemon=True
+                    target=self._work, name=f"{self.name}_{len(self._threads)}", daemon=True
                 )
                 self._threads.append(thread)
                 thread.start()

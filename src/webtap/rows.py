@@ -1,0 +1,283 @@
+"""Fetch and ask over tables: callables that take an Arrow batch and return one.
+
+:class:`FetchPages` reads a URL column and adds the pages (final URL, title, Markdown, verdict,
+error); :class:`AskRows` reads context and prompt columns and adds the model's answers (answer,
+error). Both keep every input column, never raise for a row (an error is a value, as in SQL),
+and run a batch's rows concurrently on the same thread pools, caches and retries as on one
+machine. They are what ``Dataset.map_batches`` runs on Ray (:mod:`webtap.ray`), what a Spark
+UDF runs (:mod:`webtap.spark`), and what ``webtap batch`` runs locally (:mod:`webtap.batch`).
+
+A fetch first waits for its host's turn in a politeness budget (``WEBTAP_HOST_RATE`` requests a
+second per host, 1 by default), kept in the same store as the keys' budgets
+(``WEBTAP_BUDGET``), so that a thousand workers do not call one site a thousand times at once.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, wait
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+if TYPE_CHECKING:
+    from webtap.fetch import Page
+    from webtap.sql.pool import Pool
+
+__all__ = [
+    "ASK_COLUMNS",
+    "FETCH_COLUMNS",
+    "AskRows",
+    "FetchPages",
+    "Fetched",
+    "Stop",
+    "fetch_row",
+    "page_verdict",
+    "split_answer",
+]
+
+HOST_WAIT = 600.0  # seconds a fetch may wait for its host's turn
+FETCH_COLUMNS = ("final_url", "title", "markdown", "verdict", "error")
+ASK_COLUMNS = ("answer", "error")
+OK = "OK"
+
+
+class Fetched(NamedTuple):
+    """One row's page, or its error (``verdict`` is ``OK`` or the error's code)."""
+
+    final_url: str | None
+    title: str | None
+    markdown: str | None
+    verdict: str | None
+    error: str | None
+
+
+class Stop:
+    """A stop asked from another thread (``webtap batch`` told SIGTERM, SIGHUP or Ctrl-C).
+
+    Once :meth:`set`, the callables given it end their batch at once: a fetch batch returns the
+    rows finished so far (the others dropped, those in flight abandoned on their daemon
+    threads), an ask batch returns none (its waiting rows dropped, its calls cut off, as
+    ``stps_ask_ai`` stops on Ctrl-C). Nothing it abandons holds the process open.
+    """
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._hooks: list[Callable[[], None]] = []
+        self.signal: Future[None] = Future()  # done once set (for concurrent.futures.wait)
+
+    def set(self) -> None:
+        with self._lock:
+            if self.signal.done():
+                return
+            self.signal.set_result(None)
+            hooks, self._hooks = self._hooks, []
+        for hook in hooks:
+            hook()
+
+    def is_set(self) -> bool:
+        return self.signal.done()
+
+    def on_set(self, hook: Callable[[], None]) -> None:
+        """Call ``hook`` when the stop is set (now, if it is)."""
+        with self._lock:
+            if not self.signal.done():
+                self._hooks.append(hook)
+                return
+        hook()
+
+
+def host_rate() -> float:
+    """Fetches a second per web host (``WEBTAP_HOST_RATE``): a polite crawler's pace."""
+    from webtap.settings import HOST_RATE
+
+    return HOST_RATE.get()
+
+
+def fetch_row(url: str | None, mode: str | None = None, polite: bool = True) -> Fetched:
+    """One URL's page as a row; NULL in, NULL out; an error is a value, never raised."""
+    if url is None:
+        return Fetched(None, None, None, None, None)
+    from webtap.errors import WebtapError
+    from webtap.fetch import fetch
+    from webtap.redact import redact
+
+    try:
+        if polite:
+            _host_turn(url)
+        page = fetch(url, mode=mode)
+    except WebtapError as exc:
+        return Fetched(None, None, None, exc.code, redact(exc.message))
+    except Exception as exc:  # a bug: a value too, never a failed job
+        return Fetched(None, None, None, "INTERNAL_ERROR", f"{type(exc).__name__} (a bug)")
+    return Fetched(page.url, page.title, page.markdown, page_verdict(page), None)
+
+
+def page_verdict(page: Page) -> str:
+    """The ``verdict`` of a page that came back: the one place a row reads it.
+
+    ``OK`` for now (a fetch that failed has its error's code instead). When fetch classifies
+    what it got (a bot wall, a login, a paywall, ...: the verdict classifier), this returns the
+    page's own verdict.
+    """
+    return OK
+
+
+def _host_turn(url: str) -> None:
+    from urllib.parse import urlsplit
+
+    from webtap.net import Deadline
+    from webtap.search.budget import RateBudget
+
+    try:
+        host = (urlsplit(url).hostname or "").rstrip(".").lower()
+    except ValueError:
+        return  # the fetch says what is wrong with the URL
+    if host:
+        budget = RateBudget(
+            "host",
+            host,
+            what=f"politeness to {host}",
+            rate=host_rate(),
+            calls="fetch(es) of this host",
+            hint="raise WEBTAP_HOST_RATE, or spread the job's URLs over more hosts",
+        )
+        budget.acquire(Deadline(HOST_WAIT), margin=0.0)
+
+
+class FetchPages:
+    """``batch`` (an Arrow table or record batch) with a URL ``column`` in; the same rows out,
+    with :data:`FETCH_COLUMNS` added. ``threads`` fetches run at once (per actor), on daemon
+    threads. With ``stop`` (a :class:`Stop`), a batch stopped midway returns only its rows
+    finished so far."""
+
+    def __init__(
+        self,
+        column: str = "url",
+        *,
+        threads: int = 16,
+        mode: str | None = None,
+        stop: Stop | None = None,
+    ) -> None:
+        self.column = column
+        self.mode = mode
+        self.threads = threads
+        self.stop = stop
+        self._pool: Pool | None = None
+
+    def __call__(self, batch: Any) -> Any:
+        from webtap.sql.pool import Pool
+
+        urls = _column(batch, self.column)
+        if self._pool is None:
+            self._pool = Pool(self.threads, name="webtap_fetch")
+        futures = [self._pool.submit(fetch_row, url, self.mode) for url in urls]
+        self._wait(futures)
+        kept = [n for n, future in enumerate(futures) if _finished(future)]
+        if len(kept) < len(futures):  # stopped: the rows finished, the others dropped
+            self.close()
+            batch = _table(batch).take(kept)
+        rows = [futures[n].result() for n in kept]
+        return _with_columns(batch, FETCH_COLUMNS, list(zip(*rows, strict=True)) if rows else [])
+
+    def _wait(self, futures: list[Future[Fetched]]) -> None:
+        if self.stop is None:
+            wait(futures)
+            return
+        pending: set[Future[Any]] = set(futures)
+        while pending and not self.stop.is_set():
+            done, _ = wait([*pending, self.stop.signal], return_when=FIRST_COMPLETED)
+            pending -= done
+
+    def close(self) -> None:
+        """Drop the rows waiting; the threads end (those in flight once their row is done)."""
+        pool, self._pool = self._pool, None
+        if pool is not None:
+            pool.shutdown()
+
+
+class AskRows:
+    """``batch`` with ``context`` and ``prompt`` columns in; the same rows out, with ``answer``
+    and ``error`` added. The rows go through the SQL functions' batch entry point
+    (:meth:`webtap.sql.SqlFunctions.ask_many`): ``concurrency`` model calls at once,
+    identical rows asked once, an optional answer ``cache`` (a SQLite file). With ``stop``
+    (a :class:`Stop`), a batch stopped midway returns no rows."""
+
+    def __init__(
+        self,
+        context: str = "context",
+        prompt: str = "prompt",
+        *,
+        model: str | None = None,
+        max_tokens: int | None = None,
+        concurrency: int = 8,
+        cache: str | None = None,
+        stop: Stop | None = None,
+    ) -> None:
+        self.context, self.prompt = context, prompt
+        self.model, self.max_tokens = model, max_tokens
+        self.concurrency, self.cache = concurrency, cache
+        self.stop = stop
+        self._functions: Any = None
+
+    def __call__(self, batch: Any) -> Any:
+        from webtap.sql import Interrupted, SqlFunctions
+
+        if self._functions is None:
+            self._functions = SqlFunctions(concurrency=self.concurrency, cache=self.cache)
+            if self.stop is not None:
+                self.stop.on_set(self._functions.cancel)
+        contexts, prompts = _column(batch, self.context), _column(batch, self.prompt)
+        rows = [(c, p, self.model, self.max_tokens) for c, p in zip(contexts, prompts, strict=True)]
+        try:
+            values = self._functions.ask_many(rows) if rows else []
+        except Interrupted:
+            if self.stop is None or not self.stop.is_set():
+                raise
+            return _with_columns(_table(batch).slice(0, 0), ASK_COLUMNS, [])
+        split = [split_answer(value) for value in values]
+        return _with_columns(batch, ASK_COLUMNS, list(zip(*split, strict=True)) if split else [])
+
+    def close(self) -> None:
+        functions, self._functions = self._functions, None
+        if functions is not None:
+            functions.close()
+
+
+def split_answer(value: str | None) -> tuple[str | None, str | None]:
+    """An ``stps_ask_ai`` value as (answer, error): ``ERROR: ...`` values are errors."""
+    if value is not None and value.startswith("ERROR:"):
+        return None, value
+    return value, None
+
+
+def _column(batch: Any, name: str) -> list[Any]:
+    if name not in batch.schema.names:
+        raise ValueError(
+            f"the table has no column {name!r} (it has: {', '.join(batch.schema.names)}); "
+            "name the column to read"
+        )
+    return batch.column(name).to_pylist()
+
+
+def _finished(future: Future[Any]) -> bool:
+    return future.done() and not future.cancelled() and future.exception() is None
+
+
+def _table(batch: Any) -> Any:
+    import pyarrow as pa
+
+    return batch if isinstance(batch, pa.Table) else pa.Table.from_batches([batch])
+
+
+def _with_columns(batch: Any, names: Sequence[str], values: Sequence[Sequence[Any]]) -> Any:
+    """``batch`` as an Arrow table with string columns ``names`` set to ``values``."""
+    import pyarrow as pa
+
+    table = _table(batch)
+    for index, name in enumerate(names):
+        column = pa.array(list(values[index]) if values else [], type=pa.string())
+        if name in table.schema.names:
+            table = table.set_column(table.schema.get_field_index(name), name, column)
+        else:
+            table = table.append_column(name, column)
+    return table

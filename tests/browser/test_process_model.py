@@ -23,7 +23,13 @@ APP = """<!doctype html><html><head><title>{name}</title></head><body><div id="r
 @pytest.fixture
 def rendering(monkeypatch, launches) -> None:
     """Rendering as by default (auto), through the counting browser; the guard off for the
-    test's own server."""
+    test's own server; and no hold on the process's kept browser but the test's own (a host
+    that an earlier test in this process left open, an SqlFunctions never closed, would share
+    its browser)."""
+    from webtap.fetch import render
+
+    monkeypatch.setattr(render, "_holds", 0)
+    monkeypatch.setattr(render, "_kept", None)
     monkeypatch.setenv("WEBTAP_RENDER", "auto")
     monkeypatch.setenv("WEBTAP_ALLOW_PRIVATE_NETWORKS", "1")
     monkeypatch.setenv("WEBTAP_CACHE", "off")

@@ -80,8 +80,11 @@ def test_a_script_built_app_comes_back_as_content_in_auto(app, env, launches, fe
         "## 1.9\n\nThe page cache keeps converted pages for ten minutes.\n"
     )
     assert launches.count() == 1
-    # The plain fetch first (its conversion judged the shell), then the browser's own requests.
+    # The plain fetch first (its conversion judged the shell), then the browser's own requests,
+    # all with webtap's one User-Agent.
     assert app.paths() == ["/", "/", "/assets/app.js", "/api/notes.json"]
+    agents = {seen.headers.get("user-agent", "") for seen in app.requests}
+    assert len(agents) == 1 and agents.pop().startswith("webtap/")
 
 
 def test_no_browser_survives_the_executable(app, env, launches, fetch_exe):

@@ -9,10 +9,11 @@ converted as always first: the fetch's guard has checked it and every redirect, 
 is known, and most pages need no browser.
 
 **How**: the browser loads the URL through a proxy that applies the same guard
-(:meth:`Guard.from_env <webtap.guard.Guard.from_env>`, as the fetch) to every connection, within
-what is left of the fetch's deadline; the DOM it settles on is a
-:class:`~webtap.fetch.download.Download` converted by the same converter in the same mode. A page
-still judged a shell after rendering is not taken.
+(:meth:`Guard.from_env <webtap.guard.Guard.from_env>`, as the fetch) to every connection, with
+webtap's one User-Agent, within what is left of the fetch's deadline; the DOM it settles on,
+without its scripts and ``<noscript>`` (they have run), is a
+:class:`~webtap.fetch.download.Download` converted by the same converter in the same mode and
+judged as the page. A page still judged a shell after rendering is not taken.
 
 **What if not**: a shell that is not rendered (rendering off, no browser, the render failed or
 did not help) keeps its state (``script_shell``), which the verdict turns into its
@@ -33,8 +34,8 @@ content came from more than the one response they describe.
 **Which browser process**: by default each render starts a browser and kills it (a one-shot
 executable). A long-lived host -- ``webtap mcp``, the ask loop, the SQL functions -- holds
 :func:`keep_browser` while it runs: its renders share one browser with a few tabs, restarted
-when it dies, closed when the last hold is let go (and killed at exit, or by
-:func:`webtap.browser.kill_all` from a signal handler).
+when it dies, closed when the last hold is let go (and killed at exit, or on a stop signal by
+``webtap.host.process.kill_running``, which calls :func:`webtap.browser.kill_all`).
 
 Nothing here imports :mod:`webtap.browser` until a page is to be rendered: a plain fetch never
 loads it (tests/test_cold_start.py), nor, from the cache, the converter.
@@ -309,11 +310,16 @@ def _render(url: str, deadline: Deadline, guard: Guard, max_html: int) -> Render
     """``url`` rendered in the kept browser, else in a browser of its own."""
     global _kept
     from webtap.browser import Browser, render
+    from webtap.useragent import user_agent
+
+    agent = user_agent()  # the one User-Agent of every request webtap makes
 
     with _lock:
         if _holds and _kept is None:
             _kept = Browser()  # finds the executable; starts it on its first render
         browser = _kept
     if browser is not None:
-        return browser.render(url, deadline=deadline, guard=guard, max_html=max_html)
-    return render(url, deadline=deadline, guard=guard, max_html=max_html)
+        return browser.render(
+            url, deadline=deadline, guard=guard, user_agent=agent, max_html=max_html
+        )
+    return render(url, deadline=deadline, guard=guard, user_agent=agent, max_html=max_html)

@@ -51,6 +51,7 @@ LAYERS: list[tuple[str, set[str]]] = [
     ),
     # Pages read: to Markdown, and what a page is (its verdict, its Markdown version).
     ("converters", {"convert", "pdf", "verdict", "negotiation"}),
+    ("browser", {"browser"}),  # renders pages for the fetch, through the guard and net
     ("fetch and search", {"fetch", "search"}),
     ("tools", {"tools", "entry"}),
     ("host", {"host", "store"}),

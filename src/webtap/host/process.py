@@ -307,11 +307,15 @@ def _descendants(roots: list[int], table: dict[int, tuple[int, str]]) -> list[in
 
 
 def kill_running() -> None:
-    """Kill every call still running in this process, its whole tree included."""
+    """Kill every call still running in this process, its whole tree included, and every
+    browser a fetch started to render a page (:func:`webtap.browser.kill_all`)."""
     calls = list(_running.values())  # no lock: a signal handler may run while it is held
     for proc, mark in calls:
         with contextlib.suppress(Exception):
             _contain(proc, mark)
+    browsers = sys.modules.get("webtap.browser.launch")  # loaded once a page was rendered
+    if browsers is not None:
+        browsers.kill_all()
 
 
 # --- Signals: SIGTERM and SIGHUP end a call as Ctrl-C does ----------------------------------

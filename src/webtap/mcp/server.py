@@ -395,9 +395,13 @@ async def _in_thread(function: Callable[..., Any], *args: Any) -> Any:
         try:
             value = function(*args)
         except Exception as exc:
-            loop.call_soon_threadsafe(settle, future.set_exception, exc)
+            outcome, value = future.set_exception, exc
         else:
-            loop.call_soon_threadsafe(settle, future.set_result, value)
+            outcome = future.set_result
+        # A server stopped while the call ran has closed its loop: nobody awaits the answer,
+        # and a traceback from this thread would be all the person sees of it.
+        with contextlib.suppress(RuntimeError):
+            loop.call_soon_threadsafe(settle, outcome, value)
 
     threading.Thread(target=work, name="webtap-mcp-call", daemon=True).start()
     return await future

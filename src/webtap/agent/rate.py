@@ -18,6 +18,7 @@ import time
 from datetime import datetime
 from typing import Any
 
+from webtap.net.retry_after import header_number, retry_after
 from webtap.search.budget import Pace, RateBudget
 
 __all__ = ["MAX_WAIT", "model_budget", "observe", "pace_of", "take_turn"]
@@ -65,32 +66,17 @@ def observe(client: Any, response: Any) -> None:
 
 def pace_of(status: int, headers: Any) -> Pace:
     """What the API's rate-limit headers say; garbled values say nothing."""
-    limit = _number(headers.get("anthropic-ratelimit-requests-limit"))
-    remaining = _number(headers.get("anthropic-ratelimit-requests-remaining"))
+    limit = header_number(headers.get("anthropic-ratelimit-requests-limit"))
+    remaining = header_number(headers.get("anthropic-ratelimit-requests-remaining"))
     wait = None
     if status in (429, 529):
-        wait = _retry_after(headers)
+        wait = retry_after(headers)
     if wait is None and remaining == 0:
         wait = _until(headers.get("anthropic-ratelimit-requests-reset"))
     return Pace(
         per_second=limit / 60 if limit else None,
         wait=min(wait, MAX_WAIT) if wait else None,
     )
-
-
-def _number(value: str | None) -> float | None:
-    try:
-        number = float(value) if value is not None else None
-    except ValueError:
-        return None
-    return number if number is not None and 0 <= number < 1e9 else None
-
-
-def _retry_after(headers: Any) -> float | None:
-    milliseconds = _number(headers.get("retry-after-ms"))
-    if milliseconds is not None:
-        return milliseconds / 1000
-    return _number(headers.get("retry-after"))
 
 
 def _until(value: str | None) -> float | None:

@@ -109,29 +109,12 @@ def retry_wait(headers: Any, retries: int) -> float:
     ``retry-after`` (seconds or an HTTP date) when it gives one up to 60 s, else webtap's
     back-off, 0.5 s doubling to 8 s, less up to 25 % jitter."""
     if headers is not None:
-        wait = _retry_after(headers)
+        from webtap.net.retry_after import retry_after
+
+        wait = retry_after(headers)
         if wait is not None and 0 <= wait <= MAX_RETRY_AFTER:
             return wait
     return min(0.5 * 2.0**retries, 8.0) * (1 - 0.25 * random.random())
-
-
-def _retry_after(headers: Any) -> float | None:
-    try:
-        return float(headers.get("retry-after-ms", "")) / 1000
-    except ValueError:
-        pass
-    value = headers.get("retry-after", "")
-    try:
-        return float(value)
-    except ValueError:
-        pass
-    from email.utils import parsedate_to_datetime
-
-    try:
-        when = parsedate_to_datetime(value)
-    except (TypeError, ValueError, IndexError):
-        return None
-    return when.timestamp() - time.time() if when.tzinfo else None
 
 
 def spent(deadline: Deadline) -> NetworkError:

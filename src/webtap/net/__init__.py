@@ -16,6 +16,8 @@
 - :mod:`~webtap.net.errors`: one translation of what goes wrong into webtap's errors;
 - :mod:`~webtap.net.cookies`, :mod:`~webtap.net.proxy`, :mod:`~webtap.net.url`: cookies across
   a redirect chain, proxies for search providers, URLs as a request line needs them.
+- :mod:`~webtap.net.retry_after`: how long a server asks to be left alone, read one way for
+  every caller.
 
 httpx is not used here: it stays for the Anthropic SDK, whose client gets the capped decoder
 through :func:`capping_hook`. The client modules (and ``http.client``) and the hook load on

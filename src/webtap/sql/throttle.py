@@ -8,6 +8,8 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from webtap.net.retry_after import header_number, retry_after
+
 __all__ = ["POLL", "Throttle"]
 
 POLL = 0.1  # seconds between checks for Ctrl-C while rows are being answered
@@ -49,10 +51,10 @@ class Throttle:
         """The SDK's HTTP response hook: read the account's rate-limit headers."""
         headers = response.headers
         remaining = header_number(headers.get("anthropic-ratelimit-requests-remaining"))
-        retry_after = header_number(headers.get("retry-after"))
+        wait = retry_after(headers)
         with self._cond:
-            if retry_after is not None and response.status_code in (429, 529):
-                pause = min(retry_after, self.MAX_PAUSE)
+            if wait is not None and response.status_code in (429, 529):
+                pause = min(wait, self.MAX_PAUSE)
                 self._resume_at = max(self._resume_at, time.monotonic() + pause)
             if remaining is not None:
                 self._allowed = max(1, int(remaining)) if remaining < self._concurrency() else None
@@ -61,11 +63,3 @@ class Throttle:
     @property
     def allowed(self) -> int:
         return self._allowed or self._concurrency()
-
-
-def header_number(value: str | None) -> float | None:
-    try:
-        number = float(value) if value is not None else None
-    except ValueError:
-        return None
-    return number if number is not None and 0 <= number < 1e9 else None

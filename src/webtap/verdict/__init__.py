@@ -268,24 +268,12 @@ def _lower(headers: Mapping[str, str]) -> dict[str, str]:
 
 
 def retry_after(headers: Mapping[str, str]) -> float | None:
-    """Seconds from ``Retry-After`` (a number or an HTTP date; names lower-case), at most a
-    day, or None when absent or unreadable."""
-    raw = headers.get("retry-after", "").strip()
-    if not raw:
-        return None
-    if raw.isdigit():
-        return float(min(int(raw), 86400))
-    from email.utils import parsedate_to_datetime
+    """Seconds from ``Retry-After`` (:func:`webtap.net.retry_after.retry_after`; names
+    lower-case), at most a day, or None when absent or unreadable."""
+    from webtap.net.retry_after import retry_after as asked
 
-    try:
-        when = parsedate_to_datetime(raw)
-    except (TypeError, ValueError, IndexError):
-        return None
-    import time
-
-    if when.tzinfo is None:
-        return None
-    return max(0.0, min(when.timestamp() - time.time(), 86400.0))
+    wait = asked(headers)
+    return None if wait is None else min(wait, 86400.0)
 
 
 _LATER = frozenset((408, 425, 429, 500, 502, 503, 504, 509, 520, 521, 522, 523, 524, 529))

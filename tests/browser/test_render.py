@@ -82,14 +82,14 @@ def test_content_fetched_from_a_json_endpoint_is_waited_for(browser, app):
 def test_an_endless_loading_page_stops_at_the_deadline_with_what_it_shows(browser, app):
     url = app.page("/", FOREVER_LOADING)
     app.route("/api/never", "{}", headers=JSON, stall=60)
-    result = browser.render(url, deadline=3, guard=GUARD, origins={app.origin})
+    result = browser.render(url, deadline=6, guard=GUARD, origins={app.origin})
     assert result.outcome == "deadline"
     assert '<div id="app">Loading…</div>' in result.html
 
 
 def test_a_page_that_never_stops_changing_stops_at_the_deadline(browser, app):
     url = app.page("/", CHURN)
-    result = browser.render(url, deadline=3, guard=GUARD, origins={app.origin})
+    result = browser.render(url, deadline=6, guard=GUARD, origins={app.origin})
     assert result.outcome == "deadline"
     assert "<h1>Live prices</h1>" in result.html
     ticks = int(result.html.split('<p id="tick">')[1].split("<")[0])

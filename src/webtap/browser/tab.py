@@ -196,7 +196,9 @@ def _settle(
     deadline: Deadline,
 ) -> str:
     """Handle the page's events until it has settled, the deadline is near or a cap is hit."""
-    reserve = min(1.0, deadline.seconds * 0.2)  # time left to read the page
+    # Time left to read the page: three calls to a browser that may be busy with the page (a
+    # loaded machine took over 0.6 s for them).
+    reserve = min(2.0, deadline.seconds * 0.25)
     next_look = 0.0
     while True:
         if proxy.capped:

@@ -15,7 +15,7 @@ from typing import NamedTuple
 
 from lxml import etree
 
-from webtap.convert._boilerplate import BY_ID, CONSENT, LABEL, SHARE_LINK, announces
+from webtap.convert._boilerplate import BY_ID, CONSENT, LABEL, announces, share_links
 from webtap.convert._html import drop
 from webtap.convert._prose import ALL, GOOD, KIND, LINK, LINKS, OWN, PROSE, SCORE, Page, walk
 from webtap.convert._records import OUTWEIGH as _RECORDS_OUTWEIGH
@@ -121,7 +121,7 @@ def _light(body: etree._Element, page: Page) -> etree._Element | None:
     if sum(stats[el][ALL] for el in doomed if el in stats) < _LIGHT * total:
         return None
     doomed.extend(body.iter(*_PICTURE_TAGS))
-    doomed.extend(a for a in body.iter("a") if SHARE_LINK.search(a.get("href") or ""))
+    doomed.extend(share_links(body))
     drop(body, doomed)
     wrapper = etree.Element("div")
     wrapper.append(body)
@@ -174,7 +174,7 @@ def _broad(body: etree._Element, chosen: list[etree._Element], page: Page) -> li
             doomed.append(el)  # a form wrapping the whole page (ASP.NET's) stays
     doomed.extend(_before_title(top, page.heading, keep))
     doomed.extend(top.iter(*_PICTURE_TAGS))
-    doomed.extend(a for a in top.iter("a") if SHARE_LINK.search(a.get("href") or ""))
+    doomed.extend(share_links(top))
     if doomed:
         drop(body, doomed)
     return [top]
@@ -377,7 +377,7 @@ def _prune(chosen: list[etree._Element], page: Page, content_good: int) -> None:
 
     What goes is collected first and removed in one pass (`webtap.convert._html.drop`): one
     strip of the tree, however many elements a page loses."""
-    inside = set(chosen)
+    inside = {el for top in chosen for el in top.iterdescendants()}
     stats = page.stats
     doomed: list[etree._Element] = []
     for el in page.boilerplate:
@@ -391,15 +391,17 @@ def _prune(chosen: list[etree._Element], page: Page, content_good: int) -> None:
             )
         ):
             continue
-        if any(ancestor in inside for ancestor in el.iterancestors()):
+        if el in inside:
             doomed.append(el)
     gone = set(doomed)
     for top in chosen:
         doomed.extend(_announced(top, stats, gone))
-        doomed.extend(a for a in top.iter("a") if SHARE_LINK.search(a.get("href") or ""))
+        doomed.extend(share_links(top))
         doomed.extend(top.iter(*_PICTURE_TAGS))
     if doomed:
-        drop(chosen[0].getroottree().getroot(), doomed)
+        # Stripped where the content is, not over the whole page.
+        for parent in {top.getparent() for top in chosen}:
+            drop(chosen[0] if parent is None else parent, doomed)
 
 
 def _announced(

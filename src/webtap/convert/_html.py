@@ -103,8 +103,14 @@ def parse(html: str | bytes) -> etree._Element | None:
 
 
 def _parse_once(data: bytes, encoding: str | None) -> tuple[etree._Element | None, bool]:
+    # collect_ids=False: no table of ids (nothing here looks an element up by its id).
     parser = etree.HTMLParser(
-        encoding=encoding, remove_comments=True, remove_pis=True, huge_tree=True, no_network=True
+        encoding=encoding,
+        remove_comments=True,
+        remove_pis=True,
+        huge_tree=True,
+        no_network=True,
+        collect_ids=False,
     )
     try:
         try:

@@ -60,6 +60,7 @@ _SCRUBBED = [
     "WEBTAP_BUDGET",
     "WEBTAP_HOST_RATE",
     "WEBTAP_ANTHROPIC_RPM",
+    "WEBTAP_BROWSER",
     "NO_COLOR",
     "FORCE_COLOR",
     *SETTINGS,  # every declared setting, a new one too
@@ -101,6 +102,9 @@ def isolated_env(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.M
     # second (Brave's free plan) would only slow tests down. Tests of the budget unset these.
     monkeypatch.setenv("WEBTAP_BRAVE_RATE", "1000")
     monkeypatch.setenv("WEBTAP_GOOGLE_RATE", "1000")
+    # Whether a machine has a browser must not change what a test of something else sees: no
+    # page is rendered unless the test asks (the browser tests set or unset it).
+    monkeypatch.setenv("WEBTAP_RENDER", "off")
     return home
 
 

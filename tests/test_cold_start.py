@@ -44,6 +44,8 @@ FORBIDDEN = (
     "urllib.request",
     # Importing it (and inspect with it) cost a fresh process about 10 ms.
     "dataclasses",
+    # The browser path (issue 21): only a page that needs rendering may load it.
+    "webtap.browser",
 )
 
 PROBE = """
@@ -54,7 +56,8 @@ sys.argv[1:] = []
 code = getattr(entry, entry_point)()
 loaded = [name for name, module in sys.modules.items() if module is not None]
 top = sorted({name.split(".")[0] for name in loaded} | {
-    name for name in loaded if name in ("http.cookiejar", "urllib.request")
+    name for name in loaded
+    if name in ("http.cookiejar", "urllib.request") or name.startswith("webtap.browser")
 })
 with open(report, "w") as out:
     json.dump({"code": code, "modules": top}, out)
@@ -89,7 +92,8 @@ def test_a_fetch_call_imports_nothing_it_does_not_need(httpserver, tmp_path) -> 
         "fetch_main",
         {"url": httpserver.url_for("/page")},
         tmp_path,
-        {"WEBTAP_ALLOW_NETWORKS": "127.0.0.1/32"},
+        # Rendering as it is by default: a page that is no script shell starts no browser.
+        {"WEBTAP_ALLOW_NETWORKS": "127.0.0.1/32", "WEBTAP_RENDER": "auto"},
     )
     assert [name for name in FORBIDDEN if name in modules] == []
     assert "lxml" in modules and "http" in modules  # what a fetch does need

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import ast
 import graphlib
+import re
 from pathlib import Path
 
 import pytest
@@ -51,6 +52,7 @@ LAYERS: list[tuple[str, set[str]]] = [
     ),
     # Pages read: to Markdown, and what a page is (its verdict, its Markdown version).
     ("converters", {"convert", "pdf", "verdict", "negotiation"}),
+    ("browser", {"browser"}),  # renders pages for the fetch, through the guard and net
     ("fetch and search", {"fetch", "search"}),
     ("tools", {"tools", "entry"}),
     ("host", {"host", "store"}),
@@ -304,8 +306,6 @@ ARCHITECTURE = Path(__file__).parents[1] / "docs" / "architecture.md"
 def drawn_layers() -> list[tuple[str, set[str]]]:
     """The diagram in docs/architecture.md, bottom to top: its lines between the markers, each
     a layer's name and its packages, the columns two spaces or more apart."""
-    import re
-
     text = ARCHITECTURE.read_text(encoding="utf-8")
     block = text.split("<!-- layers:", 1)[1].split("<!-- layers: end -->", 1)[0]
     rows = [line for line in block.splitlines()[1:] if line.strip() and line.strip() != "```"]
@@ -321,3 +321,11 @@ def test_the_architecture_page_draws_this_diagram() -> None:
     text = ARCHITECTURE.read_text(encoding="utf-8")
     for first, second in INDEPENDENT:
         assert f"`{first}` and `{second}`" in text, "a side-by-side pair the page does not name"
+
+
+def test_the_architecture_page_says_what_each_package_is() -> None:
+    text = ARCHITECTURE.read_text(encoding="utf-8")
+    described = set(re.findall(r"^\| `(\w+)` \|", text, flags=re.MULTILINE))
+    drawn = {unit for _, units in LAYERS for unit in units}
+    assert drawn - described == set(), "a package of the diagram without its row in the table"
+    assert described - drawn == set(), "a row in the table for a package the diagram lacks"

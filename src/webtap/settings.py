@@ -46,6 +46,7 @@ __all__ = [
     "ALLOW_NETWORKS",
     "ALLOW_PRIVATE_NETWORKS",
     "ANTHROPIC_RPM",
+    "BROWSER",
     "BUDGET",
     "CACHE",
     "CACHE_DIR",
@@ -65,6 +66,7 @@ __all__ = [
     "MODEL",
     "PDF_MAX_EXPANDED",
     "PDF_MAX_PAGES",
+    "RENDER",
     "ROBOTS",
     "SEARCH_CACHE_TTL",
     "SEARCH_DEADLINE",
@@ -413,6 +415,25 @@ USER_AGENT = declare(
     "the User-Agent of every request, whose first word robots.txt groups are matched against",
     section="fetch",
     shown="webtap/VERSION (+https://pypi.org/project/webtap/)",
+)
+# Rendering with a browser (issue 21; docs/fetch.md, "Rendering with a browser").
+RENDER = declare(
+    "WEBTAP_RENDER",
+    "choice",
+    "auto",
+    "when web_fetch renders a page in a browser: `auto` (a page judged to be a script shell), "
+    "`always` (every HTML page; also `webtap fetch --render`, MCP's `render`) or `off`",
+    section="fetch",
+    choices=("auto", "always", "off"),
+    shown="auto (renders only when a browser is found)",
+)
+BROWSER = declare(
+    "WEBTAP_BROWSER",
+    "path",
+    None,
+    "the Chrome-family browser that renders pages (a name on PATH or a path)",
+    section="fetch",
+    shown="the first of chromium-headless-shell, chromium, google-chrome, ... on PATH",
 )
 
 # Search: the search tools, webtap search, the ask loop's searches. Each provider's rate

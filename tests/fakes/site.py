@@ -13,7 +13,9 @@ The site records every request it gets (``log``, each with when it came), so a t
 that nothing was sent, or count the requests that arrived in any one second. A fetch a model
 chose reads ``/robots.txt`` first (a 404 here unless routed: everything allowed); ``requests``
 and ``paths()`` are the other requests, those for pages, and ``robots_reads()`` counts the
-reads of robots.txt.
+reads of robots.txt. It listens on
+127.0.0.1, or on another address given (``host="127.0.0.2"``: a page on a loopback address of
+its own, for tests that allow exactly that one past the SSRF guard).
 
     with Site.running() as site:
         url = site.page("/", "<title>Hi</title><p>hello</p>")
@@ -53,7 +55,7 @@ class Seen:
 
 
 class Site:
-    def __init__(self, tls: Any = None) -> None:
+    def __init__(self, tls: Any = None, host: str = "127.0.0.1") -> None:
         self.routes: dict[str, Route | Callable[[Seen], dict[str, Any]]] = {}
         self.log: list[Seen] = []
         self.stop = threading.Event()
@@ -110,7 +112,8 @@ class Site:
             def log_message(self, *args: Any) -> None:
                 pass
 
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.host = host
+        self.server = ThreadingHTTPServer((host, 0), Handler)
         self.server.daemon_threads = True
         self.scheme = "http"
         if tls is not None:  # an ssl.SSLContext for the server side
@@ -121,9 +124,9 @@ class Site:
 
     @classmethod
     @contextmanager
-    def running(cls, tls: Any = None) -> Iterator[Site]:
+    def running(cls, tls: Any = None, host: str = "127.0.0.1") -> Iterator[Site]:
         """A site serving until the block ends (``tls``: a server-side ``ssl.SSLContext``)."""
-        site = cls(tls)
+        site = cls(tls, host)
         site.thread.start()
         try:
             yield site
@@ -132,8 +135,13 @@ class Site:
             site.server.shutdown()
             site.server.server_close()
 
-    def url(self, path: str = "/", host: str = "127.0.0.1") -> str:
-        return f"{self.scheme}://{host}:{self.port}{path}"
+    def url(self, path: str = "/", host: str | None = None) -> str:
+        return f"{self.scheme}://{host or self.host}:{self.port}{path}"
+
+    @property
+    def origin(self) -> tuple[str, int]:
+        """``(host, port)``: the one origin a browser test lets past the guard."""
+        return (self.host, self.port)
 
     def route(self, path: str, body: bytes | str = b"", **kwargs: Any) -> str:
         """Serve ``body`` at ``path`` (``Route``'s other fields as keywords); returns its URL."""

@@ -98,6 +98,7 @@ def fetch_tool(run_exe: Callable[..., Any]) -> Callable[..., dict[str, Any]]:
             "markdown_source",
             "verdict",  # a paywall's success, or a failure's verdict (issue 22)
             "notice",
+            "rendered",
             "error",
             "error_code",
             "retryable",

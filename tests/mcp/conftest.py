@@ -25,7 +25,15 @@ WEBTAP = str(Path(sys.executable).parent / "webtap")
 FIXTURES = Path(__file__).parent.parent / "fixtures"
 
 # What the server process gets from the test's (isolated) environment.
-PASSED_ON = ["HOME", "PATH", "XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_CACHE_HOME", "WEBTAP_DB"]
+PASSED_ON = [
+    "HOME",
+    "PATH",
+    "XDG_CONFIG_HOME",
+    "XDG_DATA_HOME",
+    "XDG_CACHE_HOME",
+    "WEBTAP_DB",
+    "WEBTAP_RENDER",
+]
 
 
 @pytest.fixture

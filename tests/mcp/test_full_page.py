@@ -62,7 +62,7 @@ async def test_full_page_is_listed_beside_the_spec_s_arguments(mcp_memory: Any) 
         listed = {tool.name: tool for tool in (await session.client.list_tools()).tools}
     properties = listed["web_fetch"].input_schema["properties"]
     assert properties["full_page"]["type"] == "boolean"
-    assert set(properties) == {"url", "offset", "limit", "full_page"}
+    assert set(properties) == {"url", "offset", "limit", "full_page", "render"}
     assert listed["web_fetch"].input_schema["required"] == ["url"]
 
 

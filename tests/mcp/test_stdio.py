@@ -59,9 +59,10 @@ async def test_tools_are_listed_with_the_spec_schemas_titles_and_annotations(
     assert [tool.name for tool in listed] == list(TOOLS)
     for tool in listed:
         schema = tool.input_schema
-        if tool.name == "web_fetch":  # the one argument webtap adds to the spec's (DESIGN 11)
+        if tool.name == "web_fetch":  # the arguments webtap adds to the spec's (DESIGN 11)
             properties = dict(schema["properties"])
             assert properties.pop("full_page")["type"] == "boolean"
+            assert properties.pop("render")["type"] == "boolean"
             schema = {**schema, "properties": properties}
         assert schema == spec_parameters(tool.name)
         assert tool.title == TOOLS[tool.name].title

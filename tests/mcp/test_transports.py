@@ -121,3 +121,41 @@ def test_stdout_carries_only_protocol_messages(raw_mcp: Any) -> None:
     assert b"Traceback" not in exchange.stderr, exchange.stderr.decode()
     with EventStore(os.environ["WEBTAP_DB"]) as store:
         assert [event["kind"] for event in store.list()] == ["config_required"] * 2
+
+
+def test_a_call_that_ends_after_its_server_stopped_ends_quietly() -> None:
+    """A stop closes the event loop while a tool call still runs on its thread: when the call
+    ends, its answer has nowhere to go, and the thread says nothing (a traceback on stderr was
+    all the person saw of a Ctrl-C that stopped the server mid-call)."""
+    import asyncio
+    import threading
+
+    from webtap.mcp.server import _in_thread
+
+    release, ended = threading.Event(), threading.Event()
+    failures: list[BaseException | None] = []
+    previous = threading.excepthook
+    threading.excepthook = lambda args: failures.append(args.exc_value)
+
+    def call() -> str:
+        release.wait(10)
+        ended.set()
+        return "late"
+
+    async def stopped_mid_call() -> None:
+        task = asyncio.ensure_future(_in_thread(call))
+        await asyncio.sleep(0.05)
+        task.cancel()
+
+    try:
+        loop = asyncio.new_event_loop()
+        loop.run_until_complete(stopped_mid_call())
+        loop.close()
+        release.set()
+        assert ended.wait(10)
+        for thread in threading.enumerate():
+            if thread.name == "webtap-mcp-call":
+                thread.join(10)
+    finally:
+        threading.excepthook = previous
+    assert failures == []

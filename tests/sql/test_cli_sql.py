@@ -152,7 +152,7 @@ class Terminal:
         """The exit code, once everything the command wrote is read.
 
         A pty's end of file is an OSError, and one can come while the command still runs (or
-        before the last bytes are read): so read until the command has exited, then once more.
+        before the last bytes are read): so read until the command has exited, then drain.
         """
         deadline = time.monotonic() + timeout
         while True:
@@ -165,9 +165,29 @@ class Terminal:
                 _, status = os.waitpid(self.pid, 0)
                 break
             time.sleep(0.05)
-        self.read_until(b"\0never", timeout=0.2)  # what it wrote just before it exited
+        self.drain()  # what it wrote just before it exited
         os.close(self.fd)
         return os.waitstatus_to_exitcode(status)
+
+    def drain(self, quiet: float = 0.5) -> None:
+        """Read what is left until nothing has come for ``quiet`` seconds. Linux hands a
+        slave's last writes to the master through a deferred work item, so a read just after
+        the child exits can report the end (EIO) before they arrive: an EIO is not the end."""
+        import select
+
+        last = time.monotonic()
+        while time.monotonic() - last < quiet:
+            ready, _, _ = select.select([self.fd], [], [], 0.05)
+            if not ready:
+                continue
+            try:
+                chunk = os.read(self.fd, 65536)
+            except OSError:
+                time.sleep(0.05)
+                continue
+            if chunk:
+                self.seen += chunk
+                last = time.monotonic()
 
     @property
     def text(self) -> str:

@@ -65,8 +65,11 @@ def ask(
             api_key, time_limits=settings.time_limits, max_retries=settings.max_retries
         )
     loop = _Loop(settings, credentials, client, search_client, on_step, session_id)
+    from webtap.fetch.render import keep_browser
+
     try:
-        return loop.run(user_message(question, context))
+        with keep_browser():  # the question's fetches render in one browser, closed at its end
+            return loop.run(user_message(question, context))
     finally:
         if owned:
             client.close()

@@ -81,3 +81,17 @@ def read_text(path: str) -> str:
         raise ValueError(f"cannot read {path}: not UTF-8 text (byte {exc.start})") from None
     except OSError as exc:
         raise ValueError(f"cannot read {path}: {exc.strerror or exc}") from None
+
+
+def exit_abandoned(exc: KeyboardInterrupt) -> None:
+    """End the process now, with the stop's line and status, without the interpreter's
+    teardown: work stopped and abandoned on a thread (a DuckDB statement, a batch's engine)
+    would make that teardown wait on it, or abort under it."""
+    import contextlib
+    import os
+
+    code = stopped(exc)
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(Exception):
+            stream.flush()
+    os._exit(code)

@@ -14,14 +14,11 @@ once (``os._exit``), since the interpreter's teardown would wait for it.
 from __future__ import annotations
 
 import argparse
-import contextlib
 import sys
 import threading
-import time
-from collections.abc import Callable
 from typing import Any
 
-__all__ = ["GRACE", "BatchProgress", "add_parser", "run", "stoppable"]
+__all__ = ["GRACE", "BatchProgress", "add_parser", "run"]
 
 GRACE = 1.0  # seconds a stopped run has to keep its finished rows before the command ends
 
@@ -98,8 +95,9 @@ def _help(parser: argparse.ArgumentParser) -> int:
 
 def run(args: argparse.Namespace) -> int:
     from webtap.batch import Job, run_batch
-    from webtap.cli._output import cell, err_console, fail
+    from webtap.cli._output import cell, err_console, exit_abandoned, fail
     from webtap.errors import WebtapError
+    from webtap.host.process import run_stoppable
     from webtap.rows import Stop
 
     if args.threads < 1 or args.workers < 1:
@@ -134,7 +132,7 @@ def run(args: argparse.Namespace) -> int:
         )
 
     try:
-        result = stoppable(work, lambda: _stop(stop), done)
+        result = run_stoppable(work, lambda: _stop(stop), GRACE, done)
     except WebtapError as exc:
         return fail(exc.message)
     except KeyboardInterrupt as exc:
@@ -145,53 +143,13 @@ def run(args: argparse.Namespace) -> int:
             f"({cell(args.target)}.parts/).[/dim]"
         )
         if not done.is_set():
-            _exit_abandoned(exc)
+            exit_abandoned(exc)
         raise
     err_console().print(
         f"{result.total} rows: {result.skipped} already in {cell(result.output)}, "
         f"{result.done} done now, {result.errors} of them with an error."
     )
     return 0
-
-
-def stoppable(
-    work: Callable[[], Any], stop: Callable[[], None], done: threading.Event | None = None
-) -> Any:
-    """``work()`` on a thread of its own, this (main) thread waiting with the stop signals
-    only noted. The first one calls ``stop`` and waits up to :data:`GRACE` seconds (a second
-    signal: not at all) for ``work`` to end; then it is raised here: ``KeyboardInterrupt`` for
-    Ctrl-C, :class:`~webtap.host.process.Terminated` for SIGTERM and SIGHUP. ``done`` is set
-    when ``work`` has ended (still unset then: it runs on)."""
-    from webtap.host.process import noted_signals, stopped_by
-
-    outcome: dict[str, Any] = {}
-    done = done or threading.Event()
-
-    def target() -> None:
-        try:
-            outcome["result"] = work()
-        except BaseException as exc:  # handed to the main thread
-            outcome["error"] = exc
-        finally:
-            done.set()
-
-    with noted_signals() as received:
-        threading.Thread(target=target, name="webtap-batch", daemon=True).start()
-        while not done.wait(0.1) and not received:
-            pass
-        if received and not done.is_set():
-            stop()
-            deadline = time.monotonic() + GRACE
-            while not done.is_set() and len(received) < 2:
-                left = deadline - time.monotonic()
-                if left <= 0:
-                    break
-                done.wait(min(left, 0.1))
-    if received:
-        raise stopped_by(received[0])
-    if "error" in outcome:
-        raise outcome["error"]
-    return outcome["result"]
 
 
 def _stop(stop: Any) -> None:
@@ -201,20 +159,6 @@ def _stop(stop: Any) -> None:
 
     logging.disable(logging.CRITICAL)
     stop.set()
-
-
-def _exit_abandoned(exc: KeyboardInterrupt) -> None:
-    """End the process now, with the stop's line and status, without the interpreter's
-    teardown (see the module's docstring)."""
-    import os
-
-    from webtap.cli._output import stopped
-
-    code = stopped(exc)
-    for stream in (sys.stdout, sys.stderr):
-        with contextlib.suppress(Exception):
-            stream.flush()
-    os._exit(code)
 
 
 class BatchProgress:

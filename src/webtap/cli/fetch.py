@@ -24,6 +24,11 @@ page and a page that needs JavaScript (NO_CONTENT); a paywalled article's teaser
 with a note on stderr. You chose the URL, so robots.txt is not asked (WEBTAP_ROBOTS=obey to
 obey it, as fetches a model chooses do).
 
+A page whose content is built by JavaScript (an empty shell from the server) is rendered in a
+browser when one is installed (WEBTAP_RENDER=auto, the default; apt-get install
+chromium-headless-shell, or any Chrome or Chromium, or WEBTAP_BROWSER=path); --render renders
+any HTML page first (as WEBTAP_RENDER=always), and WEBTAP_RENDER=off never renders.
+
 Private, loopback and link-local addresses are refused unless WEBTAP_ALLOW_PRIVATE_NETWORKS=1.
 """
 
@@ -60,6 +65,11 @@ def add_parser(subparsers: Any) -> None:
         help="the whole page, not only its main content (as WEBTAP_FETCH_MODE=page)",
     )
     parser.add_argument(
+        "--render",
+        action="store_true",
+        help="render the page in a browser first (as WEBTAP_RENDER=always)",
+    )
+    parser.add_argument(
         "--json", action="store_true", help="print the web_fetch tool's JSON response"
     )
     parser.set_defaults(run=run)
@@ -75,7 +85,13 @@ def run(args: argparse.Namespace) -> int:
     if args.limit is not None:
         request["limit"] = args.limit
     # A person chose this URL: robots.txt is for the URLs a model chooses (DESIGN 14).
-    result = call("web_fetch", request, full_page=args.full, model_chose=False)
+    result = call(
+        "web_fetch",
+        request,
+        full_page=args.full,
+        model_chose=False,
+        render=True if args.render else None,
+    )
     if args.json:
         print_json(result.response())
         return 0 if result.success else 1

@@ -47,7 +47,7 @@ def add_parser(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from webtap.cli._output import fail, read_text
+    from webtap.cli._output import exit_abandoned, fail, read_text
     from webtap.host.process import stop_tools_on_signals
 
     stop_tools_on_signals()  # SIGTERM/SIGHUP stop the command as Ctrl-C does
@@ -94,27 +94,12 @@ def run(args: argparse.Namespace) -> int:
         return session.run_script(text)
     except KeyboardInterrupt as exc:
         if session.abandoned:
-            _exit_abandoned(exc)
+            exit_abandoned(exc)
         raise
     finally:
         functions.close()
         if not session.abandoned:
             connection.close()
-
-
-def _exit_abandoned(exc: KeyboardInterrupt) -> None:
-    """Stopped, and the statement did not wind down within its grace period: DuckDB still runs
-    it, and refuses to close the connection. The process ends now, without the interpreter's
-    teardown, which would wait on that statement's thread or abort in DuckDB under it."""
-    import os
-
-    from webtap.cli._output import stopped
-
-    code = stopped(exc)
-    for stream in (sys.stdout, sys.stderr):
-        with contextlib.suppress(Exception):
-            stream.flush()
-    os._exit(code)
 
 
 class Session:
@@ -218,44 +203,25 @@ class Session:
         it cleanly: waiting rows are dropped, the calls in flight abandoned, DuckDB told to
         stop; then the signal is raised here (``KeyboardInterrupt`` or
         :class:`~webtap.host.process.Terminated`)."""
-        from webtap.host.process import noted_signals, stopped_by
-        from webtap.net import Deadline
+        from webtap.host.process import run_stoppable
 
-        outcome: dict[str, Any] = {}
         done = threading.Event()
 
-        def work() -> None:
-            try:
-                cursor = self.connection.execute(statement)
-                description = cursor.description
-                outcome["columns"] = [d[0] for d in description] if description else None
-                outcome["rows"] = cursor.fetchall() if description else []
-            except BaseException as exc:
-                outcome["error"] = exc
-            finally:
-                done.set()
+        def work() -> tuple[list[str] | None, list[tuple[Any, ...]]]:
+            cursor = self.connection.execute(statement)
+            description = cursor.description
+            if not description:
+                return None, []
+            return [d[0] for d in description], cursor.fetchall()
 
-        # While it runs, a signal is only noted (see noted_signals: raised from a handler, it
-        # could leave the Event's lock held and both threads stuck), and acted on here.
-        with noted_signals() as received:
-            threading.Thread(target=work, name="webtap-sql", daemon=True).start()
-            while not done.wait(0.1) and not received:
-                pass
-            if received and not done.is_set():
-                self.functions.cancel()
-                self.connection.interrupt()
-                deadline = Deadline(self.cancel_wait)
-                while len(received) < 2 and not done.is_set():  # a second signal: go now
-                    left = deadline.remaining()
-                    if left <= 0:
-                        break
-                    done.wait(min(left, 0.1))
-                self.abandoned = not done.is_set()
-        if received:
-            raise stopped_by(received[0])
-        if "error" in outcome:
-            raise outcome["error"]
-        return outcome["columns"], outcome["rows"]
+        def stop() -> None:
+            self.functions.cancel()
+            self.connection.interrupt()
+
+        try:
+            return run_stoppable(work, stop, self.cancel_wait, done)
+        finally:
+            self.abandoned = not done.is_set()
 
     def show(self, columns: list[str], rows: list[tuple[Any, ...]]) -> None:
         columns = [self.redact(column) for column in columns]

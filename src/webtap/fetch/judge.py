@@ -58,12 +58,13 @@ def judge(got: Download, converted: Converted | None, seen: Inspection | None) -
     return classify(got.status, got.headers, page, converted, url=got.url)
 
 
-def refusal(verdict: Verdict, got: Download) -> Exception:
+def refusal(verdict: Verdict, got: Download, note: str = "") -> Exception:
     """The error a fetch raises for ``verdict`` on ``got``: an HTTP error keeps the server's
-    own status line (``HTTP 404: Not Found``) at the start of its message."""
+    own status line (``HTTP 404: Not Found``) at the start of its message. ``note``: what the
+    render step says of a page it did not render (why, and how to have it rendered)."""
     from webtap.fetch.redirects import status_line
 
-    error = verdict.error(status_line(got))
+    error = verdict.error(status_line(got), note)
     assert error is not None  # only a verdict without content is refused
     return error
 

@@ -10,7 +10,9 @@
    every hop checked by the SSRF guard and robots.txt (:mod:`webtap.fetch.redirects`), a stale
    cached page asked for with a conditional request. A ``304`` serves the cached page.
 5. The body is converted by its media type (:mod:`webtap.fetch.media`), controls and
-   invisible characters taken out; the converter shows the verdict the page as parsed.
+   invisible characters taken out; the converter shows the verdict the page as parsed. A page
+   whose content scripts build is then rendered in a browser, when it should be and can be,
+   and converted the same way (:mod:`webtap.fetch.render`).
 6. The verdict (:mod:`webtap.fetch.judge`): a bot wall, an HTTP error, a login or consent
    wall, a soft 404, an empty page or a script shell is the error it is; a paywall's teaser
    is returned, marked.
@@ -39,6 +41,7 @@ if TYPE_CHECKING:
     from webtap.fetch.media import Converted
     from webtap.fetch.page_cache import Hit, PageCache, StoredPage
     from webtap.fetch.redirects import Permit
+    from webtap.fetch.render import Rendering
     from webtap.net import Client, Limits, Timeouts
     from webtap.verdict import Verdict
 
@@ -64,6 +67,8 @@ class Page(NamedTuple):
     other verdict is an error: :mod:`webtap.verdict`)."""
     markdown_source: str | None = None
     """The URL of the page's Markdown version, when ``markdown`` is that (its HTML was thin)."""
+    rendered: bool = False
+    """True when ``markdown`` is the page as a browser rendered it (:mod:`webtap.fetch.render`)."""
 
 
 def fetch(
@@ -76,6 +81,7 @@ def fetch(
     client: Client | None = None,
     cache: bool | None = None,
     model_chose: bool = False,
+    render: bool | None = None,
 ) -> Page:
     """Fetch ``url`` and convert it to Markdown.
 
@@ -90,6 +96,9 @@ def fetch(
     the key), so an address the guard refuses is never served from the cache either.
     ``model_chose``: a model chose ``url`` (the tool, MCP, the ask loop), so robots.txt is
     obeyed, unless ``WEBTAP_ROBOTS`` says otherwise (:func:`webtap.robots.obeys_robots`).
+    ``render``: render the page in a browser (True), never (False), or as ``WEBTAP_RENDER``
+    says (None; see :mod:`webtap.fetch.render`), which, like the cache, is only when webtap
+    makes its own client: the browser does not see the web a client of yours sees.
 
     Raises the error of what came back when it is not content (:mod:`webtap.verdict`).
     """
@@ -102,6 +111,8 @@ def fetch(
         permit = _robots(url, session, pages, model_chose)
         key = pages.key(url, mode, guard, sent) if pages is not None else None
         hit = pages.lookup(key, max_body(limits)) if pages is not None else None
+        if hit is not None and not _serves(hit.page, render):
+            hit = None  # kept unrendered, and this fetch must render it: fetched again
         if hit is not None and hit.fresh:
             return _from_cache(hit.page, url)
         limits = limits or fetch_limits()
@@ -110,6 +121,8 @@ def fetch(
             pages.refresh(key, hit.page, got.headers)
             return _from_cache(hit.page, url)
         converted, seen = _convert(got, mode, session)
+        step = _render(url, got, converted, seen, mode, session, limits, pages, render, client)
+        got, converted, seen = step.download, step.converted, step.seen
         verdict = _judge(got, converted, seen)
         source = _markdown_source(verdict, converted, seen, session, limits, permit)
         if source is not None:
@@ -117,11 +130,14 @@ def fetch(
         elif not verdict.ok:
             from webtap.fetch.judge import refusal
 
-            raise refusal(verdict, got)
+            raise refusal(verdict, got, step.note)
         assert converted is not None  # an answer that was not converted is an error
         markdown_url = seen.alternate if source is not None and seen is not None else None
-        if pages is not None and verdict.kind == "content":
-            pages.remember(key, mode, guard, got, converted, sent, markdown_url)
+        kept = step.keep or source is not None  # a note speaks of the page, not its Markdown
+        if pages is not None and verdict.kind == "content" and kept:
+            pages.remember(key, mode, guard, got, converted, sent, markdown_url, step.rendered)
+        if source is None:  # a page whose rendering was asked for says why it was not
+            converted = step.noted(converted)
         return Page(
             got.url,
             converted.title,
@@ -131,6 +147,7 @@ def fetch(
             converted.invisible_removed,
             verdict.kind,
             markdown_url,
+            step.rendered,
         )
 
 
@@ -210,6 +227,35 @@ def _convert(
     return converted, seen
 
 
+def _render(
+    url: str,
+    got: Download,
+    converted: Converted | None,
+    seen: Inspection | None,
+    mode: str,
+    session: Session,
+    limits: Limits,
+    pages: PageCache | None,
+    render: bool | None,
+    client: Client | None,
+) -> Rendering:
+    """Step 5, continued: a page whose content scripts build, rendered in a browser
+    (:mod:`webtap.fetch.render`); by default only through webtap's own client."""
+    from webtap.fetch.render import render_step
+
+    return render_step(
+        url,
+        got,
+        converted,
+        seen,
+        render=False if render is None and client is not None else render,
+        mode=mode,
+        session=session,
+        limits=limits,
+        pages=pages,
+    )
+
+
 def _judge(got: Download, converted: Converted | None, seen: Inspection | None) -> Verdict:
     """Step 6: what came back (:mod:`webtap.verdict`)."""
     from webtap.fetch.judge import judge
@@ -253,4 +299,11 @@ def _from_cache(page: StoredPage, url: str) -> Page:
         page.trimmed,
         page.invisible_removed,
         markdown_source=page.markdown_source,
+        rendered=page.rendered,
     )
+
+
+def _serves(page: StoredPage, render: bool | None) -> bool:
+    from webtap.fetch.render import cached_page_serves  # light: no browser, no converter
+
+    return cached_page_serves(page, render)

@@ -157,6 +157,7 @@ class StoredPage(NamedTuple):
     always_revalidate: bool = False
     invisible_removed: int = 0  # characters taken out of title and Markdown (webtap.text)
     markdown_source: str | None = None  # the page's Markdown version, when it was used
+    rendered: bool = False  # the Markdown is the page as a browser rendered it (fetch.render)
 
     @classmethod
     def from_json(cls, value: Any) -> StoredPage | None:
@@ -276,9 +277,11 @@ class PageCache:
         converted: Converted,
         sent: Mapping[str, str] | None = None,
         markdown_source: str | None = None,
+        rendered: bool = False,
     ) -> None:
         """Keep a converted page, if it was a complete success the server lets us keep; under
-        its final URL's key too when it was redirected (``sent``: as for :meth:`key`)."""
+        its final URL's key too when it was redirected (``sent``: as for :meth:`key`).
+        ``rendered``: it came from a browser."""
         if key is None or download.status not in _STORED_STATUSES:
             return
         if converted.state != "content":
@@ -289,6 +292,7 @@ class PageCache:
             headers=download.headers,
             final_url=download.final_url,
             final_fragment=download.final_fragment,
+            rendered=rendered,
         )
         if stored is None:  # no-store: an older copy must not outlive the server's wish either
             self.delete(key)
@@ -339,6 +343,7 @@ def stored_page(
     final_url: str | None = None,
     final_fragment: str = "",
     now: float | None = None,
+    rendered: bool = False,
 ) -> StoredPage | None:
     """The page to store for a response with ``headers``, or None when they forbid storing."""
     allowed = freshness(headers, now)
@@ -356,6 +361,7 @@ def stored_page(
         lifetime=allowed.lifetime,
         always_revalidate=allowed.always_revalidate,
         invisible_removed=converted.invisible_removed,
+        rendered=rendered,
     )
 
 

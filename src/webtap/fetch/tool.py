@@ -4,7 +4,8 @@ Fields beyond the spec's (allowed: added, never renamed): ``content_mode`` when 
 only the page's main content, ``invisible_characters_removed`` when characters a person
 would not see were taken out of the page (:func:`webtap.text.strip_invisible`),
 ``verdict`` and ``notice`` when only a paywalled article's teaser came back, and
-``markdown_source`` when the content is the page's own Markdown version. A failure's added
+``markdown_source`` when the content is the page's own Markdown version, and ``rendered`` when
+it is the page as a browser rendered it (:mod:`webtap.fetch.render`). A failure's added
 fields (``retryable``, ``retry_with``, ``verdict``, ``vendor``...) are its error's
 (:meth:`webtap.errors.WebtapError.to_response`).
 """
@@ -20,7 +21,11 @@ __all__ = ["web_fetch"]
 
 
 def web_fetch(
-    request: dict[str, Any], *, full_page: bool = False, model_chose: bool = True
+    request: dict[str, Any],
+    *,
+    full_page: bool = False,
+    model_chose: bool = True,
+    render: bool | None = None,
 ) -> dict[str, Any]:
     """The ``web_fetch`` tool: fetch ``url`` and return lines ``offset``.. of its Markdown.
 
@@ -30,9 +35,16 @@ def web_fetch(
     a person's URL. When the Markdown is only the page's main content,
     the response says so with ``"content_mode": "main"``; when invisible characters were taken
     out of the page (its title and all its lines), ``"invisible_characters_removed"`` says how
-    many.
+    many. ``render`` asks for the page rendered in a browser (True) or never (False), instead of
+    what ``WEBTAP_RENDER`` says (MCP's ``render``, ``webtap fetch --render``); a rendered page
+    says ``"rendered": true``.
     """
-    page = fetch(request["url"], mode="page" if full_page else None, model_chose=model_chose)
+    page = fetch(
+        request["url"],
+        mode="page" if full_page else None,
+        model_chose=model_chose,
+        render=render,
+    )
     content, total = paginate(page.markdown, request.get("offset", 1), request.get("limit"))
     response: dict[str, Any] = {
         "success": True,
@@ -47,6 +59,8 @@ def web_fetch(
         response["invisible_characters_removed"] = page.invisible_removed
     if page.markdown_source:
         response["markdown_source"] = page.markdown_source
+    if page.rendered:
+        response["rendered"] = True
     if page.verdict != "content":
         from webtap.verdict import Verdict
 

@@ -32,13 +32,15 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from types import FrameType
-from typing import IO, Any
+from typing import IO, Any, TypeVar
 
 from webtap.net.deadline import Deadline
 from webtap.text import strip_controls
+
+T = TypeVar("T")
 
 __all__ = [
     "CALL_MARK",
@@ -47,6 +49,7 @@ __all__ = [
     "kill_running",
     "noted_signals",
     "run_process",
+    "run_stoppable",
     "signal_name",
     "stop_signals",
     "stop_tools_on_signals",
@@ -307,11 +310,15 @@ def _descendants(roots: list[int], table: dict[int, tuple[int, str]]) -> list[in
 
 
 def kill_running() -> None:
-    """Kill every call still running in this process, its whole tree included."""
+    """Kill every call still running in this process, its whole tree included, and every
+    browser a fetch started to render a page (:func:`webtap.browser.kill_all`)."""
     calls = list(_running.values())  # no lock: a signal handler may run while it is held
     for proc, mark in calls:
         with contextlib.suppress(Exception):
             _contain(proc, mark)
+    browsers = sys.modules.get("webtap.browser.launch")  # loaded once a page was rendered
+    if browsers is not None:
+        browsers.kill_all()
 
 
 # --- Signals: SIGTERM and SIGHUP end a call as Ctrl-C does ----------------------------------
@@ -383,6 +390,48 @@ def noted_signals() -> Iterator[list[int]]:
     finally:
         for signum, handler in previous.items():
             signal.signal(signum, handler)
+
+
+def run_stoppable(
+    work: Callable[[], T],
+    stop: Callable[[], None],
+    grace: float,
+    done: threading.Event | None = None,
+) -> T:
+    """``work()`` on a daemon thread of its own, this (main) thread waiting with the stop
+    signals only noted (:func:`noted_signals`). The first signal calls ``stop`` and waits up to
+    ``grace`` seconds (after a second signal: not at all) for ``work`` to end; then the signal
+    is raised here (:func:`stopped_by`). ``done`` is set once ``work`` has ended: still unset
+    after a stop, ``work`` runs on, abandoned."""
+    outcome: dict[str, Any] = {}
+    done = done or threading.Event()
+
+    def target() -> None:
+        try:
+            outcome["result"] = work()
+        except BaseException as exc:  # handed to the main thread
+            outcome["error"] = exc
+        finally:
+            done.set()
+
+    with noted_signals() as received:
+        threading.Thread(target=target, name="webtap-stoppable", daemon=True).start()
+        while not done.wait(0.1) and not received:
+            pass
+        if received and not done.is_set():
+            stop()
+            deadline = Deadline(grace)
+            while len(received) < 2 and not done.is_set():
+                left = deadline.remaining()
+                if left <= 0:
+                    break
+                done.wait(min(left, 0.1))
+    if received:
+        raise stopped_by(received[0])
+    if "error" in outcome:
+        raise outcome["error"]
+    result: T = outcome["result"]
+    return result
 
 
 def signal_name(number: int) -> str:

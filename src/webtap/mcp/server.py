@@ -10,12 +10,14 @@ function would generate its own. A call of one of webtap's tools runs in process
 - an ``_event`` is for the person, not the model: it is sent as a log message at warning level,
   stored like the host stores events, and left out of the result;
 - the fetch tool returns at most :data:`DEFAULT_MAX_LINES` lines when the client asks for no
-  ``limit``, and says how to read on; its schema adds one optional argument to the spec's,
-  ``full_page`` (the whole page instead of its main content), and a trimmed result says how to
-  ask for the whole page; a paywalled article's teaser says that it is one;
+  ``limit``, and says how to read on; its schema adds two optional arguments to the spec's,
+  ``full_page`` (the whole page instead of its main content; a trimmed result says how to ask
+  for it) and ``render`` (render the page in a browser first, or never); a paywalled article's
+  teaser says that it is one;
 - a failure that says whether trying again can help (webtap's verdicts: ``BLOCKED``,
   ``NO_CONTENT``, ``ROBOTS_DISALLOWED``, an ``HTTP_ERROR``...) ends its text with its code, and
   its structured content carries ``retryable`` and ``retry_with``;
+- the pages it renders share one browser while it runs (:func:`webtap.fetch.render.keep_browser`);
 - every call has a deadline, so a slow tool ends in an error result instead of a stuck session.
 
 Nothing here writes to stdout: on the stdio transport stdout is the protocol's. The transports
@@ -26,12 +28,13 @@ themselves -- stdio, streamable HTTP with its bearer token, stopping on signals 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 import os
 import threading
 import warnings
-from collections.abc import Callable, Iterable
+from collections.abc import AsyncIterator, Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -68,7 +71,7 @@ MAX_CONCURRENT_CALLS = 64
 PAGED_TOOL = "web_fetch"
 HOST_GRACE = 5.0
 
-# The one argument webtap's MCP schema adds to the spec's (DESIGN 11).
+# The arguments webtap's MCP schema adds to the spec's (DESIGN 11).
 FULL_PAGE = "full_page"
 FULL_PAGE_SCHEMA = {
     "type": "boolean",
@@ -76,12 +79,20 @@ FULL_PAGE_SCHEMA = {
     'their main content by default, marked "content_mode": "main")',
     "default": False,
 }
+RENDER = "render"
+RENDER_SCHEMA = {
+    "type": "boolean",
+    "description": "true: render the page in a browser first, for a page whose content is "
+    "built by JavaScript; false: never. Left out, a page judged to be an empty script shell is "
+    'rendered when a browser is installed. A rendered result says "rendered": true',
+}
 
 # What the client is told about the server, sentence by sentence for the tools it offers.
 INSTRUCTIONS = {
     "web_fetch": "web_fetch reads a URL as Markdown; a long page comes in pages of lines "
     "(offset/limit; total_lines says how many there are). An HTML page gives its main content; "
-    "full_page=true gives the whole page.",
+    "full_page=true gives the whole page. A page built by JavaScript is rendered in a browser "
+    "when it comes back as an empty shell; render=true asks for that rendering.",
     "web_search": "The web_search_* tools search the web; each needs its provider set up (an "
     "API key, or SEARXNG_URL for a SearXNG instance), and when it is not the result says so.",
 }
@@ -131,7 +142,11 @@ def own_tools() -> list[ServedTool]:
         schema = spec.schema
         parameters = schema["parameters"]
         if spec.name == PAGED_TOOL:
-            properties = {**parameters["properties"], FULL_PAGE: FULL_PAGE_SCHEMA}
+            properties = {
+                **parameters["properties"],
+                FULL_PAGE: FULL_PAGE_SCHEMA,
+                RENDER: RENDER_SCHEMA,
+            }
             parameters = {**parameters, "properties": properties}
         served.append(
             ServedTool(
@@ -156,10 +171,12 @@ def _own_runner(name: str) -> Runner:
             return call(name, arguments)
         arguments = dict(arguments)
         full_page = arguments.pop(FULL_PAGE, False)
-        if not isinstance(full_page, bool):
-            message = f"Invalid input: field '{FULL_PAGE}' must be true or false"
-            return ToolResult(name, failure=InvalidInput(message))
-        return call(name, arguments, full_page=full_page)
+        render = arguments.pop(RENDER, None)
+        for field, value in ((FULL_PAGE, full_page), (RENDER, render)):
+            if not isinstance(value, bool | None):
+                message = f"Invalid input: field '{field}' must be true or false"
+                return ToolResult(name, failure=InvalidInput(message))
+        return call(name, arguments, full_page=full_page, render=render)
 
     return run
 
@@ -289,6 +306,7 @@ def build_server(tools: list[ServedTool], settings: ServerSettings | None = None
             version=__version__,
             title="webtap",
             instructions=_instructions(by_name),
+            lifespan=_keeping_a_browser,
             get_tool_input_schema=lambda name: (
                 by_name[name].input_schema if name in by_name else None
             ),
@@ -296,6 +314,16 @@ def build_server(tools: list[ServedTool], settings: ServerSettings | None = None
             on_call_tool=call_tool,
             on_set_logging_level=set_logging_level,
         )
+
+
+@contextlib.asynccontextmanager
+async def _keeping_a_browser(server: Server) -> AsyncIterator[dict[str, Any]]:
+    """The pages the server renders share one browser, closed when it stops (or killed on a
+    stop signal, by ``webtap.host.process.kill_running``)."""
+    from webtap.fetch.render import keep_browser
+
+    with keep_browser():
+        yield {}
 
 
 def _instructions(names: Iterable[str]) -> str:
@@ -367,9 +395,13 @@ async def _in_thread(function: Callable[..., Any], *args: Any) -> Any:
         try:
             value = function(*args)
         except Exception as exc:
-            loop.call_soon_threadsafe(settle, future.set_exception, exc)
+            outcome, value = future.set_exception, exc
         else:
-            loop.call_soon_threadsafe(settle, future.set_result, value)
+            outcome = future.set_result
+        # A server stopped while the call ran has closed its loop: nobody awaits the answer,
+        # and a traceback from this thread would be all the person sees of it.
+        with contextlib.suppress(RuntimeError):
+            loop.call_soon_threadsafe(settle, outcome, value)
 
     threading.Thread(target=work, name="webtap-mcp-call", daemon=True).start()
     return await future

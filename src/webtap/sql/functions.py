@@ -17,6 +17,7 @@ from typing import Any
 from webtap import agent
 from webtap.credentials import KEY_SOURCES, Keys
 from webtap.errors import WebtapError
+from webtap.fetch.render import keep_browser
 from webtap.providers import PROVIDERS
 from webtap.redact import remember
 from webtap.sql.cache import AnswerCache, Question
@@ -86,6 +87,8 @@ class SqlFunctions:
         self._client_lock = threading.Lock()
         self._clients: dict[str, Any] = {}
         self._rows = Dispatcher(lambda: self.concurrency, progress or None)
+        # The questions' fetches render pages in one browser, kept until close().
+        self._browser = keep_browser()
 
     # -- the batch ------------------------------------------------------------------------
 
@@ -151,6 +154,7 @@ class SqlFunctions:
 
     def close(self) -> None:
         self.cancel()
+        self._browser.close()
         if self.cache is not None:
             self.cache.close()
             self.cache = None

@@ -129,11 +129,13 @@ class Verdict(NamedTuple):
             return Advice(False, "credentials", "The rest of the article needs a subscription.")
         return _ADVICE.get(self.kind)
 
-    def error(self, status_line: str | None = None) -> WebtapError | None:
+    def error(self, status_line: str | None = None, note: str = "") -> WebtapError | None:
         """The error a fetch raises for this verdict, None when it holds content.
 
         ``status_line`` is the fetch's own ``HTTP 404: Not Found`` (the server's reason
-        phrase) for an ``http_error``; without it the standard phrase is used.
+        phrase) for an ``http_error``; without it the standard phrase is used. ``note`` follows
+        a ``NO_CONTENT`` message (a script shell's: why it was not rendered, and how to have it
+        rendered; :mod:`webtap.fetch.render`).
         """
         if self.ok:
             return None
@@ -148,7 +150,8 @@ class Verdict(NamedTuple):
             title = f": {clip(self.title, 80)!r}" if self.title else ""
             message = f"HTTP {self.status}, but the page says it was not found (a soft 404{title})."
             return HTTPError(message, advice=advice, details=details)
-        return NoContent(_NO_CONTENT[self.kind], advice=advice, details=details)
+        message = f"{_NO_CONTENT[self.kind]} {note}" if note else _NO_CONTENT[self.kind]
+        return NoContent(message, advice=advice, details=details)
 
     def _blocked_message(self) -> str:
         who = f"{self.vendor}'s bot protection" if self.vendor else "The site's bot protection"

@@ -38,6 +38,7 @@ _BOILERPLATE_LIST = """
     related relacionados relacionadas relacionado relacionada similar similares correlati
     verwandte aehnliche ähnliche recommended recommendations recommendation empfehlungen
     outbrain taboola trending popular mostread mostpopular morestories
+    upsell upsells crosssell crosssells crossselling
     newsletter newsletters subscribe subscription signup optin mailchimp abonnieren abonner
     inscreva suscribete suscripcion iscriviti
     sidebar sidebars seitenleiste aside
@@ -77,7 +78,8 @@ _ANNOUNCEMENTS = (
     "noticias relacionadas", "artículos relacionados", "lo más leído", "publicidad",
     "à lire aussi", "lire aussi", "sur le même sujet", "vous aimerez aussi", "à voir aussi",
     "publicité", "leggi anche", "potrebbe interessarti", "articoli correlati", "pubblicità",
-    "lees ook", "gerelateerde",
+    "lees ook", "gerelateerde", "more to explore", "more stories", "more articles",
+    "read next", "up next", "don't miss", "keep reading", "latest news", "top stories",
 )  # fmt: skip
 # A word before a boilerplate word that says the element is not that (``no-sidebar``).
 _NEGATIONS = frozenset(("no", "not", "without", "has", "with", "hide", "show", "hidden"))

@@ -109,7 +109,10 @@ def walk(body: etree._Element, title: str = "") -> Page:
                     known = kinds[cls, ident] = name_verdict(cls, ident)
                 kind = known
             if tag in boilerplate_tags:
-                kind = kind or MAYBE
+                # A figure holding a table or a code listing (WordPress's wp-block-table,
+                # Jekyll's highlight) shows data, not a picture.
+                if not kind and (tag != "figure" or next(el.iter("table", "pre"), None) is None):
+                    kind = MAYBE
             elif tag == "article":
                 # An article inside an article is a related post or a comment (HTML5).
                 kind = kind or (NESTED if articles else NOT)

@@ -124,7 +124,7 @@ def extractors() -> dict[str, Extractor]:
     def webtap_main(html: str) -> str:
         # The fetch tool converts one page per process: no class names remembered from
         # the pages before.
-        _prose.KINDS.clear()
+        _prose.forget()
         return convert(html, main_content=True).markdown
 
     found: dict[str, Extractor] = {

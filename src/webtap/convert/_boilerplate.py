@@ -13,8 +13,8 @@ import re
 from lxml import etree
 
 __all__ = [
-    "ALWAYS", "BY_ID", "CONSENT", "LABEL", "MAYBE", "NOT", "SHARE_LINK", "announces",
-    "name_verdict",
+    "ALWAYS", "BY_ID", "CONSENT", "LABEL", "MAYBE", "NAMES", "NOT", "SHARE_LINK", "announces",
+    "name_verdict", "share_links",
 ]  # fmt: skip
 
 LABEL = 50  # characters of a label that announces related links ("You may also like")
@@ -38,6 +38,7 @@ _BOILERPLATE_LIST = """
     related relacionados relacionadas relacionado relacionada similar similares correlati
     verwandte aehnliche ähnliche recommended recommendations recommendation empfehlungen
     outbrain taboola trending popular mostread mostpopular morestories
+    upsell upsells crosssell crosssells crossselling
     newsletter newsletters subscribe subscription signup optin mailchimp abonnieren abonner
     inscreva suscribete suscripcion iscriviti
     sidebar sidebars seitenleiste aside
@@ -77,7 +78,8 @@ _ANNOUNCEMENTS = (
     "noticias relacionadas", "artículos relacionados", "lo más leído", "publicidad",
     "à lire aussi", "lire aussi", "sur le même sujet", "vous aimerez aussi", "à voir aussi",
     "publicité", "leggi anche", "potrebbe interessarti", "articoli correlati", "pubblicità",
-    "lees ook", "gerelateerde",
+    "lees ook", "gerelateerde", "more to explore", "more stories", "more articles",
+    "read next", "up next", "don't miss", "keep reading", "latest news", "top stories",
 )  # fmt: skip
 # A word before a boilerplate word that says the element is not that (``no-sidebar``).
 _NEGATIONS = frozenset(("no", "not", "without", "has", "with", "hide", "show", "hidden"))
@@ -102,27 +104,64 @@ SHARE_LINK = re.compile(
     re.IGNORECASE,
 )
 
+# What every link SHARE_LINK matches holds (lower-cased): most links are let through on this.
+_SHARE_HINTS = ("shar", "tweet", "pin/", "addt", "edit")
+_SHARE_SCHEMES = ("whatsapp:", "fb-messenger:", "tg:", "mailto:?")
+
+
+def share_links(top: etree._Element) -> list[etree._Element]:
+    """The links under ``top`` that share the page or edit its source (`SHARE_LINK`)."""
+    found = []
+    for a in top.iter("a"):
+        href = a.get("href")
+        if not href:
+            continue
+        low = href.lower()
+        if (
+            any(hint in low for hint in _SHARE_HINTS) or low.startswith(_SHARE_SCHEMES)
+        ) and SHARE_LINK.search(href):
+            found.append(a)
+    return found
+
+
 NOT, MAYBE, ALWAYS, BY_ID, CONSENT = 0, 1, 2, 3, 5  # verdicts on an element's class and id
+
+# The words of each class or id name that may name boilerplate (`_words`), shared by every
+# page (a site repeats its names in many combinations); cleared when big.
+NAMES: dict[str, list[str]] = {}
+NAMES_MAX = 50_000
 
 
 def name_verdict(cls: str | None, ident: str | None) -> int:
     """`MAYBE` when the class names boilerplate (kept if it turns out to wrap the content),
     `ALWAYS` for comment sections, `BY_ID` when only the id does: manuals derive ids from
     headings (``id="sql-for-update-share"``), so such a section is kept if it is prose."""
-    verdict = _verdict(cls) if cls else NOT
+    # Most names hold no boilerplate word at all: both read at once, for none (a prefix
+    # such as ``print:`` or a phrase across the two can only make this look further).
+    names = (cls or "") if not ident else ident if not cls else f"{cls} {ident}"
+    quick = _WORD.findall(names if names.islower() else _CAMEL.sub(" ", names).lower())
+    if _BOILERPLATE_WORDS.isdisjoint(quick) and (
+        _PHRASE_STARTS.isdisjoint(quick) or not _PHRASES.search(" ".join(quick))
+    ):
+        return NOT
+    # The one name read above needs no second look, unless a prefix is to go.
+    verdict = _verdict(cls, not ident and ":" not in cls) if cls else NOT
     if verdict in (ALWAYS, CONSENT) or not ident:
         return verdict
-    by_id = _verdict(ident)
+    by_id = _verdict(ident, not cls and ":" not in ident)
     if by_id in (ALWAYS, CONSENT):
         return by_id
     return verdict or (by_id and BY_ID)
 
 
-def _verdict(names: str) -> int:
+def _verdict(names: str, suspect: bool = False) -> int:
     """Whether class or id names name boilerplate, word by word: ``PageBuilder-pageRow``
     holds no "pager", ``elementor-widget-container`` no sidebar word, ``no-sidebar`` says
     there is none, ``comments-open`` is a page state. A utility class's variant prefix says
-    when it applies, not what the element is: ``print:break-inside-avoid``, ``md:hidden``."""
+    when it applies, not what the element is: ``print:break-inside-avoid``, ``md:hidden``.
+    ``suspect``: the names are known to hold a boilerplate word or phrase."""
+    if suspect:
+        return _exact(_words(names))
     if ":" in names:
         names = " ".join(name.rpartition(":")[2] for name in names.split())
     quick = _WORD.findall(names if names.islower() else _CAMEL.sub(" ", names).lower())
@@ -130,9 +169,20 @@ def _verdict(names: str) -> int:
         _PHRASE_STARTS.isdisjoint(quick) or not _PHRASES.search(" ".join(quick))
     ):
         return NOT  # most names: no boilerplate word at all
-    words = _words(names)
-    if any(w in _CONTENT_WORDS for w in words):
+    return _exact(_words(names))
+
+
+def _exact(words: list[str]) -> int:
+    """The verdict on the words of names that hold a boilerplate word or phrase."""
+    if not _CONTENT_WORDS.isdisjoint(words):
         return NOT
+    found = _BOILERPLATE_WORDS.intersection(words)
+    if found and _NEGATIONS.isdisjoint(words) and _STATES.isdisjoint(words):
+        # No word before or after one of them says otherwise: the strongest is the verdict.
+        consent = not _CONSENT_WORDS.isdisjoint(found)
+        comment = not _COMMENT_WORDS.isdisjoint(found)
+        if not (consent and comment):  # (both: the first one says)
+            return CONSENT if consent else ALWAYS if comment else MAYBE
     verdict = NOT
     previous = ""
     for i, word in enumerate(words):
@@ -155,14 +205,18 @@ def _verdict(names: str) -> int:
 def _words(names: str) -> list[str]:
     """Lower-case words of class/id names, split at ``-``, ``_``, spaces and camelCase;
     each name also counts joined (``articleBody`` gives article, body and articlebody)."""
+    read = NAMES
+    if len(read) > NAMES_MAX:
+        read.clear()
     words: list[str] = []
     for name in names.split():
-        parts = _WORD.findall(_CAMEL.sub(" ", name))
-        if len(parts) > 1 and parts[0].lower() in _TAXONOMY:
-            continue
-        words.extend(p.lower() for p in parts)
-        if len(parts) > 1:
-            words.append("".join(parts).lower())
+        found = read.get(name)
+        if found is None:
+            found = _WORD.findall((name if name.islower() else _CAMEL.sub(" ", name)).lower())
+            if len(found) > 1:
+                found = [] if found[0] in _TAXONOMY else [*found, "".join(found)]
+            read[name] = found
+        words += found
     return words
 
 

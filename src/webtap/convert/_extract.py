@@ -15,8 +15,9 @@ from typing import NamedTuple
 
 from lxml import etree
 
-from webtap.convert._boilerplate import BY_ID, CONSENT, LABEL, SHARE_LINK, announces
+from webtap.convert._boilerplate import ALWAYS, BY_ID, CONSENT, announces, name_verdict, share_links
 from webtap.convert._html import drop
+from webtap.convert._labels import announced, cards
 from webtap.convert._prose import ALL, GOOD, KIND, LINK, LINKS, OWN, PROSE, SCORE, Page, walk
 from webtap.convert._records import OUTWEIGH as _RECORDS_OUTWEIGH
 from webtap.convert._records import find_records, records_root, records_win
@@ -36,7 +37,6 @@ _FILL_ANY = 0.05  # what else a parent may hold, of any kind, to be taken ...
 _FILL_SHARE = 0.25  # ... or of text mostly outside links, beside several chosen siblings
 _WIDEN_SHARE = 1.0  # ... or, widening a reference page, as much as they hold
 
-_HEADINGS = frozenset(("h1", "h2", "h3", "h4", "h5", "h6"))
 _SECTIONS = frozenset(("section", "article", "dl", "details"))
 # Tags left out of the content however little they hold: pictures and their captions.
 _PICTURE_TAGS = ("img", "picture", "figcaption")
@@ -51,6 +51,9 @@ _MENU_LINKS = 0.9  # ... its share in links
 _MENU_SHARE = 0.3  # ... at most this share of the page's text (more: the page is a listing)
 _MENU_ITEM = 25  # ... the characters of its links on average (a listing's titles are longer)
 _LIGHT = 0.1  # share of a page's text its chrome needs to be left out
+_HOLDING = 0.8  # share of the page's prose in the smallest block holding it
+_HOLDING_TEXT = 0.5  # ... and the least share of all its text (else the prose is a sidebar's)
+_CHROME_TAGS = frozenset(("header", "footer", "aside", "nav", "form"))
 _MAIN = etree.XPath(".//main|.//*[@role='main']")
 
 
@@ -84,12 +87,14 @@ def extract_root(
         if records is not None and records_win(records, found and found.chosen, page, article):
             return records_root(records, page)
     if found is None:
+        found = _holding(body, page)
+    if found is None:
         return _light(body, page)
     if not found.marked and _spread(types, found.good, page.good):
-        chosen = _broad(body, found.chosen, page)
+        chosen = _broad(body, found.chosen, page, reviews=product)
     else:
         chosen, page, good, _ = found
-        _prune(chosen, page, good)
+        _prune(chosen, page, good, reviews=product)
     wrapper = etree.Element("div")
     for el in chosen:
         el.tail = None
@@ -121,12 +126,46 @@ def _light(body: etree._Element, page: Page) -> etree._Element | None:
     if sum(stats[el][ALL] for el in doomed if el in stats) < _LIGHT * total:
         return None
     doomed.extend(body.iter(*_PICTURE_TAGS))
-    doomed.extend(a for a in body.iter("a") if SHARE_LINK.search(a.get("href") or ""))
+    doomed.extend(share_links(body))
     drop(body, doomed)
     wrapper = etree.Element("div")
     wrapper.append(body)
     body.tag = "div"
     return wrapper
+
+
+def _holding(body: etree._Element, page: Page) -> _Found | None:
+    """When no block stands out (the prose is spread over many small blocks, entries of a
+    guide each in a box of its own): the smallest block that holds ``_HOLDING`` of the page's
+    prose, unless that is the body itself."""
+    stats = page.stats
+    if body not in stats:
+        return None
+    need = _HOLDING * page.good
+    el = body
+    while True:
+        inner = next(
+            (
+                child
+                for child in el.iterchildren("*")
+                if (counters := stats.get(child)) is not None and counters[GOOD] >= need
+            ),
+            None,
+        )
+        if inner is None:
+            break
+        el = inner
+    counters = stats[el]
+    if (
+        el is body
+        or counters[KIND]
+        or name_verdict(el.get("class"), el.get("id"))
+        or el.tag in _CHROME_TAGS
+        or counters[ALL] < _MIN_CONTENT
+        or counters[ALL] < _HOLDING_TEXT * stats[body][ALL]
+    ):
+        return None
+    return _Found([el], page, stats[el][GOOD], False)
 
 
 def _holds_most(found: _Found | None, page: Page, body: etree._Element) -> bool:
@@ -152,10 +191,13 @@ def _spread(types: frozenset[str], good: int, page_good: int) -> bool:
     return good < _FOCUSED * page_good
 
 
-def _broad(body: etree._Element, chosen: list[etree._Element], page: Page) -> list[etree._Element]:
+def _broad(
+    body: etree._Element, chosen: list[etree._Element], page: Page, *, reviews: bool = False
+) -> list[etree._Element]:
     """The page's ``<main>`` holding the chosen blocks (else its body), without what is named
     like boilerplate, its footers, asides and forms (but those that hold the chosen blocks),
-    and without pictures and share links."""
+    and without pictures and share links. With ``reviews`` (a product page), sections named
+    as comments stay: under a product, comments are its reviews."""
     keep = set(chosen)
     for el in chosen:
         keep.update(el.iterancestors())
@@ -166,6 +208,8 @@ def _broad(body: etree._Element, chosen: list[etree._Element], page: Page) -> li
         counters = stats.get(el)
         if el in keep or (counters is not None and counters[GOOD] * 2 > page.good):
             continue
+        if reviews and counters is not None and counters[KIND] == ALWAYS:
+            continue
         if top is body or top in el.iterancestors():
             doomed.append(el)
     for el in top.iter("footer", "aside", "form"):
@@ -174,7 +218,7 @@ def _broad(body: etree._Element, chosen: list[etree._Element], page: Page) -> li
             doomed.append(el)  # a form wrapping the whole page (ASP.NET's) stays
     doomed.extend(_before_title(top, page.heading, keep))
     doomed.extend(top.iter(*_PICTURE_TAGS))
-    doomed.extend(a for a in top.iter("a") if SHARE_LINK.search(a.get("href") or ""))
+    doomed.extend(share_links(top))
     if doomed:
         drop(body, doomed)
     return [top]
@@ -371,19 +415,22 @@ def _fill(chosen: list[etree._Element], page: Page, *, alone: bool = False) -> l
     return chosen
 
 
-def _prune(chosen: list[etree._Element], page: Page, content_good: int) -> None:
+def _prune(
+    chosen: list[etree._Element], page: Page, content_good: int, *, reviews: bool = False
+) -> None:
     """Remove boilerplate inside the chosen elements; never one holding most of the content
     (it is then a wrapper with an unlucky name, an ancestor of the real content).
 
     What goes is collected first and removed in one pass (`webtap.convert._html.drop`): one
     strip of the tree, however many elements a page loses."""
-    inside = set(chosen)
+    inside = {el for top in chosen for el in top.iterdescendants()}
     stats = page.stats
     doomed: list[etree._Element] = []
     for el in page.boilerplate:
         counters = stats.get(el)
         if counters is not None and (
-            counters[GOOD] * 2 > content_good
+            (reviews and counters[KIND] == ALWAYS)
+            or counters[GOOD] * 2 > content_good
             or (
                 counters[KIND] == BY_ID
                 and counters[GOOD] >= _PROSE_SECTION
@@ -391,34 +438,15 @@ def _prune(chosen: list[etree._Element], page: Page, content_good: int) -> None:
             )
         ):
             continue
-        if any(ancestor in inside for ancestor in el.iterancestors()):
+        if el in inside:
             doomed.append(el)
     gone = set(doomed)
     for top in chosen:
-        doomed.extend(_announced(top, stats, gone))
-        doomed.extend(a for a in top.iter("a") if SHARE_LINK.search(a.get("href") or ""))
+        doomed.extend(announced(top, stats, gone))
+        doomed.extend(cards(top, stats, gone))
+        doomed.extend(share_links(top))
         doomed.extend(top.iter(*_PICTURE_TAGS))
     if doomed:
-        drop(chosen[0].getroottree().getroot(), doomed)
-
-
-def _announced(
-    top: etree._Element, stats: dict[etree._Element, list], gone: set[etree._Element]
-) -> list[etree._Element]:
-    """The block in the content's second half that announces related links ("Related posts",
-    "Leia também", ...) and, when it is only a label (a heading, a short paragraph), the
-    link-dense blocks after it; ``gone``: children already on their way out, not counted."""
-    children = [el for el in top.iterchildren("*") if el not in gone]
-    for i, el in enumerate(children):
-        if i < len(children) // 2 or not announces(el):
-            continue
-        found = [el]
-        counters = stats.get(el)
-        if el.tag in _HEADINGS or (counters is not None and counters[ALL] <= LABEL):
-            for after in children[i + 1 :]:
-                counters = stats.get(after)
-                if counters is not None and counters[LINK] * 2 < counters[ALL]:
-                    break
-                found.append(after)
-        return found
-    return []
+        # Stripped where the content is, not over the whole page.
+        for parent in {top.getparent() for top in chosen}:
+            drop(chosen[0] if parent is None else parent, doomed)

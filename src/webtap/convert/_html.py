@@ -9,6 +9,7 @@ from urllib.parse import urljoin
 
 from lxml import etree
 
+from webtap.convert._boilerplate import name_verdict
 from webtap.convert._thread import mark
 from webtap.errors import ParseError
 
@@ -57,8 +58,14 @@ _OFF_SCREEN = re.compile(
     r"(?:left|top|right|text-indent|margin-left):-\d{4,}|clip:rect\((?:0|1px)[ ,]*(?:0|1px)"
 )
 _ZERO_SIZE = re.compile(r"(?:^|;)(?:height|width):0(?:px)?(?:;|$)")
-# Roles of hidden elements that stay hidden even when a button opens them: menus and dialogs.
-_OVERLAYS = frozenset(("dialog", "alertdialog", "menu", "menubar", "navigation", "listbox"))
+# Roles of hidden elements that stay hidden even when a button opens them: menus, dialogs and
+# tooltips.
+_OVERLAYS = frozenset(
+    ("dialog", "alertdialog", "menu", "menubar", "navigation", "listbox", "tooltip")
+)
+# The page itself is never hidden. (Nor is a <main> by ``aria-hidden``: a page opening with a
+# modal dialog, a consent banner, marks everything behind it so until the dialog is closed.)
+_NEVER_HIDDEN = frozenset(("html", "body"))
 _TITLE = etree.XPath("//body//title[not(ancestor::svg)]")
 _META = etree.XPath("//meta")
 _BASE = etree.XPath("//base")
@@ -103,8 +110,14 @@ def parse(html: str | bytes) -> etree._Element | None:
 
 
 def _parse_once(data: bytes, encoding: str | None) -> tuple[etree._Element | None, bool]:
+    # collect_ids=False: no table of ids (nothing here looks an element up by its id).
     parser = etree.HTMLParser(
-        encoding=encoding, remove_comments=True, remove_pis=True, huge_tree=True, no_network=True
+        encoding=encoding,
+        remove_comments=True,
+        remove_pis=True,
+        huge_tree=True,
+        no_network=True,
+        collect_ids=False,
     )
     try:
         try:
@@ -206,7 +219,11 @@ def clean(root: etree._Element, microdata: bool = False) -> None:
             el.tag = "div"  # a declarative shadow root: shown where it stands
         elif name == "itemtype":
             itemtypes.append(attribute)
-        elif _hides(name, attribute) and el.tag not in ("html", "body"):
+        elif (
+            _hides(name, attribute)
+            and el.tag not in _NEVER_HIDDEN
+            and (name != "aria-hidden" or el.tag != "main")
+        ):
             hidden.append(el)
     if itemtypes:
         # Forum posts' authors and dates, read before their <span> and <time> are unwrapped.
@@ -261,17 +278,22 @@ def _hides(name: str, value: str) -> bool:
 
 def _shown(el: etree._Element, controlled: set[str]) -> bool:
     """Whether a hidden element is the page's own content, one click away: a tab panel, or a
-    panel a button opens (``aria-controls``) that names its label (an accordion's), neither a
-    menu nor a dialog."""
+    panel a button opens (``aria-controls``), or the collapsing box around such a panel;
+    neither a menu, a dialog nor a tooltip, nor named like boilerplate (a menu, a modal)."""
     role = (el.get("role") or "").strip().lower()
     if role == "tabpanel":
         return True
-    return (
-        role not in _OVERLAYS
-        and el.get("id") in controlled
-        and el.get("aria-labelledby") is not None
-        and el.tag != "nav"
-    )
+    if role in _OVERLAYS or el.tag == "nav":
+        return False
+    if el.get("id") not in controlled:
+        child = next(el.iterchildren("*"), None)
+        if (
+            child is None
+            or child.get("id") not in controlled
+            or (child.get("role") or "").strip().lower() in _OVERLAYS
+        ):
+            return False
+    return not name_verdict(el.get("class"), el.get("id"))
 
 
 def _place_segments(root: etree._Element, segments: list[etree._Element]) -> None:

@@ -16,13 +16,13 @@ from typing import NamedTuple
 
 from lxml import etree
 
-from webtap.convert._boilerplate import ALWAYS, CONSENT, MAYBE, NOT, name_verdict
+from webtap.convert._boilerplate import ALWAYS, CONSENT, MAYBE, NAMES, NOT, name_verdict
 
 NESTED = 4  # an <article> in an <article>: a related post or a comment, unless it is the body
 
 __all__ = [
     "ALL", "COMMAS", "GOOD", "KIND", "KINDS", "LINK", "LINKED", "LINKS", "OWN", "OWN_LINK",
-    "PROSE", "SCORE", "Page", "walk",
+    "PROSE", "SCORE", "Page", "forget", "walk",
 ]  # fmt: skip
 
 # Text in these tags belongs to the enclosing block (``clean`` has unwrapped span, font, ...).
@@ -109,7 +109,10 @@ def walk(body: etree._Element, title: str = "") -> Page:
                     known = kinds[cls, ident] = name_verdict(cls, ident)
                 kind = known
             if tag in boilerplate_tags:
-                kind = kind or MAYBE
+                # A figure holding a table or a code listing (WordPress's wp-block-table,
+                # Jekyll's highlight) shows data, not a picture.
+                if not kind and (tag != "figure" or next(el.iter("table", "pre"), None) is None):
+                    kind = MAYBE
             elif tag == "article":
                 # An article inside an article is a related post or a comment (HTML5).
                 kind = kind or (NESTED if articles else NOT)
@@ -170,12 +173,10 @@ def walk(body: etree._Element, title: str = "") -> Page:
                 parent[PROSE] += frame[PROSE]
                 parent[LINKS] += frame[LINKS]
         tail = el.tail
-        if tail and blocks:
-            n = len(tail.strip())
-            if n:
-                frame = blocks[-1]
-                frame[OWN] += n
-                frame[COMMAS] += tail.count(",") + tail.count("\uff0c")
+        if tail and blocks and not tail.isspace():
+            frame = blocks[-1]
+            frame[OWN] += len(tail.strip())
+            frame[COMMAS] += tail.count(",") + tail.count("\uff0c")
     good = frame[GOOD] if frame else 0  # the last block closed is the body
     boilerplate = _boilerplate(maybe, stats, good)
     heading = _title_heading(headings, title)
@@ -263,3 +264,10 @@ def _title_heading(headings: list[etree._Element], title: str) -> etree._Element
 # Class/id verdicts, shared by every page (sites repeat their class names); cleared when big.
 KINDS: dict[tuple[str | None, str | None], int] = {}
 KINDS_MAX = 50_000
+
+
+def forget() -> None:
+    """Forget the class and id names read on earlier pages: the state of a fresh process,
+    which the fetch tool is (benchmarks call it before each page)."""
+    KINDS.clear()
+    NAMES.clear()

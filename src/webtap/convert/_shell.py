@@ -71,7 +71,8 @@ class Held(NamedTuple):
 def hold(root: etree._Element) -> Held:
     """Keep ``<noscript>``, ``<template>`` and the data scripts aside (``clean`` detaches them
     from the tree; the references keep them alive). A declarative shadow root
-    (``<template shadowrootmode>``) is not held: ``clean`` shows it where it stands."""
+    (``<template shadowrootmode>``) is not held: ``clean`` shows it where it stands. A
+    ``<nav>`` that holds the page is renamed so that ``clean`` keeps it (`_unless_page`)."""
     hidden: list[etree._Element] = []
     data: list[str] = []
     types: set[str] = set()
@@ -79,9 +80,12 @@ def hold(root: etree._Element) -> Held:
     for el in head.iter("meta") if head is not None else ():
         if el.get("property") == "og:type":
             types.add("og:" + (el.get("content") or "").strip().lower())
-    for el in root.iter("noscript", "template", "script"):
+    navs: list[etree._Element] = []
+    for el in root.iter("noscript", "template", "script", "nav"):
         tag = el.tag
-        if tag == "script":
+        if tag == "nav":
+            navs.append(el)
+        elif tag == "script":
             kind = el.get("type")
             if (kind == "application/ld+json" or el.get("id") == "__NEXT_DATA__") and el.text:
                 data.append(el.text)
@@ -93,10 +97,27 @@ def hold(root: etree._Element) -> Held:
             continue
         elif len(el) or (el.text and not el.text.isspace()):
             hidden.append(el)
+    if navs:
+        _unless_page(navs, root)
     if len(hidden) > 1:
         held = set(hidden)
         hidden = [el for el in hidden if not any(a in held for a in el.iterancestors())]
     return Held(hidden, data, frozenset(types))
+
+
+def _unless_page(navs: list[etree._Element], root: etree._Element) -> None:
+    """A ``<nav>`` holding the page's ``<h1>`` and most of its text is the page, not its
+    navigation (markup a browser nests otherwise, such as a list left open in a header,
+    nests the whole page in it for libxml2): it is kept as a block instead of dropped."""
+    page = 0
+    for nav in navs:
+        if nav.find(".//h1") is None or any(a.tag == "nav" for a in nav.iterancestors()):
+            continue
+        if not page:
+            body = root.find("body")
+            page = _chars(root if body is None else body)
+        if _chars(nav) * 2 > page:
+            nav.tag = "div"
 
 
 def _chars(el: etree._Element) -> int:

@@ -1,0 +1,70 @@
+"""Blocks inside the main content that say they are not it: related links set among its
+paragraphs or after it, announced by a label ("Related", "Also read:", "Leia também",
+"More to explore", ...). `webtap.convert._extract` removes them with the rest of the
+boilerplate inside the content."""
+
+from __future__ import annotations
+
+from lxml import etree
+
+from webtap.convert._boilerplate import LABEL, announces
+from webtap.convert._prose import ALL, LINK, LINKS
+
+__all__ = ["announced", "cards"]
+
+_HEADINGS = frozenset(("h1", "h2", "h3", "h4", "h5", "h6"))
+_CARD = 300  # characters of a link card set inside the content ("Related: ...")
+_CARD_TAGS = ("div", "aside", "section", "figure", "li", "p")
+_LABEL_ENDS = frozenset(":»|-–—>")  # what ends a label set apart ("Also read:")
+
+
+def cards(
+    top: etree._Element, stats: dict[etree._Element, list], gone: set[etree._Element]
+) -> list[etree._Element]:
+    """Small link cards inside the content, anywhere in it, that say they are not the article
+    ("Related", "Read also": a teaser set between two paragraphs): a block of at most
+    ``_CARD`` characters, a fair share of them in links, that starts with such a label."""
+    found = []
+    for el in top.iterdescendants(_CARD_TAGS):
+        counters = stats.get(el)
+        if (
+            counters is not None
+            and counters[LINKS]
+            and counters[ALL] <= _CARD
+            and counters[LINK] * 4 >= counters[ALL]
+            and el not in gone
+            and announces(el)
+            and (el.tag != "p" or _label_apart(el))
+        ):
+            found.append(el)
+    return found
+
+
+def _label_apart(paragraph: etree._Element) -> bool:
+    """Whether a paragraph's opening label stands apart from a sentence: set in a tag of its
+    own (``<b>Related</b>``, a "Read more" button) or closed by a colon or a mark ("Also
+    read: <a>"); "Read more about <a>...</a>" is a sentence."""
+    text = (paragraph.text or "").strip()
+    return not text or text[-1] in _LABEL_ENDS
+
+
+def announced(
+    top: etree._Element, stats: dict[etree._Element, list], gone: set[etree._Element]
+) -> list[etree._Element]:
+    """The block in the content's second half that announces related links ("Related posts",
+    "Leia também", ...) and, when it is only a label (a heading, a short paragraph), the
+    link-dense blocks after it; ``gone``: children already on their way out, not counted."""
+    children = [el for el in top.iterchildren("*") if el not in gone]
+    for i, el in enumerate(children):
+        if i < len(children) // 2 or not announces(el):
+            continue
+        found = [el]
+        counters = stats.get(el)
+        if el.tag in _HEADINGS or (counters is not None and counters[ALL] <= LABEL):
+            for after in children[i + 1 :]:
+                counters = stats.get(after)
+                if counters is not None and counters[LINK] * 2 < counters[ALL]:
+                    break
+                found.append(after)
+        return found
+    return []

@@ -1,0 +1,283 @@
+"""Main content decided by what the markup says about itself: panels a control opens, a
+``<nav>`` that holds the page, a figure showing a table, a ``<main>`` left aria-hidden behind a
+dialog, link cards labelled "Related" set inside an article, blocks announcing what comes
+next, and a product's reviews in a section named for comments. Small hand-written pages."""
+
+from __future__ import annotations
+
+import pytest
+
+from webtap.convert import convert
+
+STORY = [
+    "The ferry to the island runs twice a day in winter, at eight in the morning and at four "
+    "in the afternoon, and the crossing takes a little under an hour in calm weather.",
+    "In summer a third boat leaves at noon, and bicycles travel free on every crossing as "
+    "long as they are loaded before the cars, through the side gate by the ticket office.",
+    "Tickets are sold at the harbour and on board; a return costs the same as two singles, "
+    "and children under twelve travel with their parents at no charge at all.",
+    "The harbour café opens an hour before the first boat and closes after the last one "
+    "comes in, and it sells the only hot food on that side of the bay in the winter months.",
+]
+TEXT = "".join(f"<p>{p}</p>" for p in STORY)
+MENU = "<ul class='site-menu'>" + "".join(
+    f"<li><a href='/s{i}'>Section {i}</a></li>" for i in range(12)
+)
+
+
+def main(html: str) -> str:
+    return convert(html, main_content=True).markdown
+
+
+# -- panels a control opens ------------------------------------------------------------------
+
+
+def test_panel_a_button_opens_is_content_without_a_label_of_its_own() -> None:
+    html = (
+        "<html><body><main><h1>Ferry</h1>" + TEXT + "<h3><button aria-controls='fares' "
+        "aria-expanded='false'>Fares</button></h3><div id='fares' hidden><p>A single costs "
+        "four pounds and a day return six.</p></div></main></body></html>"
+    )
+    for md in (convert(html).markdown, main(html)):
+        assert "A single costs four pounds" in md
+
+
+def test_collapsing_box_around_an_opened_panel_is_content() -> None:
+    # The box that collapses holds the panel the button names (a Bootstrap-like accordion).
+    html = (
+        "<html><body><main><h1>Ferry</h1>" + TEXT + "<button aria-controls='dogs'>Dogs?"
+        "</button><div class='collapse' style='display:none'><div id='dogs'><p>Dogs travel "
+        "free on a lead.</p></div></div></main></body></html>"
+    )
+    assert "Dogs travel free on a lead." in convert(html).markdown
+
+
+def test_opened_overlays_stay_hidden() -> None:
+    html = (
+        "<html><body><main><h1>Ferry</h1>" + TEXT + "<button aria-controls='tip'>?</button>"
+        "<div id='tip' role='tooltip' hidden><p>Tooltip words.</p></div>"
+        "<button aria-controls='signup'>Join</button><div id='signup' class='modal' hidden>"
+        "<p>Modal words asking for an address.</p></div>"
+        "<button aria-controls='box'>Open</button><div style='display:none'>"
+        "<div id='box' role='dialog'><p>Dialog words.</p></div></div></main></body></html>"
+    )
+    md = convert(html).markdown
+    assert STORY[0] in md
+    for gone in ("Tooltip words", "Modal words", "Dialog words"):
+        assert gone not in md
+
+
+# -- a <nav> holding the page -----------------------------------------------------------------
+
+
+def test_nav_holding_the_pages_heading_and_text_is_the_page() -> None:
+    # A menu list left open in a header: libxml2 nests the rest of the page in the <nav>.
+    html = (
+        "<html><head><title>Ferry times</title></head><body><header><nav><ul><li>"
+        "<a href='/'>Home</a><li><a href='/about'>About</a>"
+        "<h1>Ferry times</h1>"
+        + TEXT
+        + TEXT.replace("ferry", "boat")
+        + TEXT.replace("ferry", "launch")
+        + "</body></html>"
+    )
+    for md in (convert(html).markdown, main(html)):
+        assert all(p in md for p in STORY)
+        assert "Ferry times" in md
+
+
+def test_nav_of_links_beside_the_page_stays_out() -> None:
+    html = (
+        "<html><body><nav><h1>Site</h1>"
+        + MENU
+        + "</ul></nav><main><h1>Ferry times</h1>"
+        + TEXT
+        + "</main></body></html>"
+    )
+    md = main(html)
+    assert STORY[1] in md and "Section 3" not in md
+
+
+# -- a figure that shows data -------------------------------------------------------------
+
+
+def test_figure_holding_a_table_or_code_is_content() -> None:
+    html = (
+        "<html><body><article><h1>Ferry</h1>" + TEXT + "<figure class='wp-block-table'>"
+        "<table><tr><th>Boat</th><th>Leaves</th></tr><tr><td>Morning</td><td>08:00</td></tr>"
+        "</table><figcaption>Winter timetable</figcaption></figure><figure class='highlight'>"
+        "<pre><code>ferry --next</code></pre></figure><figure><img src='/boat.jpg'>"
+        "<figcaption>The boat at the pier.</figcaption></figure><figure class='photo'>"
+        "<img src='/quay.jpg'><p>Photograph by the harbour master.</p></figure>"
+        + TEXT[:200]
+        + "</p>"
+        "</article></body></html>"
+    )
+    md = main(html)
+    assert "| Morning | 08:00 |" in md
+    assert "ferry --next" in md
+    assert "The boat at the pier" not in md and "harbour master" not in md
+
+
+# -- <main> aria-hidden behind a dialog -------------------------------------------------------
+
+
+def test_main_left_aria_hidden_behind_an_open_dialog_is_read() -> None:
+    html = (
+        "<html><body><div role='dialog' aria-modal='true' class='consent'><p>We use "
+        "cookies.</p><button>Accept</button></div><div><main aria-hidden='true'><h1>Ferry"
+        "</h1>" + TEXT + "<p aria-hidden='true'>A copy kept from screen readers.</p></main>"
+        "</div></body></html>"
+    )
+    for md in (convert(html).markdown, main(html)):
+        assert STORY[2] in md
+        assert "A copy kept from screen readers" not in md
+
+
+# -- link cards and announcements inside the content -------------------------------------------
+
+
+def test_related_card_between_paragraphs_leaves_the_content() -> None:
+    card = (
+        "<div class='display-card'><span class='label'>Related</span><h5><a href='/other'>"
+        "Another story about boats</a></h5><p>A line about that other story.</p></div>"
+    )
+    also = "<p>Also read: <a href='/more'>The lighthouse keeper's year</a></p>"
+    sentence = (
+        "<p>Read more about <a href='/fares'>the fares and the timetables of the harbour</a> "
+        "on its board.</p>"
+    )
+    html = (
+        "<html><body><article><h1>Ferry</h1>"
+        + f"<p>{STORY[0]}</p>"
+        + sentence
+        + f"<p>{STORY[1]}</p>"
+        + card
+        + also
+        + "".join(f"<p>{p}</p>" for p in STORY[2:])
+        + "</article></body></html>"
+    )
+    md = main(html)
+    assert all(p in md for p in STORY)
+    assert "Another story about boats" not in md and "lighthouse keeper" not in md
+    assert "timetables of the harbour" in md  # a sentence that starts "Read more" stays
+
+
+def test_more_to_explore_after_the_article_leaves_it() -> None:
+    teasers = "".join(
+        f"<div><h4><a href='/p{i}'>Menu for week {i}</a></h4></div>" for i in range(4)
+    )
+    html = (
+        "<html><body><div class='content'><h1>Ferry</h1>"
+        + TEXT
+        + TEXT
+        + "<h4>More to explore</h4>"
+        + teasers
+        + "</div></body></html>"
+    )
+    md = main(html)
+    assert STORY[3] in md and "Menu for week 2" not in md
+
+
+# -- a product's reviews named as comments ----------------------------------------------------
+
+PACK = "".join(
+    f"<p>{p}</p>"
+    for p in (
+        "A light daypack for long summer walks, with a ventilated back panel of open mesh, "
+        "two zipped pockets on the hip belt and a main compartment that opens wide.",
+        "The fabric is recycled nylon with a water-repellent finish that sheds a passing "
+        "shower, and the seams at the base are taped against wet grass and puddles.",
+        "A sleeve inside holds a water bladder of up to two litres, with a port for its "
+        "tube on either shoulder, and the lid pocket takes a map, keys and a phone.",
+    )
+)
+
+
+SECTIONS = "".join(
+    f"<section class='info'><h2>{title}</h2><p>{text}</p></section>"
+    for title, text in (
+        (
+            "Delivery",
+            "Orders placed before noon leave the warehouse the same day and arrive "
+            "within three working days; returns are free for a month after delivery.",
+        ),
+        (
+            "Care",
+            "Brush off dried mud, wash the pack by hand in cool water with a little mild "
+            "soap, and let it dry away from a fire or a radiator before storing it.",
+        ),
+        (
+            "Warranty",
+            "Every pack is guaranteed for five years against faults in its seams, "
+            "buckles and zips; a fault is repaired or the pack replaced at no cost.",
+        ),
+    )
+)
+
+
+@pytest.mark.parametrize("spread", [False, True], ids=["one-block", "many-sections"])
+def test_product_reviews_in_a_section_named_comments_are_content(spread: bool) -> None:
+    reviews = "".join(
+        f"<div class='review'><p>Reviewer {i}</p><p>The pack sat well on a long walk and the "
+        f"pockets held everything, review number {i} says.</p></div>"
+        for i in range(3)
+    )
+    html = (
+        "<html><head><meta property='og:type' content='product'></head><body><main>"
+        "<div class='product'><h1>Ridge 22 Daypack</h1><p>$89.00</p>" + PACK + "</div>"
+        "<section class='specs'><h2>Details</h2><p>Twenty-two litres, six hundred and forty "
+        "grams, recycled nylon with a water-repellent finish.</p></section>"
+        + f"<section class='testimonials-comments'><h2>Reviews</h2>{reviews}</section>"
+        "</main>" + (f"<div class='more'>{SECTIONS}</div>" if spread else "") + "</body></html>"
+    )
+    md = main(html)
+    assert "review number 2 says" in md
+    # On an article, a section named so is its comments and stays out.
+    article = html.replace("content='product'", "content='article'")
+    assert "review number 2 says" not in main(article)
+
+
+# -- no block stands out: the smallest one holding the page's prose ----------------------------
+
+
+def test_guide_of_small_entries_is_the_block_that_holds_them() -> None:
+    # Each place has a box of its own, none holding much of the page: the content is the
+    # smallest block that holds most of the prose, without the text around it.
+    places = "".join(
+        f"<div class='entry'><h2>Café number {i}</h2><ul><li>Harbour Street {i}</li>"
+        f"<li><a href='/map/{i}'>Map</a></li></ul><div class='text'><p>Café {i} serves soup "
+        f"and bread by the window, with a view of the ferry pier; the owner bakes every "
+        f"morning at five, and "
+        f"the seats fill up by noon on the days the boats run.</p></div></div>"
+        for i in range(8)
+    )
+    html = (
+        "<html><head><title>Cafés by the harbour</title></head><body><div class='top'>"
+        "<p>Our office is open on weekdays from nine to five, and the switchboard answers "
+        "questions about advertising in the printed guide.</p></div><div class='layout'>"
+        f"<h1>Cafés by the harbour</h1><div class='entries'>{places}</div></div>"
+        "<div class='bottom'><p>The guide is printed twice a year and sent to every house "
+        "on the island, free of charge, in spring and in autumn.</p></div></body></html>"
+    )
+    doc = convert(html, main_content=True)
+    assert doc.trimmed
+    assert all(f"Café {i} serves soup" in doc.markdown for i in range(8))
+    assert "switchboard" not in doc.markdown and "printed twice a year" not in doc.markdown
+
+
+def test_upsell_and_cross_sell_sections_leave_a_product() -> None:
+    cards = "".join(
+        f"<li><a href='/p/{i}'>Bottle cage model {i}</a><p>A light cage of bent aluminium "
+        f"rod for bottle number {i}.</p></li>"
+        for i in range(4)
+    )
+    html = (
+        "<html><head><meta property='og:type' content='product'></head><body><main>"
+        "<div class='product'><h1>Ridge 22 Daypack</h1><p>$89.00</p>" + PACK + "</div>"
+        f"<section class='up-sells upsells products'><h2>Goes well with</h2><ul>{cards}</ul>"
+        "</section></main></body></html>"
+    )
+    md = main(html)
+    assert "A light daypack for long summer walks" in md
+    assert "Bottle cage model 2" not in md

@@ -216,3 +216,25 @@ def test_an_article_keeps_the_paragraphs_it_repeats() -> None:
         f"</head><body><article><h1>Meal plan</h1>{body}</article></body></html>"
     )
     assert convert(html, main_content=True).markdown.count("Breakfast: oats") == 4
+
+
+def test_product_description_in_a_block_named_like_a_modal_is_content() -> None:
+    # The details are in the page, in a block whose name says "modal" (the page opens it as
+    # a drawer); that it holds the description the JSON-LD gives says it is the product's own.
+    ld = {
+        "@type": "Product",
+        "name": "Ridge 22 Daypack",
+        "description": "A light daypack for long summer walks: the back panel is ventilated "
+        "mesh, the hip belt carries two zipped pockets.",
+    }
+    details = (
+        "<div class='product-details-modal'><h2>Product details</h2><p>A light daypack for "
+        "long summer walks: the back panel is ventilated mesh, the hip belt carries two "
+        "zipped pockets.</p><p>Designer: Kari Lund</p><h3>Care</h3><p>Wash by hand in cool "
+        "water with mild soap and let it dry away from a radiator; brush dried mud off the "
+        "base before washing, and store the pack loosely packed in a dry cupboard.</p></div>"
+    )
+    html = product_page(ld).replace("<section class='specs'>", details + "<section class='specs'>")
+    md = convert(html, main_content=True).markdown
+    assert "Designer: Kari Lund" in md and "store the pack loosely packed" in md
+    assert "Customers also bought" not in md

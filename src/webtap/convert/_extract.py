@@ -18,6 +18,7 @@ from lxml import etree
 from webtap.convert._boilerplate import ALWAYS, BY_ID, CONSENT, announces, name_verdict, share_links
 from webtap.convert._html import drop
 from webtap.convert._labels import announced, cards
+from webtap.convert._product import describing, within
 from webtap.convert._prose import ALL, GOOD, KIND, LINK, LINKS, OWN, PROSE, SCORE, Page, walk
 from webtap.convert._records import OUTWEIGH as _RECORDS_OUTWEIGH
 from webtap.convert._records import find_records, records_root, records_win
@@ -58,7 +59,11 @@ _MAIN = etree.XPath(".//main|.//*[@role='main']")
 
 
 def extract_root(
-    root: etree._Element, *, types: frozenset[str] = frozenset(), title: str = ""
+    root: etree._Element,
+    *,
+    types: frozenset[str] = frozenset(),
+    title: str = "",
+    described: list[str] | None = None,
 ) -> etree._Element | None:
     """A new ``<div>`` holding the main content (moved out of ``root``), or None to convert
     the whole page (see `extract`). ``types``: what the page says it is (schema.org types,
@@ -91,10 +96,10 @@ def extract_root(
     if found is None:
         return _light(body, page)
     if not found.marked and _spread(types, found.good, page.good):
-        chosen = _broad(body, found.chosen, page, reviews=product)
+        chosen = _broad(body, found.chosen, page, reviews=product, described=described)
     else:
         chosen, page, good, _ = found
-        _prune(chosen, page, good, reviews=product)
+        _prune(chosen, page, good, reviews=product, described=described)
     wrapper = etree.Element("div")
     for el in chosen:
         el.tail = None
@@ -192,7 +197,12 @@ def _spread(types: frozenset[str], good: int, page_good: int) -> bool:
 
 
 def _broad(
-    body: etree._Element, chosen: list[etree._Element], page: Page, *, reviews: bool = False
+    body: etree._Element,
+    chosen: list[etree._Element],
+    page: Page,
+    *,
+    reviews: bool = False,
+    described: list[str] | None = None,
 ) -> list[etree._Element]:
     """The page's ``<main>`` holding the chosen blocks (else its body), without what is named
     like boilerplate, its footers, asides and forms (but those that hold the chosen blocks),
@@ -203,12 +213,15 @@ def _broad(
         keep.update(el.iterancestors())
     stats = page.stats
     top = next((el for el in _MAIN(body) if el in keep), body)
+    described_blocks = describing(page, described)
     doomed = []
     for el in page.boilerplate:
         counters = stats.get(el)
         if el in keep or (counters is not None and counters[GOOD] * 2 > page.good):
             continue
         if reviews and counters is not None and counters[KIND] == ALWAYS:
+            continue
+        if described_blocks and within(el, described_blocks):
             continue
         if top is body or top in el.iterancestors():
             doomed.append(el)
@@ -416,7 +429,12 @@ def _fill(chosen: list[etree._Element], page: Page, *, alone: bool = False) -> l
 
 
 def _prune(
-    chosen: list[etree._Element], page: Page, content_good: int, *, reviews: bool = False
+    chosen: list[etree._Element],
+    page: Page,
+    content_good: int,
+    *,
+    reviews: bool = False,
+    described: list[str] | None = None,
 ) -> None:
     """Remove boilerplate inside the chosen elements; never one holding most of the content
     (it is then a wrapper with an unlucky name, an ancestor of the real content).
@@ -425,6 +443,7 @@ def _prune(
     strip of the tree, however many elements a page loses."""
     inside = {el for top in chosen for el in top.iterdescendants()}
     stats = page.stats
+    described_blocks = describing(page, described)
     doomed: list[etree._Element] = []
     for el in page.boilerplate:
         counters = stats.get(el)
@@ -438,7 +457,7 @@ def _prune(
             )
         ):
             continue
-        if el in inside:
+        if el in inside and not (described_blocks and within(el, described_blocks)):
             doomed.append(el)
     gone = set(doomed)
     for top in chosen:

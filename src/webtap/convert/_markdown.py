@@ -58,7 +58,8 @@ def convert_document(
     page = root if shown is None else shown
     # What the page says it is (an article, a product, a discussion) guides main content.
     types = held.types | microdata_types(page) if main_content else frozenset()
-    markdown, content = _convert(page, base, main_content, types, title)
+    described = _described(held, types) if main_content else []
+    markdown, content = _convert(page, base, main_content, types, title, described)
     trimmed = content is not None
     if content is not None and few_words(markdown) and not _MARKED_BODY(content):
         # Main content that came out tiny (and the page does not mark its body so): the whole
@@ -131,6 +132,15 @@ def _once(markdown: str) -> str:
     return "\n\n".join(kept) if len(kept) < len(blocks) else markdown
 
 
+def _described(held: Held, types: frozenset[str]) -> list[str]:
+    """The words of the product's description in its JSON-LD, on a product page."""
+    if types.isdisjoint(PRODUCT_TYPES) or not held.data:
+        return []
+    from webtap.convert._product import product_words
+
+    return product_words(held.data)
+
+
 def _with_product(held: Held, markdown: str, base: str | None) -> str:
     """The product's description from the page's JSON-LD before the Markdown, when the
     Markdown lacks it (`webtap.convert._product`)."""
@@ -151,13 +161,14 @@ def _convert(
     main_content: bool,
     types: frozenset[str] = frozenset(),
     title: str = "",
+    described: list[str] | None = None,
 ) -> tuple[str, etree._Element | None]:
     """The Markdown of the page's main content and the tree that held it, else of the whole
     page and None."""
     if main_content:
         from webtap.convert._extract import extract_root
 
-        content = extract_root(root, types=types, title=title)
+        content = extract_root(root, types=types, title=title, described=described or [])
         if content is not None:
             return MarkdownConverter(base).convert(content), content
     return MarkdownConverter(base).convert(root), None

@@ -7,6 +7,9 @@ only once a script has run, or in a dialog; then the main content, however well 
 what the agent came for. `product_card` gives that description (with the name, price and
 properties the Markdown lacks) as HTML to put before the main content; nothing when the
 description is already there, or when the page lists several products (a collection).
+The same description says where the page shows it: a block named like boilerplate (IKEA's
+details "modal" always in the page, a "read more" toggle) that holds it is the product's text
+(`describing`), and main content keeps it.
 """
 
 from __future__ import annotations
@@ -15,13 +18,18 @@ import html
 import json
 import re
 
-__all__ = ["product_card"]
+from lxml import etree
+
+from webtap.convert._prose import PROSE, Page
+
+__all__ = ["describing", "product_card", "product_words", "within"]
 
 _PRODUCT_TYPES = frozenset(("Product", "ProductGroup", "IndividualProduct", "ProductModel"))
 _MIN_DESCRIPTION = 80  # characters a description needs to be worth adding
 _MAX_PRODUCTS = 3  # more named products than this: a collection, not a product page
 _SHOWN = 0.2  # share of a description's word runs that says the page shows it
 _WORD = re.compile(r"\w+")
+_DESCRIBED = 200  # prose a block named like boilerplate needs to be read for the description
 
 
 def product_card(data: list[str], markdown: str) -> str | None:
@@ -61,6 +69,20 @@ def product_card(data: list[str], markdown: str) -> str | None:
     if specs:
         parts.append(f"<ul>{''.join(specs)}</ul>")
     return "".join(parts)
+
+
+def product_words(data: list[str]) -> list[str]:
+    """The words of the page's product description (from JSON-LD texts ``data``), lower-cased;
+    none when the page names no product, or several (a collection)."""
+    named = [p for text in data for p in _products(text) if isinstance(p.get("name"), str)]
+    if not named or len(named) > _MAX_PRODUCTS:
+        return []
+    description = next(
+        (p["description"] for p in named if isinstance(p.get("description"), str)), ""
+    )
+    if len(description.strip()) < _MIN_DESCRIPTION:
+        return []
+    return _WORD.findall(html.unescape(description).lower())
 
 
 def _shown(words: list[str], have: list[str]) -> bool:
@@ -106,3 +128,26 @@ def _price(offers: object) -> str:
     if price in (None, ""):
         return ""
     return f"{price} {currency}".strip() if isinstance(currency, str) else str(price)
+
+
+def describing(page: Page, words: list[str] | None) -> set[etree._Element]:
+    """The blocks named like boilerplate (a "modal", a "read more" toggle) that hold the
+    product's own description as its JSON-LD gives it (``words``, `product_words`): a fifth
+    of its runs of four words. They are content, and so is what they hold (`within`)."""
+    if not words:
+        return set()
+    found = set()
+    for el in page.boilerplate:
+        counters = page.stats.get(el)
+        if (
+            counters is not None
+            and counters[PROSE] >= _DESCRIBED
+            and _shown(words, _WORD.findall(" ".join(el.itertext()).lower()))
+        ):
+            found.add(el)
+    return found
+
+
+def within(el: etree._Element, blocks: set[etree._Element]) -> bool:
+    """Whether ``el`` is one of ``blocks`` or inside one."""
+    return el in blocks or any(a in blocks for a in el.iterancestors())

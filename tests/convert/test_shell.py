@@ -7,17 +7,11 @@ from __future__ import annotations
 import json
 
 import pytest
+from tests.convert.pages import FERRY
 
 from webtap.convert import CONTENT, EMPTY, SCRIPT_SHELL, STATE_NOTES, Document, convert
 
-STORY = [
-    "The ferry to the island runs twice a day in winter, at eight in the morning and at four "
-    "in the afternoon, and the crossing takes a little under an hour in calm weather.",
-    "In summer a third boat leaves at noon, and bicycles travel free on every crossing as "
-    "long as they are loaded before the cars, through the side gate by the ticket office.",
-    "Tickets are sold at the harbour and on board; a return costs the same as two singles, "
-    "and children under twelve travel with their parents at no charge at all.",
-]
+STORY = FERRY[:3]
 TEXT = "".join(f"<p>{p}</p>" for p in STORY)
 
 

@@ -19,7 +19,6 @@ import http.client
 import json
 import os
 import signal
-import socket
 import statistics
 import subprocess
 import sys
@@ -27,13 +26,14 @@ import tempfile
 import threading
 import time
 from collections.abc import Callable
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).parents[1]))  # the repository: the tests' fakes
 
 from tests.fakes.anthropic import API_KEY, FakeAnthropic, echo, message, tool_use
+from tests.fakes.ports import free_port, wait_listening
+from tests.fakes.slow import SlowSite
 
 WEBTAP = str(Path(sys.executable).parent / "webtap")
 TARGET = 2.0
@@ -44,31 +44,6 @@ HELLO = {
 }
 SLEEPER = '#!/bin/sh\nif [ "$1" = "--schema" ]; then\ncat <<\'E\'\n{schema}\nE\nexit 0\nfi\n'
 SLEEPER += 'cat > /dev/null\necho started >> "{marks}"\nsleep 300\n'
-
-
-class Slow(ThreadingHTTPServer):
-    """A page that never answers; ``asked`` counts the requests."""
-
-    daemon_threads = True
-
-    def __init__(self) -> None:
-        self.asked = 0
-        self.released = threading.Event()
-        outer = self
-
-        class Handler(BaseHTTPRequestHandler):
-            def do_GET(self) -> None:
-                outer.asked += 1
-                outer.released.wait(300)
-
-            def log_message(self, format: str, *args: Any) -> None:
-                pass
-
-        super().__init__(("127.0.0.1", 0), Handler)
-
-    @property
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self.server_address[1]}/slow"
 
 
 class Bench:
@@ -86,7 +61,7 @@ class Bench:
         tool = tools / "sleeper-tool"
         tool.write_text(SLEEPER.format(schema=json.dumps(schema), marks=self.marks))
         tool.chmod(0o755)
-        self.slow = Slow()
+        self.slow = SlowSite()
         threading.Thread(target=self.slow.serve_forever, daemon=True).start()
         self.api = FakeAnthropic().start()
         self.model_asked = 0
@@ -127,7 +102,7 @@ class Bench:
         """How often ``what`` happened so far: the slow page asked for, the model asked, the
         tool started."""
         if what == "page":
-            return self.slow.asked
+            return self.slow.hits
         if what == "model":
             return self.model_asked
         return self.marks.read_text().count("started") if self.marks.exists() else 0
@@ -167,16 +142,9 @@ def stdio(bench: Bench, tool: str, arguments: dict[str, Any], *extra: str) -> An
 
 
 def http_server(bench: Bench, tool: str, arguments: dict[str, Any], *extra: str) -> Any:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
+    port = free_port()
     process = bench.start("mcp", "--http", f"127.0.0.1:{port}", *extra)
-    while True:
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=1).close()
-            break
-        except OSError:
-            time.sleep(0.02)
+    wait_listening(port, process)
     headers = {"Content-Type": "application/json", "Accept": "application/json, text/event-stream"}
 
     def post(body: dict[str, Any]) -> http.client.HTTPResponse:

@@ -5,7 +5,6 @@ answer."""
 
 from __future__ import annotations
 
-import socket
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -43,10 +42,10 @@ def browser(chromium: str) -> Iterator[Browser]:
 
 @pytest.fixture
 def free_port() -> int:
-    """A port on 127.0.0.1 that nothing listens on (bound, then closed)."""
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
+    """A port on 127.0.0.1 that nothing listens on."""
+    from tests.fakes.ports import free_port
+
+    return free_port()
 
 
 @pytest.fixture

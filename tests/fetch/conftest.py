@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import shutil
-import socket
 import ssl
 import subprocess
 import time
@@ -67,10 +66,10 @@ def tls_site(certificate: tuple[str, str]) -> Iterator[Site]:
 
 @pytest.fixture
 def free_port() -> int:
-    """A port on 127.0.0.1 that nothing listens on (bound, then closed)."""
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
+    """A port on 127.0.0.1 that nothing listens on."""
+    from tests.fakes.ports import free_port
+
+    return free_port()
 
 
 @pytest.fixture

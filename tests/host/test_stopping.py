@@ -18,17 +18,17 @@ from __future__ import annotations
 import http.client
 import json
 import signal
-import socket
 import subprocess
 import sys
 import threading
 import time
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
 import pytest
+from tests.fakes.ports import free_port, wait_listening
+from tests.fakes.slow import SlowSite
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="POSIX signals")
 
@@ -85,35 +85,10 @@ def stop(process: subprocess.Popen[bytes], signum: int) -> tuple[int, str]:
     return process.returncode, process.stderr.read().decode()
 
 
-class SlowSite(ThreadingHTTPServer):
-    """127.0.0.1: every page is asked for (``asked`` is set) and never answered."""
-
-    daemon_threads = True
-
-    def __init__(self) -> None:
-        self.asked = threading.Event()
-        self.released = threading.Event()
-        site = self
-
-        class Handler(BaseHTTPRequestHandler):
-            def do_GET(self) -> None:
-                site.asked.set()
-                site.released.wait(60)
-
-            def log_message(self, format: str, *args: Any) -> None:
-                pass
-
-        super().__init__(("127.0.0.1", 0), Handler)
-
-    @property
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self.server_address[1]}/slow"
-
-
 @pytest.fixture
 def slow_site(monkeypatch: pytest.MonkeyPatch) -> Iterator[SlowSite]:
     monkeypatch.setenv("WEBTAP_ALLOW_PRIVATE_NETWORKS", "1")
-    site = SlowSite()
+    site = SlowSite(hold=60)
     threading.Thread(target=site.serve_forever, daemon=True).start()
     yield site
     site.released.set()
@@ -215,25 +190,12 @@ def test_mcp_stdio_ends_when_the_client_hangs_up_mid_call(slow_site: SlowSite) -
 # --- webtap mcp --http --------------------------------------------------------------------
 
 
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
 class HttpClient:
     """Just enough of a streamable HTTP client: a session, and one call left in flight."""
 
     def __init__(self, port: int) -> None:
         self.port = port
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=1).close()
-                break
-            except OSError:
-                assert time.monotonic() < deadline, "the server never listened"
-                time.sleep(0.05)
+        wait_listening(port)
         hello = {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": HELLO}
         status, headers, _ = self.post(hello)
         assert status == 200

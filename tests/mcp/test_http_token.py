@@ -10,7 +10,6 @@ import http.client
 import json
 import re
 import signal
-import socket
 import subprocess
 import sys
 from collections.abc import Callable, Iterator
@@ -19,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from tests.fakes.ports import free_port
 
 from webtap.tools import TOOLS
 
@@ -36,12 +36,6 @@ HELLO = {
 }
 LIST = {"jsonrpc": "2.0", "id": 2, "method": "tools/list", "params": {}}
 TOKEN_LINE = re.compile(r"'Authorization: Bearer ([A-Za-z0-9_-]+)'")
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("0.0.0.0", 0))
-        return probe.getsockname()[1]
 
 
 @dataclass
@@ -76,7 +70,7 @@ def serve(server_env: Callable[..., dict[str, str]]) -> Iterator[Callable[..., S
     started: list[Served] = []
 
     def start(host: str, *args: str, **env: str) -> Served:
-        port = free_port()
+        port = free_port("0.0.0.0")
         process = subprocess.Popen(
             [WEBTAP, "mcp", "--http", f"{host}:{port}", *args],
             env=server_env(**env),
@@ -171,7 +165,7 @@ def test_loopback_without_a_token_set_needs_none(serve: Callable[..., Served]) -
 def test_discovered_beyond_loopback_is_refused_unless_asked_for(
     run_exe: Any, serve: Callable[..., Served], tmp_path: Path
 ) -> None:
-    result = run_exe("webtap", "mcp", "--http", f"0.0.0.0:{free_port()}", "--discovered")
+    result = run_exe("webtap", "mcp", "--http", f"0.0.0.0:{free_port('0.0.0.0')}", "--discovered")
 
     assert (result.returncode, result.stdout) == (2, "")
     assert result.stderr.startswith("webtap: --discovered on 0.0.0.0, beyond loopback")
@@ -183,7 +177,11 @@ def test_discovered_beyond_loopback_is_refused_unless_asked_for(
 
 def test_a_short_token_is_refused_without_quoting_it(run_exe: Any) -> None:
     result = run_exe(
-        "webtap", "mcp", "--http", f"127.0.0.1:{free_port()}", env={"WEBTAP_MCP_TOKEN": "hunter2"}
+        "webtap",
+        "mcp",
+        "--http",
+        f"127.0.0.1:{free_port('0.0.0.0')}",
+        env={"WEBTAP_MCP_TOKEN": "hunter2"},
     )
 
     assert result.returncode == 2

@@ -4,26 +4,19 @@ messages on stdio."""
 from __future__ import annotations
 
 import os
-import socket
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from tests.fakes.ports import free_port, wait_listening
 
 from webtap.store import EventStore
 from webtap.tools import TOOLS
 
 WEBTAP = str(Path(sys.executable).parent / "webtap")
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 @pytest.fixture
@@ -37,15 +30,7 @@ def http_server(server_env: Any) -> Iterator[str]:
         stderr=subprocess.PIPE,
     )
     try:
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=1).close()
-                break
-            except OSError:
-                if process.poll() is not None or time.monotonic() > deadline:
-                    raise AssertionError(process.stderr.read().decode()) from None
-                time.sleep(0.05)
+        wait_listening(port, process)
         yield f"http://127.0.0.1:{port}/mcp"
     finally:
         process.terminate()

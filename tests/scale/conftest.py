@@ -25,8 +25,9 @@ import pytest
 os.environ["RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER"] = "0"  # before ray is imported, anywhere
 
 from tests.fakes.brave import FakeBrave
+from tests.fakes.ports import free_port
 from tests.fakes.site import Site
-from tests.scale.scale_kit import Pages, free_port
+from tests.scale.scale_kit import Pages
 
 
 @pytest.fixture

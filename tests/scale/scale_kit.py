@@ -5,7 +5,6 @@ second)."""
 from __future__ import annotations
 
 import gzip
-import socket
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -17,12 +16,6 @@ HERE = Path(__file__).parent
 REAL_PAGES = sorted((HERE.parent / "convert" / "data").glob("*.html.gz"))
 BRAVE_KEY = FakeBrave.KEY
 HTML = {"Content-Type": "text/html; charset=utf-8"}
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
 
 
 def descendants(root: int) -> set[int]:

@@ -14,11 +14,11 @@ import uuid
 from typing import Any
 
 import pytest
+from tests.fakes.ports import free_port
 from tests.scale.scale_kit import (
     BRAVE_KEY,
     brave_budget,
     brave_env,
-    free_port,
     most_in_any_window,
 )
 

@@ -54,9 +54,7 @@ def kit() -> Any:
 
 @pytest.fixture
 def unused_port() -> int:
-    """A port on 127.0.0.1 that nothing listens on (bound, read, released)."""
-    import socket
+    """A port on 127.0.0.1 that nothing listens on."""
+    from tests.fakes.ports import free_port
 
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
+    return free_port()

@@ -25,7 +25,6 @@ overhead (bench/render_drivers.py measures that).
 from __future__ import annotations
 
 import argparse
-import http.server
 import json
 import os
 import statistics
@@ -35,6 +34,10 @@ import threading
 import time
 from pathlib import Path
 from typing import Any
+
+sys.path.insert(0, str(Path(__file__).parents[1]))  # the repository, for the suite's fakes
+
+from tests.fakes.site import Site
 
 BIN = Path(sys.executable).parent
 SHELL = (
@@ -48,25 +51,6 @@ SERVED = (
     + b"<p>Rendered by the server, one paragraph of a light page.</p>" * 40
     + b"</body></html>"
 )
-
-
-def serve() -> int:
-    class Handler(http.server.BaseHTTPRequestHandler):
-        def do_GET(self) -> None:
-            body = SERVED if self.path == "/served" else SHELL
-            self.send_response(200)
-            self.send_header("Content-Type", "text/html; charset=utf-8")
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
-
-        def log_message(self, *args: object) -> None:
-            pass
-
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    server.daemon_threads = True
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    return server.server_address[1]
 
 
 def cold(url: str, runs: int, env: dict[str, str], expect: str) -> float:
@@ -216,8 +200,13 @@ def main() -> None:
     from webtap.browser import browser_path
 
     print(f"browser: {browser_path()}")
-    port = serve()
-    shell, served = f"http://127.0.0.1:{port}/", f"http://127.0.0.1:{port}/served"
+    site = Site()
+    site.thread.start()
+    html = {"Content-Type": "text/html; charset=utf-8"}
+    shell, served = (
+        site.route("/", SHELL, headers=html),
+        site.route("/served", SERVED, headers=html),
+    )
     SERVED_URL[0] = served
     env = {
         **os.environ,

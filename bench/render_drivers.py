@@ -30,6 +30,7 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 PAGE = (
@@ -54,6 +55,18 @@ def serve() -> int:
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     return server.server_address[1]
+
+
+def measure(one: Callable[[], str], pages: int, start: float) -> tuple[float, float, int]:
+    """A driver's figures: seconds from ``start`` to the first page rendered (by ``one``),
+    pages a second over ``pages`` more, and the PSS (KB) of this process and its browser."""
+    assert "Rendered by script" in one()
+    first = time.perf_counter() - start
+    start = time.perf_counter()
+    for _ in range(pages):
+        one()
+    rate = pages / (time.perf_counter() - start)
+    return first, rate, pss_kb(tree(os.getpid()))
 
 
 def pss_kb(pids: list[int]) -> int:
@@ -121,13 +134,7 @@ def drive_pipe(url: str, pages: int, proxy: str, executable: str) -> tuple[float
         conn.call("Target.disposeBrowserContext", {"browserContextId": context}, timeout=30)
         return html
 
-    assert "Rendered by script" in one()
-    first = time.perf_counter() - start
-    start = time.perf_counter()
-    for _ in range(pages):
-        one()
-    rate = pages / (time.perf_counter() - start)
-    memory = pss_kb(tree(os.getpid()))
+    first, rate, memory = measure(one, pages, start)
     process.kill()
     return first, rate, memory
 
@@ -151,13 +158,7 @@ def drive_playwright(url: str, pages: int, proxy: str, executable: str) -> tuple
             context.close()
             return html
 
-        assert "Rendered by script" in one()
-        first = time.perf_counter() - start
-        start = time.perf_counter()
-        for _ in range(pages):
-            one()
-        rate = pages / (time.perf_counter() - start)
-        memory = pss_kb(tree(os.getpid()))
+        first, rate, memory = measure(one, pages, start)
         browser.close()
     return first, rate, memory
 
@@ -204,13 +205,7 @@ def drive_pychrome(url: str, pages: int, proxy: str, executable: str) -> tuple[f
         browser.close_tab(tab)
         return html
 
-    assert "Rendered by script" in one()
-    first = time.perf_counter() - start
-    start = time.perf_counter()
-    for _ in range(pages):
-        one()
-    rate = pages / (time.perf_counter() - start)
-    memory = pss_kb(tree(os.getpid()))
+    first, rate, memory = measure(one, pages, start)
     chrome.kill()
     chrome.wait()
     return first, rate, memory

@@ -60,9 +60,9 @@ KINDS = (
     "empty",
 )
 _SUCCESSES = frozenset(("content", "paywall"))
-# A converter's state that leaves the judgement to the classifier's own checks: none (a
-# Document without ``state``) or "content" (webtap.convert says so of every page until it
-# judges shells and empty pages itself; both checks need near-zero text, so they agree with it).
+# A converter's state that leaves the judgement to the classifier's own checks: none (a page
+# not converted, such as an error page read for its verdict alone) or "content" (a page that
+# thin is no content whatever the converter says; both checks need near-zero text).
 _UNJUDGED = frozenset((None, "content"))
 _APP_ROOTS = frozenset(("root", "app", "__next", "__nuxt", "___gatsby", "svelte", "main-app"))
 _LINK_TARGET = re.compile(r"\]\([^)]*\)")

@@ -368,6 +368,14 @@ def test_details_summary() -> None:
     assert md(html) == "**More**\n\nhidden text\n"
 
 
+def test_summary_holding_a_heading_is_the_heading_not_bold_too() -> None:
+    html = (
+        "<details open><summary><h2 id='s'><a href='#s'><strong>Setup</strong></a>"
+        "<a href='#s' aria-hidden='true'></a></h2></summary><p>Steps.</p></details>"
+    )
+    assert md(html) == "## [**Setup**](#s)\n\nSteps.\n"
+
+
 def test_quotation() -> None:
     assert md("<p>He said <q>hi</q>.</p>") == "He said \u201chi\u201d.\n"
 

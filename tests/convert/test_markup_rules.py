@@ -1,7 +1,8 @@
 """Main content decided by what the markup says about itself: panels a control opens, a
 ``<nav>`` that holds the page, a figure showing a table, a ``<main>`` left aria-hidden behind a
-dialog, link cards labelled "Related" set inside an article, blocks announcing what comes
-next, and a product's reviews in a section named for comments. Small hand-written pages."""
+dialog, a teaser linked aria-hidden, link cards labelled "Related" set inside an article,
+blocks announcing what comes next, and a product's reviews in a section named for comments.
+Small hand-written pages."""
 
 from __future__ import annotations
 
@@ -124,6 +125,21 @@ def test_main_left_aria_hidden_behind_an_open_dialog_is_read() -> None:
     for md in (convert(html).markdown, main(html)):
         assert STORY[2] in md
         assert "A copy kept from screen readers" not in md
+
+
+def test_teaser_in_a_link_hidden_from_screen_readers_is_read_but_icons_are_not() -> None:
+    # A list of stories links each teaser a second time, aria-hidden (the title's link was
+    # heard already); the teaser is on screen. A share button or an icon link stays out.
+    items = "".join(
+        f"<article><h2><a href='/s{i}'>Crossing number {i}</a></h2><p><a href='/s{i}' "
+        f"aria-hidden='true' tabindex='-1'>{STORY[i]}</a></p><a href='/share{i}' "
+        "aria-hidden='true'>Share on Pinterest</a></article>"
+        for i in range(4)
+    )
+    html = f"<html><body><main><h1>Crossings</h1>{items}</main></body></html>"
+    for md in (convert(html).markdown, main(html)):
+        assert all(STORY[i] in md for i in range(4))
+        assert "Share on Pinterest" not in md
 
 
 # -- link cards and announcements inside the content -------------------------------------------

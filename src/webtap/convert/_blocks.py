@@ -12,7 +12,7 @@ from lxml import etree
 
 from webtap.convert._escape import code_fence, code_span, escape_heading_end, escape_text
 from webtap.convert._inline import Inline, text_with_breaks
-from webtap.convert._writer import BR, End, collapse, parse_int
+from webtap.convert._writer import BR, HEADINGS, End, collapse, parse_int
 
 __all__ = ["Blocks", "Container", "ListState", "code_lines", "language"]
 
@@ -241,8 +241,10 @@ class Blocks(Inline):
         return None
 
     def open_summary(self, el: etree._Element) -> End:
+        """A disclosure's label in bold, unless it holds a heading, which says it already
+        ("## **Title**" would be bold twice)."""
         self.separate()
-        close = self.open_strong(el)
+        close = None if any(child.tag in HEADINGS for child in el) else self.open_strong(el)
 
         def end() -> None:
             if close is not None:

@@ -66,6 +66,8 @@ _OVERLAYS = frozenset(
 # The page itself is never hidden. (Nor is a <main> by ``aria-hidden``: a page opening with a
 # modal dialog, a consent banner, marks everything behind it so until the dialog is closed.)
 _NEVER_HIDDEN = frozenset(("html", "body"))
+# Words from which a link's text reads as a sentence rather than a label.
+_SENTENCE_WORDS = 8
 _TITLE = etree.XPath("//body//title[not(ancestor::svg)]")
 _META = etree.XPath("//meta")
 _BASE = etree.XPath("//base")
@@ -222,7 +224,7 @@ def clean(root: etree._Element, microdata: bool = False) -> None:
         elif (
             _hides(name, attribute)
             and el.tag not in _NEVER_HIDDEN
-            and (name != "aria-hidden" or el.tag != "main")
+            and (name != "aria-hidden" or not _seen_anyway(el))
         ):
             hidden.append(el)
     if itemtypes:
@@ -274,6 +276,17 @@ def _hides(name: str, value: str) -> bool:
         or _OFF_SCREEN.search(style) is not None
         or ("overflow:hidden" in style and _ZERO_SIZE.search(style) is not None)
     )
+
+
+def _seen_anyway(el: etree._Element) -> bool:
+    """Whether an element hidden only from assistive technology (``aria-hidden``) is one a
+    sighted reader sees and reads: a ``<main>`` (see ``_NEVER_HIDDEN``), or a link whose text
+    is a sentence. Lists of teasers link each one's summary a second time and hide that link
+    from screen readers, which already heard the title's; the summary is visible all the same.
+    Icons, "scroll to top" and share buttons are a few words, and stay out."""
+    if el.tag == "main":
+        return True
+    return el.tag == "a" and len("".join(el.itertext()).split()) >= _SENTENCE_WORDS
 
 
 def _shown(el: etree._Element, controlled: set[str]) -> bool:

@@ -9,10 +9,10 @@ from lxml import etree
 
 from webtap.convert._boilerplate import LABEL, announces
 from webtap.convert._prose import ALL, LINK, LINKS
+from webtap.convert._writer import HEADINGS
 
 __all__ = ["announced", "cards"]
 
-_HEADINGS = frozenset(("h1", "h2", "h3", "h4", "h5", "h6"))
 _CARD = 300  # characters of a link card set inside the content ("Related: ...")
 _CARD_TAGS = ("div", "aside", "section", "figure", "li", "p")
 _LABEL_ENDS = frozenset(":»|-–—>")  # what ends a label set apart ("Also read:")
@@ -60,7 +60,7 @@ def announced(
             continue
         found = [el]
         counters = stats.get(el)
-        if el.tag in _HEADINGS or (counters is not None and counters[ALL] <= LABEL):
+        if el.tag in HEADINGS or (counters is not None and counters[ALL] <= LABEL):
             for after in children[i + 1 :]:
                 counters = stats.get(after)
                 if counters is not None and counters[LINK] * 2 < counters[ALL]:

@@ -18,7 +18,7 @@ from webtap.convert._escape import MAYBE_SPECIAL, escape_text
 from webtap.convert._html import TASK
 from webtap.convert._inline import BLOCKS
 from webtap.convert._tables import Tables
-from webtap.convert._writer import End
+from webtap.convert._writer import HEADINGS, End
 
 __all__ = ["MarkdownConverter"]
 
@@ -31,7 +31,7 @@ class MarkdownConverter(Tables):
 
     _families: ClassVar[dict[str, str]] = {
         **dict.fromkeys(BLOCKS, "block"),
-        **dict.fromkeys(("h1", "h2", "h3", "h4", "h5", "h6"), "heading"),
+        **dict.fromkeys(HEADINGS, "heading"),
         **dict.fromkeys(("ul", "ol", "menu", "dir"), "list"),
         "li": "item",
         TASK: "task",

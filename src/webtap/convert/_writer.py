@@ -20,8 +20,9 @@ if TYPE_CHECKING:
     from webtap.convert._blocks import Container, ListState
     from webtap.convert._tables import Table
 
-__all__ = ["BR", "KEPT_SPACE", "End", "Mark", "Writer", "collapse", "parse_int"]
+__all__ = ["BR", "HEADINGS", "KEPT_SPACE", "End", "Mark", "Writer", "collapse", "parse_int"]
 
+HEADINGS = frozenset(("h1", "h2", "h3", "h4", "h5", "h6"))
 BR = "\x00"  # a hard line break inside collected text; libxml2 text never holds NUL
 # A space that whitespace collapsing must keep (a code span of spaces): a noncharacter,
 # which pages have no business holding, written as a space once lines are made.

@@ -377,3 +377,18 @@ def test_embedded_social_posts_are_content() -> None:
     text = main(html).markdown
     assert "Yes this is real" in text and "After 1." in text
     assert "Share on social" not in text
+
+
+def test_list_items_emptied_by_the_cut_leave_no_bare_bullets() -> None:
+    # Each result's colour swatches are buttons; with them gone their items would be "-".
+    results = "".join(
+        f"<li><ul><li><button>red</button></li><li><button>blue</button></li></ul>"
+        f"<a href='/p{i}'>Boot {i}</a><p>{PROSE}</p></li>"
+        for i in range(3)
+    )
+    markdown = main(page(f"<main><h1>Boots</h1><ul>{results}</ul></main>")).markdown
+    assert "[Boot 2](/p2)" in markdown
+    assert not [line for line in markdown.splitlines() if line.strip() in ("-", "*")]
+    # The whole page writes every item, as the HTML has it.
+    whole = convert(page("<ul><li></li><li>x</li></ul>")).markdown
+    assert whole.splitlines()[:2] == ["-", "- x"]

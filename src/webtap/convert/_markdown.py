@@ -14,7 +14,7 @@ from typing import Any
 from lxml import etree
 
 from webtap.convert import EMPTY, Document
-from webtap.convert._html import clean, find_base, find_title, first_h1, parse
+from webtap.convert._html import clean, drop, find_base, find_title, first_h1, parse
 from webtap.convert._shell import Held, few_words, hold, judge, recover, structured
 from webtap.convert._thread import microdata_types
 from webtap.convert._types import ARTICLE_TYPES, PRODUCT_TYPES
@@ -23,6 +23,9 @@ from webtap.convert._walk import MarkdownConverter
 __all__ = ["MarkdownConverter", "convert_document"]
 
 _MARKED_BODY = etree.XPath("boolean(//*[@itemprop='articleBody'])")
+# List items left with nothing to show once the content was cut out of the page (their
+# buttons, swatches and form controls gone): "-" lines that tell a reader nothing.
+_EMPTY_ITEMS = etree.XPath(".//li[not(normalize-space())][not(.//img or .//svg or .//video)]")
 _SHORT = 300  # words under which a whole page is read again with <noscript> and structured data
 _REPEATED = 30  # characters a block needs for a second copy of it to be left out
 
@@ -170,5 +173,6 @@ def _convert(
 
         content = extract_root(root, types=types, title=title, described=described or [])
         if content is not None:
+            drop(content, _EMPTY_ITEMS(content))
             return MarkdownConverter(base).convert(content), content
     return MarkdownConverter(base).convert(root), None

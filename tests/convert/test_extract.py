@@ -100,14 +100,17 @@ def test_nested_related_articles_are_left_out() -> None:
     assert "Other story" not in text
 
 
-def test_siblings_announcing_related_links_are_left_out() -> None:
+@pytest.mark.parametrize(
+    "label", ["You may also like", "Czytaj także", "Auch interessant", "À lire également"]
+)
+def test_siblings_announcing_related_links_are_left_out(label: str) -> None:
     html = page(
         f"<div class=row>{paragraphs('Body', 5)}</div>"
-        f"<div class=row><h3>You may also like</h3>{paragraphs('Teaser', 2)}</div>"
+        f"<div class=row><h3>{label}</h3>{paragraphs('Teaser', 2)}</div>"
     )
     text = main(html).markdown
     assert "Body 4." in text
-    assert "Teaser" not in text and "You may also like" not in text
+    assert "Teaser" not in text and label not in text
 
 
 def test_link_dense_product_cards_that_are_content() -> None:
@@ -195,6 +198,10 @@ def test_images_captions_share_bars_comments_and_newsletters_are_left_out() -> N
         '<div class="barra-lateral">{}</div>',  # Portuguese/Spanish sidebar
         '<div class="comentarios">{}</div>',  # Portuguese/Spanish comments
         '<div class="compartilhar">{}</div>',  # Portuguese share bar
+        '<div class="reklama">{}</div>',  # Polish ad
+        '<section class="komentarze">{}</section>',  # Polish comments
+        '<div class="artykuly-powiazane">{}</div>',  # Polish related articles
+        '<div class="articles-connexes">{}</div>',  # French related articles
     ],
 )
 def test_non_english_boilerplate_names(boilerplate: str) -> None:

@@ -24,7 +24,8 @@ LABEL = 50  # characters of a label that announces related links ("You may also 
 # names a layout wrapper around the content (``l-sidebar-fixed l-article-body-segment``).
 _COMMENT_LIST = """
     comment comments commentlist commentaire commentaires comentario comentarios
-    comentários kommentar kommentare commenti commento reacties disqus respond
+    comentários kommentar kommentare commenti commento reacties komentarz komentarze disqus
+    respond
 """
 _COMMENT_WORDS = frozenset(_COMMENT_LIST.split())
 # Consent banners and preference centres (and the platforms that serve most of them): never
@@ -34,9 +35,10 @@ _CONSENT_WORDS = frozenset(_CONSENT_LIST.split())
 _BOILERPLATE_LIST = """
     reactions reply replies
     share shares sharing sharebar sharedaddy social socials addthis sociable shariff
-    compartir compartilhar compartilhe partager partage teilen condividi
+    compartir compartilhar compartilhe partager partage teilen condividi udostepnij
     related relacionados relacionadas relacionado relacionada similar similares correlati
-    verwandte aehnliche ähnliche recommended recommendations recommendation empfehlungen
+    verwandte aehnliche ähnliche connexes similaires powiazane podobne polecane
+    recommended recommendations recommendation empfehlungen
     outbrain taboola trending popular mostread mostpopular morestories
     upsell upsells crosssell crosssells crossselling
     newsletter newsletters subscribe subscription signup optin mailchimp abonnieren abonner
@@ -45,7 +47,8 @@ _BOILERPLATE_LIST = """
     footer rodape rodapé fusszeile fußzeile piedepagina voettekst stopka
     breadcrumb breadcrumbs pager pagination paginacao paginacion pagineo
     ad ads advert adverts advertisement advertising advertisment sponsor sponsored
-    publicidade publicidad werbung anzeige publicite publicité pubblicita pubblicità dfp
+    publicidade publicidad werbung anzeige publicite publicité pubblicita pubblicità reklama
+    dfp
     banner popup modal
     caption captions credit credits wpcaption gallery slideshow carousel
     byline author bio tags tagcloud taglist keywords
@@ -78,7 +81,13 @@ _ANNOUNCEMENTS = (
     "noticias relacionadas", "artículos relacionados", "lo más leído", "publicidad",
     "à lire aussi", "lire aussi", "sur le même sujet", "vous aimerez aussi", "à voir aussi",
     "publicité", "leggi anche", "potrebbe interessarti", "articoli correlati", "pubblicità",
-    "lees ook", "gerelateerde", "more to explore", "more stories", "more articles",
+    "lees ook", "gerelateerde", "auch interessant", "meistgelesen", "ähnliche artikel",
+    "à lire également", "lire également", "voir aussi", "les plus lus", "articles similaires",
+    "dans la même rubrique", "sur le même thème", "commentaires", "czytaj także", "czytaj też",
+    "czytaj również", "przeczytaj także", "przeczytaj też", "przeczytaj również",
+    "zobacz także", "zobacz też", "zobacz również", "polecamy", "najczęściej czytane",
+    "podobne artykuły", "powiązane", "komentarze", "reklama", "more to explore",
+    "more stories", "more articles",
     "read next", "up next", "don't miss", "keep reading", "latest news", "top stories",
 )  # fmt: skip
 # A word before a boilerplate word that says the element is not that (``no-sidebar``).

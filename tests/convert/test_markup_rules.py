@@ -289,3 +289,30 @@ def test_upsell_and_cross_sell_sections_leave_a_product() -> None:
     md = main(html)
     assert "A light daypack for long summer walks" in md
     assert "Bottle cage model 2" not in md
+
+
+@pytest.mark.parametrize("spread", [False, True], ids=["one-block", "many-sections"])
+@pytest.mark.parametrize("label", ["Customers also bought", "Recently viewed", "Zobacz także"])
+def test_shelf_a_heading_announces_as_other_products_leaves_a_product(
+    label: str, spread: bool
+) -> None:
+    # The shelf is nested (wrapper, section, heading, cards) and named for nothing; only its
+    # heading says what it is. Reviews under a heading of their own stay.
+    cards = "".join(
+        f"<div class='tile'><a href='/p/{i}'>Trail bottle model {i}</a><span>$1{i}.00</span></div>"
+        for i in range(6)
+    )
+    html = (
+        "<html><head><meta property='og:type' content='product'></head><body><main>"
+        "<div class='product'><h1>Ridge 22 Daypack</h1><p>$89.00</p>" + PACK + "</div>"
+        "<div class='block'><section class='reviews'><h2>Customer reviews</h2><p>The pack "
+        "sat well on a long walk and the pockets held everything, one reviewer says.</p>"
+        f"</section></div><div class='block'><div class='inner'><h2>{label}</h2>"
+        f"<div class='row'>{cards}</div></div></div></main>"
+        + (f"<div class='more'>{SECTIONS}</div>" if spread else "")
+        + "</body></html>"
+    )
+    md = main(html)
+    assert "A light daypack for long summer walks" in md
+    assert "one reviewer says" in md
+    assert "Trail bottle model 3" not in md and label not in md

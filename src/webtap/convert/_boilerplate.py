@@ -89,6 +89,10 @@ _ANNOUNCEMENTS = (
     "podobne artykuły", "powiązane", "komentarze", "reklama", "more to explore",
     "more stories", "more articles",
     "read next", "up next", "don't miss", "keep reading", "latest news", "top stories",
+    "customers also", "customers who", "people also", "frequently bought", "bought together",
+    "recently viewed", "similar items", "similar products", "more like this",
+    "complete the look", "shop the look", "others also", "inspired by your",
+    "ideas based on your", "explore related", "sponsored products",
 )  # fmt: skip
 # A word before a boilerplate word that says the element is not that (``no-sidebar``).
 _NEGATIONS = frozenset(("no", "not", "without", "has", "with", "hide", "show", "hidden"))

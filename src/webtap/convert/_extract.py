@@ -17,7 +17,7 @@ from lxml import etree
 
 from webtap.convert._boilerplate import ALWAYS, BY_ID, CONSENT, announces, name_verdict, share_links
 from webtap.convert._html import drop
-from webtap.convert._labels import announced, cards
+from webtap.convert._labels import announced, cards, labelled_sections
 from webtap.convert._product import describing, within
 from webtap.convert._prose import ALL, GOOD, KIND, LINK, LINKS, OWN, PROSE, SCORE, Page, walk
 from webtap.convert._records import OUTWEIGH as _RECORDS_OUTWEIGH
@@ -130,6 +130,7 @@ def _light(body: etree._Element, page: Page) -> etree._Element | None:
     doomed = [el for el in doomed if not any(a in gone for a in el.iterancestors())]
     if sum(stats[el][ALL] for el in doomed if el in stats) < _LIGHT * total:
         return None
+    doomed.extend(labelled_sections(body, stats, gone))
     doomed.extend(body.iter(*_PICTURE_TAGS))
     doomed.extend(share_links(body))
     drop(body, doomed)
@@ -230,6 +231,7 @@ def _broad(
         if el not in keep and (counters is None or counters[GOOD] * 2 <= page.good):
             doomed.append(el)  # a form wrapping the whole page (ASP.NET's) stays
     doomed.extend(_before_title(top, page.heading, keep))
+    doomed.extend(el for el in labelled_sections(top, stats, set(doomed)) if el not in keep)
     doomed.extend(top.iter(*_PICTURE_TAGS))
     doomed.extend(share_links(top))
     if doomed:
@@ -463,6 +465,7 @@ def _prune(
     for top in chosen:
         doomed.extend(announced(top, stats, gone))
         doomed.extend(cards(top, stats, gone))
+        doomed.extend(labelled_sections(top, stats, gone))
         doomed.extend(share_links(top))
         doomed.extend(top.iter(*_PICTURE_TAGS))
     if doomed:

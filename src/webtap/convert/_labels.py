@@ -11,11 +11,12 @@ from webtap.convert._boilerplate import LABEL, announces
 from webtap.convert._prose import ALL, LINK, LINKS
 from webtap.convert._writer import HEADINGS
 
-__all__ = ["announced", "cards"]
+__all__ = ["announced", "cards", "labelled_sections"]
 
 _CARD = 300  # characters of a link card set inside the content ("Related: ...")
 _CARD_TAGS = ("div", "aside", "section", "figure", "li", "p")
 _LABEL_ENDS = frozenset(":»|-–—>")  # what ends a label set apart ("Also read:")
+_HEADING_PATH = etree.XPath(".//h2|.//h3|.//h4|.//h5|.//h6")
 
 
 def cards(
@@ -68,3 +69,60 @@ def announced(
                 found.append(after)
         return found
     return []
+
+
+def labelled_sections(
+    top: etree._Element, stats: dict[etree._Element, list], gone: set[etree._Element]
+) -> list[etree._Element]:
+    """Sections deeper in the content's second half that a heading announces as something
+    else ("You may also like", "Recently viewed", "Czytaj także") and that are mostly links:
+    a product's shelf of other products, a story's list of other stories. The section is the
+    largest block that starts with the heading; prose under such a heading (a review headed
+    "Comments") stays."""
+    headings = [h for h in _HEADING_PATH(top) if announces(h)]
+    if not headings:
+        return []
+    total = sum(len(text) for text in top.itertext())
+    found = []
+    for heading in headings:
+        section = heading
+        parent = section.getparent()
+        while parent is not None and parent is not top and _starts(parent, section):
+            section, parent = parent, parent.getparent()
+        counters = stats.get(section)
+        if (
+            section is heading
+            or counters is None
+            or counters[LINK] * 2 < counters[ALL]
+            or any(el in gone for el in section.iterancestors())
+            or _before(top, section) * 2 < total
+        ):
+            continue
+        found.append(section)
+    return found
+
+
+def _starts(parent: etree._Element, child: etree._Element) -> bool:
+    """Whether ``child`` is the first thing ``parent`` shows (no text before it)."""
+    if (parent.text or "").strip():
+        return False
+    for el in parent.iterchildren("*"):
+        if el is child:
+            return True
+        if "".join(el.itertext()).strip():
+            return False
+    return False
+
+
+def _before(top: etree._Element, target: etree._Element) -> int:
+    """Characters of text in ``top`` before ``target`` (whitespace included, as in
+    ``itertext``)."""
+    ancestors = set(target.iterancestors())
+    count = 0
+    for el in top.iter():
+        if el is target:
+            break
+        count += len(el.text or "")
+        if el not in ancestors:
+            count += len(el.tail or "")
+    return count

@@ -316,3 +316,40 @@ def test_shelf_a_heading_announces_as_other_products_leaves_a_product(
     assert "A light daypack for long summer walks" in md
     assert "one reviewer says" in md
     assert "Trail bottle model 3" not in md and label not in md
+
+
+# -- sections between the title and the best block -------------------------------------------
+
+
+def test_sections_a_page_opens_with_above_its_best_block_are_content() -> None:
+    # A service page built of blocks, each in wrappers of its own: its pitch in two of them
+    # under the h1, then a long block of questions and answers that scores best and holds
+    # most of the prose.
+    def block(inner: str) -> str:
+        return f"<div class='block'><div class='visible'><section>{inner}</section></div></div>"
+
+    pitch = block(
+        "<div class='copy'><p>We repair bicycles of every kind in our workshop by the "
+        "station, usually on the day you bring them, with parts we keep in stock for the "
+        "common makes.</p></div><a class='cta' href='/book'>Book a repair</a>"
+    ) + block(
+        "<h2>Why us</h2><div class='copy'><p>Our mechanics have trained for years, and each "
+        "repair comes with a warranty of three months on both the parts and the work.</p>"
+        "</div><a class='cta' href='/team'>Meet the team</a>"
+    )
+    answers = "".join(
+        f"<h3>Question {i}?</h3><p>Answer {i}: {STORY[i % len(STORY)]}</p>" for i in range(10)
+    )
+    html = (
+        "<html><head><title>Bicycle repairs</title></head><body><header>" + MENU + "</ul>"
+        "</header><div class='page'>"
+        + block("<h1>Repairs while you wait</h1>")
+        + pitch
+        + block(f"<h2>Questions</h2><div class='list'><div class='faq'>{answers}</div></div>")
+        + "</div><footer><p>Bicycle Workshop Ltd, registered in Wales.</p></footer>"
+        "</body></html>"
+    )
+    md = main(html)
+    assert "We repair bicycles of every kind" in md and "warranty of three months" in md
+    assert "Answer 9:" in md
+    assert "Section 3" not in md and "registered in Wales" not in md

@@ -19,7 +19,19 @@ from webtap.convert._boilerplate import ALWAYS, BY_ID, CONSENT, announces, name_
 from webtap.convert._html import drop
 from webtap.convert._labels import announced, cards, labelled_sections
 from webtap.convert._product import describing, within
-from webtap.convert._prose import ALL, GOOD, KIND, LINK, LINKS, OWN, PROSE, SCORE, Page, walk
+from webtap.convert._prose import (
+    ALL,
+    GOOD,
+    KIND,
+    LINK,
+    LINKS,
+    OWN,
+    OWN_LINK,
+    PROSE,
+    SCORE,
+    Page,
+    walk,
+)
 from webtap.convert._records import OUTWEIGH as _RECORDS_OUTWEIGH
 from webtap.convert._records import find_records, records_root, records_win
 from webtap.convert._thread import Thread, find_posts, thread_root
@@ -56,6 +68,8 @@ _HOLDING = 0.8  # share of the page's prose in the smallest block holding it
 _HOLDING_TEXT = 0.5  # ... and the least share of all its text (else the prose is a sidebar's)
 _CHROME_TAGS = frozenset(("header", "footer", "aside", "nav", "form"))
 _MAIN = etree.XPath(".//main|.//*[@role='main']")
+_H1 = etree.XPath("//body//h1")
+_OPENING = 0.15  # prose between the title and the best block that makes the page sections
 
 
 def extract_root(
@@ -95,7 +109,7 @@ def extract_root(
         found = _holding(body, page)
     if found is None:
         return _light(body, page)
-    if not found.marked and _spread(types, found.good, page.good):
+    if not found.marked and (_spread(types, found.good, page.good) or _below_title(found, types)):
         chosen = _broad(body, found.chosen, page, reviews=product, described=described)
     else:
         chosen, page, good, _ = found
@@ -195,6 +209,41 @@ def _spread(types: frozenset[str], good: int, page_good: int) -> bool:
         # block holds little of the page's prose.
         return good < _ARTICLE_FOCUSED * page_good
     return good < _FOCUSED * page_good
+
+
+def _below_title(found: _Found, types: frozenset[str]) -> bool:
+    """Whether the page opens with sections of prose between its title heading and the
+    block that scored best (a service's pitch above its questions and answers, a report's
+    summary above its table): ``_OPENING`` of the block's prose or more, outside it, after the
+    heading. The content is then the page's sections, as on a page whose text is spread. The
+    title heading is the one saying the ``<title>``, else the page's only ``<h1>``; a page
+    declared an article has its body where it says."""
+    if not types.isdisjoint(ARTICLE_TYPES):
+        return False
+    heading = found.page.heading
+    first = found.chosen[0]
+    if heading is None:
+        h1s = _H1(first)
+        heading = h1s[0] if len(h1s) == 1 else None
+    if heading is None or any(
+        el is heading or el in heading.iterancestors() for el in found.chosen
+    ):
+        return False
+    ancestors = set(first.iterancestors())
+    top = next((a for a in heading.iterancestors() if a in ancestors), None)
+    if top is None:
+        return False
+    stats = found.page.stats
+    between = 0
+    after = False
+    for el in top.iter():
+        if el is first:
+            return after and between >= _OPENING * found.good
+        if el is heading:
+            after = True
+        elif after and (counters := stats.get(el)) is not None and not counters[KIND]:
+            between += counters[OWN] - counters[OWN_LINK]
+    return False
 
 
 def _broad(

@@ -218,6 +218,25 @@ def test_an_article_keeps_the_paragraphs_it_repeats() -> None:
     assert convert(html, main_content=True).markdown.count("Breakfast: oats") == 4
 
 
+def test_an_article_a_site_builder_lays_out_for_each_screen_comes_once() -> None:
+    # The whole article three times (desktop, tablet, phone; CSS shows one), on a page that
+    # says it is an article.
+    story = "".join(
+        f"<h2>Part {n}</h2><p>Paragraph {n}: the ferry leaves the pier at seven, crosses the "
+        "sound in forty minutes when the tide allows, and waits at the island until the "
+        "last passengers of the afternoon have boarded for the way back.</p>"
+        for n in range(4)
+    )
+    html = (
+        "<html><head><title>Ferry</title><meta property='og:type' content='article'></head>"
+        "<body><h1>Ferry</h1>"
+        + "".join(f"<div class='framer-{size}'>{story}</div>" for size in ("d", "t", "p"))
+        + "</body></html>"
+    )
+    md = convert(html, main_content=True).markdown
+    assert all(md.count(f"Paragraph {n}:") == 1 for n in range(4))
+
+
 def test_product_description_in_a_block_named_like_a_modal_is_content() -> None:
     # The details are in the page, in a block whose name says "modal" (the page opens it as
     # a drawer); that it holds the description the JSON-LD gives says it is the product's own.

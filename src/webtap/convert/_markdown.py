@@ -27,6 +27,8 @@ _MARKED_BODY = etree.XPath("boolean(//*[@itemprop='articleBody'])")
 # buttons, swatches and form controls gone): "-" lines that tell a reader nothing.
 _EMPTY_ITEMS = etree.XPath(".//li[not(normalize-space())][not(.//img or .//svg or .//video)]")
 _SHORT = 300  # words under which a whole page is read again with <noscript> and structured data
+_COPIES = 0.3  # share of long paragraphs' text repeated that makes a page's layout copies
+_PARAGRAPH = 200  # characters of a paragraph long enough that a second copy is a layout's
 _REPEATED = 30  # characters a block needs for a second copy of it to be left out
 
 
@@ -70,8 +72,9 @@ def convert_document(
         whole = convert_document(html, base_url).markdown
         if len(whole) > 2 * len(markdown):
             markdown, trimmed = whole, False
-    if main_content and types.isdisjoint(ARTICLE_TYPES):
-        # A page assembled from templates repeats its layouts; an article's author does not.
+    # A page assembled from templates repeats its layouts; an article's author does not, but
+    # a site builder lays a whole article out again for each screen size.
+    if main_content and (types.isdisjoint(ARTICLE_TYPES) or _copied(markdown)):
         markdown = _once(markdown)
     if main_content and not held.types.isdisjoint(PRODUCT_TYPES):
         markdown = _with_product(held, markdown, base)
@@ -102,6 +105,23 @@ def _whole(
     if few_words(markdown, _SHORT):
         return None
     return Document(title or first_h1(root), markdown)
+
+
+def _copied(markdown: str) -> bool:
+    """Whether the text is laid out more than once (a site builder's article for each screen
+    size): its first long paragraph comes again, and ``_COPIES`` of its long paragraphs'
+    characters repeat one before them word for word. A pull quote, or the same recipe in
+    several weeks of a meal plan, repeats a part, not the text from its start."""
+    paragraphs = [block for block in markdown.split("\n\n") if len(block) >= _PARAGRAPH]
+    if not paragraphs or markdown.count(paragraphs[0]) < 2:
+        return False
+    seen: set[str] = set()
+    repeated = 0
+    for block in paragraphs:
+        if block in seen:
+            repeated += len(block)
+        seen.add(block)
+    return repeated > _COPIES * sum(len(block) for block in paragraphs)
 
 
 def _once(markdown: str) -> str:

@@ -222,7 +222,7 @@ def clean(root: etree._Element, microdata: bool = False) -> None:
         elif (
             _hides(name, attribute)
             and el.tag not in _NEVER_HIDDEN
-            and (name != "aria-hidden" or el.tag != "main")
+            and (name != "aria-hidden" or (el.tag != "main" and not _labelled(el)))
         ):
             hidden.append(el)
     if itemtypes:
@@ -273,6 +273,26 @@ def _hides(name: str, value: str) -> bool:
         or "visibility:hidden" in style
         or _OFF_SCREEN.search(style) is not None
         or ("overflow:hidden" in style and _ZERO_SIZE.search(style) is not None)
+    )
+
+
+def _labelled(el: etree._Element) -> bool:
+    """Whether an ``aria-hidden`` element is what the eye reads of a link whose
+    ``aria-label`` speaks for it instead (a rating shown as "4.5 (1,203)", labelled "4.5 out
+    of 5 stars, 1,203 ratings"): the link shows nothing else, and every element in it is
+    hidden from screen readers so. (A picture drawn in markup and labelled like an image is
+    not a link: it stays out.)"""
+    parent = el.getparent()
+    if (
+        parent is None
+        or parent.tag != "a"
+        or not (parent.get("aria-label") or "").strip()
+        or (parent.text or "").strip()
+    ):
+        return False
+    return all(
+        (child.get("aria-hidden") or "").strip().lower() == "true"
+        for child in parent.iterchildren("*")
     )
 
 

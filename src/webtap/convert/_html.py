@@ -52,6 +52,26 @@ _MARKED = etree.XPath(_MARKS)
 # Main content also reads microdata types (forum posts, what the page says it is).
 _MARKED_TYPES = etree.XPath(_MARKS + "|//@itemtype")
 _TEMPLATES = etree.XPath("//template[@id]")
+_ITEM = 40  # characters an item set beside others of its kind holds at most
+# Items of one kind side by side with nothing between them (a film's year, length and rating,
+# each in a ``<span>`` of the same class that a style sets apart): unwrapped, their words
+# would run together. Items are short and their parent holds nothing else; a paragraph's
+# runs (an editor's ``<span class="s1">``, split anywhere, even inside a word) are not
+# items, nor are single characters (the letters of a word split for an animation).
+_ABUTTING = etree.XPath(
+    "//span[@class and string-length(normalize-space()) > 1"
+    " and following-sibling::node()[1][self::span[string-length(normalize-space()) > 1]]"
+    " and following-sibling::*[1]/@class = @class]"
+    f"[not(parent::p) and not(../text()[normalize-space()]) and not(../*[not(self::span)"
+    f" or string-length(normalize-space()) > {_ITEM}])]"
+)
+# The page's questions and answers in its JSON-LD (schema.org ``FAQPage``, ``QAPage``): an
+# answer a reader opens under its question is hidden in the markup until then.
+_QUESTIONS = etree.XPath(
+    "//script[@type='application/ld+json'][contains(., 'Answer')]/text()", smart_strings=False
+)
+_ANSWER_KEY = 40  # characters of an answer's start, spaces collapsed, that recognise it
+_MARKUP = re.compile(r"<[^>]*>")
 # Hidden in the page's style: off screen (``left: -9999px``, a text-indent as far, a clip to
 # nothing) or zero-sized with its overflow hidden. Copies of text kept from the reader's eye.
 _OFF_SCREEN = re.compile(
@@ -228,9 +248,10 @@ def clean(root: etree._Element, microdata: bool = False) -> None:
     if itemtypes:
         # Forum posts' authors and dates, read before their <span> and <time> are unwrapped.
         mark(root, itemtypes)
+    answers = _answers(root) if hidden else frozenset()
     segments = []
     for el in hidden:
-        if el.tag == _HIDDEN or _shown(el, controlled):
+        if el.tag == _HIDDEN or _shown(el, controlled) or (answers and _answer(el, answers)):
             continue
         if (el.get("id") or "").startswith("S:") and el.get("hidden") is not None:
             segments.append(el)
@@ -238,6 +259,8 @@ def clean(root: etree._Element, microdata: bool = False) -> None:
             el.tag = _HIDDEN
     if segments:
         _place_segments(root, segments)
+    for el in _ABUTTING(root):
+        el.tail = " "  # (it had none: the next item follows at once)
     etree.strip_elements(root, _HIDDEN, *_DROPPED, with_tail=False)
     etree.strip_tags(root, *_UNWRAPPED)
 
@@ -274,6 +297,56 @@ def _hides(name: str, value: str) -> bool:
         or _OFF_SCREEN.search(style) is not None
         or ("overflow:hidden" in style and _ZERO_SIZE.search(style) is not None)
     )
+
+
+def _answers(root: etree._Element) -> frozenset[str]:
+    """The starts (`_key`) of the answers the page's JSON-LD gives to its questions
+    (``acceptedAnswer``, ``suggestedAnswer``)."""
+    scripts = _QUESTIONS(root)
+    if not scripts:
+        return frozenset()
+    import html as entities
+    import json
+
+    found: set[str] = set()
+    stack: list[object] = []
+    for text in scripts:
+        try:
+            stack.append(json.loads(text))
+        except ValueError:
+            continue
+    while stack:
+        node = stack.pop()
+        if isinstance(node, list):
+            stack.extend(node)
+        elif isinstance(node, dict):
+            for name, value in node.items():
+                if name in ("acceptedAnswer", "suggestedAnswer"):
+                    for answer in value if isinstance(value, list) else [value]:
+                        text = answer.get("text") if isinstance(answer, dict) else None
+                        if isinstance(text, str):
+                            found.add(_key(entities.unescape(_MARKUP.sub(" ", text))))
+                if isinstance(value, dict | list):
+                    stack.append(value)
+    found.discard("")
+    return frozenset(found)
+
+
+def _key(text: str) -> str:
+    return " ".join(text.split())[:_ANSWER_KEY].lower()
+
+
+def _answer(el: etree._Element, answers: frozenset[str]) -> bool:
+    """Whether a hidden element is an answer the page's JSON-LD gives: its text starts as
+    the answer does (an accordion's closed panel under its question)."""
+    parts: list[str] = []
+    size = 0
+    for text in el.itertext():
+        parts.append(text)
+        size += len(text)
+        if size >= 4 * _ANSWER_KEY:
+            break
+    return _key("".join(parts)) in answers
 
 
 def _labelled(el: etree._Element) -> bool:

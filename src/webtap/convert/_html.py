@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from urllib.parse import urljoin
 
 from lxml import etree
@@ -59,17 +59,14 @@ _ITEM = 40  # characters an item set beside others of its kind holds at most
 # runs (an editor's ``<span class="s1">``, split anywhere, even inside a word) are not
 # items, nor are single characters (the letters of a word split for an animation).
 _ABUTTING = etree.XPath(
-    "//span[@class and string-length(normalize-space()) > 1"
-    " and following-sibling::node()[1][self::span[string-length(normalize-space()) > 1]]"
-    " and following-sibling::*[1]/@class = @class]"
+    "//span[following-sibling::node()[1][self::span] and following-sibling::*[1]/@class = @class]"
+    "[string-length(normalize-space()) > 1"
+    " and string-length(normalize-space(following-sibling::*[1])) > 1]"
     f"[not(parent::p) and not(../text()[normalize-space()]) and not(../*[not(self::span)"
     f" or string-length(normalize-space()) > {_ITEM}])]"
 )
-# The page's questions and answers in its JSON-LD (schema.org ``FAQPage``, ``QAPage``): an
-# answer a reader opens under its question is hidden in the markup until then.
-_QUESTIONS = etree.XPath(
-    "//script[@type='application/ld+json'][contains(., 'Answer')]/text()", smart_strings=False
-)
+# The answers of a page's questions in its JSON-LD (schema.org ``FAQPage``, ``QAPage``).
+_ANSWERS = ("acceptedAnswer", "suggestedAnswer")
 _ANSWER_KEY = 40  # characters of an answer's start, spaces collapsed, that recognise it
 _MARKUP = re.compile(r"<[^>]*>")
 # Hidden in the page's style: off screen (``left: -9999px``, a text-indent as far, a clip to
@@ -215,7 +212,7 @@ def find_base(root: etree._Element, base_url: str | None) -> str | None:
     return base_url or None
 
 
-def clean(root: etree._Element, microdata: bool = False) -> None:
+def clean(root: etree._Element, microdata: bool = False, data: Sequence[str] = ()) -> None:
     """Drop what never becomes Markdown and unwrap presentational tags, all in C.
 
     Text is never written from Python: lxml refuses to store a string holding a control
@@ -223,6 +220,8 @@ def clean(root: etree._Element, microdata: bool = False) -> None:
     renamed and then stripped by libxml2, which joins their tails to the text around them.
     With ``microdata`` (main content), forum posts' authors and dates are read first from
     their microdata, before the ``<span>`` and ``<time>`` holding them are unwrapped.
+    ``data``: the page's JSON-LD as sent (`webtap.convert._shell.hold` keeps it): a hidden
+    answer it gives to one of the page's questions (an accordion's closed panel) is shown.
     """
     hidden: list[etree._Element] = []
     controlled: set[str] = set()
@@ -248,7 +247,7 @@ def clean(root: etree._Element, microdata: bool = False) -> None:
     if itemtypes:
         # Forum posts' authors and dates, read before their <span> and <time> are unwrapped.
         mark(root, itemtypes)
-    answers = _answers(root) if hidden else frozenset()
+    answers = _answers(data) if hidden and data else frozenset()
     segments = []
     for el in hidden:
         if el.tag == _HIDDEN or _shown(el, controlled) or (answers and _answer(el, answers)):
@@ -299,10 +298,10 @@ def _hides(name: str, value: str) -> bool:
     )
 
 
-def _answers(root: etree._Element) -> frozenset[str]:
+def _answers(data: Sequence[str]) -> frozenset[str]:
     """The starts (`_key`) of the answers the page's JSON-LD gives to its questions
     (``acceptedAnswer``, ``suggestedAnswer``)."""
-    scripts = _QUESTIONS(root)
+    scripts = [text for text in data if any(name in text for name in _ANSWERS)]
     if not scripts:
         return frozenset()
     import html as entities
@@ -321,7 +320,7 @@ def _answers(root: etree._Element) -> frozenset[str]:
             stack.extend(node)
         elif isinstance(node, dict):
             for name, value in node.items():
-                if name in ("acceptedAnswer", "suggestedAnswer"):
+                if name in _ANSWERS:
                     for answer in value if isinstance(value, list) else [value]:
                         text = answer.get("text") if isinstance(answer, dict) else None
                         if isinstance(text, str):

@@ -1,8 +1,9 @@
 """Listings and collections read by what their markup says about itself: items of one kind
 side by side (a film's year, length and rating, each in a span of one class), a link whose
 ``aria-label`` speaks for the visible text it hides from screen readers (a rating's stars and
-count), and the answers of a page's questions, closed under them, that its JSON-LD gives.
-Small hand-written pages."""
+count), a separator hidden from screen readers that still parts two items on screen, and the
+answers of a page's questions, closed under them, that its JSON-LD gives. Small hand-written
+pages."""
 
 from __future__ import annotations
 
@@ -137,3 +138,14 @@ def test_closed_panels_without_the_pages_word_for_them_stay_hidden() -> None:
     md = main(_faq(ld=False))
     assert FERRY[2] in md
     assert not any(a in md for _, a in QUESTIONS)
+
+
+def test_a_separator_hidden_from_screen_readers_still_parts_the_words() -> None:
+    html = (
+        "<html><body><main><h1>Ferry</h1>" + TEXT + "<div class='story-meta'><span>The harbour"
+        "master</span><span aria-hidden='true'>·</span><span>3 min read</span>"
+        "<span aria-hidden='true'><b>|</b></span><span>Updated today</span></div>"
+        "</main></body></html>"
+    )
+    for md in (convert(html).markdown, main(html)):
+        assert "The harbourmaster 3 min read Updated today" in md

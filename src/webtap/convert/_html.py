@@ -255,6 +255,8 @@ def clean(root: etree._Element, microdata: bool = False, data: Sequence[str] = (
         if (el.get("id") or "").startswith("S:") and el.get("hidden") is not None:
             segments.append(el)
         else:
+            if el.tail is None and el.get("aria-hidden") is not None and _separator(el):
+                el.tail = " "  # what parted the words on screen still parts them
             el.tag = _HIDDEN
     if segments:
         _place_segments(root, segments)
@@ -346,6 +348,17 @@ def _answer(el: etree._Element, answers: frozenset[str]) -> bool:
         if size >= 4 * _ANSWER_KEY:
             break
     return _key("".join(parts)) in answers
+
+
+_SEPARATOR = re.compile(r"[^\w\s]{1,3}")
+
+
+def _separator(el: etree._Element) -> bool:
+    """Whether an element hidden from screen readers is a separator the eye reads between
+    two items ("·", "|"): nothing but a mark or two, with an item after it."""
+    if el.getnext() is None or el.getprevious() is None:
+        return False
+    return _SEPARATOR.fullmatch("".join(el.itertext()).strip()) is not None
 
 
 def _labelled(el: etree._Element) -> bool:

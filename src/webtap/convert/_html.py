@@ -324,9 +324,9 @@ def _answers(data: Sequence[str]) -> frozenset[str]:
             for name, value in node.items():
                 if name in _ANSWERS:
                     for answer in value if isinstance(value, list) else [value]:
-                        text = answer.get("text") if isinstance(answer, dict) else None
-                        if isinstance(text, str):
-                            found.add(_key(entities.unescape(_MARKUP.sub(" ", text))))
+                        said = answer.get("text") if isinstance(answer, dict) else None
+                        if isinstance(said, str):
+                            found.add(_key(entities.unescape(_MARKUP.sub(" ", said))))
                 if isinstance(value, dict | list):
                     stack.append(value)
     found.discard("")

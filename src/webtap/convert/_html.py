@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from urllib.parse import urljoin
 
 from lxml import etree
@@ -52,6 +52,23 @@ _MARKED = etree.XPath(_MARKS)
 # Main content also reads microdata types (forum posts, what the page says it is).
 _MARKED_TYPES = etree.XPath(_MARKS + "|//@itemtype")
 _TEMPLATES = etree.XPath("//template[@id]")
+_ITEM = 40  # characters an item set beside others of its kind holds at most
+# Items of one kind side by side with nothing between them (a film's year, length and rating,
+# each in a ``<span>`` of the same class that a style sets apart): unwrapped, their words
+# would run together. Items are short and their parent holds nothing else; a paragraph's
+# runs (an editor's ``<span class="s1">``, split anywhere, even inside a word) are not
+# items, nor are single characters (the letters of a word split for an animation).
+_ABUTTING = etree.XPath(
+    "//span[following-sibling::node()[1][self::span] and following-sibling::*[1]/@class = @class]"
+    "[string-length(normalize-space()) > 1"
+    " and string-length(normalize-space(following-sibling::*[1])) > 1]"
+    f"[not(parent::p) and not(../text()[normalize-space()]) and not(../*[not(self::span)"
+    f" or string-length(normalize-space()) > {_ITEM}])]"
+)
+# The answers of a page's questions in its JSON-LD (schema.org ``FAQPage``, ``QAPage``).
+_ANSWERS = ("acceptedAnswer", "suggestedAnswer")
+_ANSWER_KEY = 40  # characters of an answer's start, spaces collapsed, that recognise it
+_MARKUP = re.compile(r"<[^>]*>")
 # Hidden in the page's style: off screen (``left: -9999px``, a text-indent as far, a clip to
 # nothing) or zero-sized with its overflow hidden. Copies of text kept from the reader's eye.
 _OFF_SCREEN = re.compile(
@@ -197,7 +214,7 @@ def find_base(root: etree._Element, base_url: str | None) -> str | None:
     return base_url or None
 
 
-def clean(root: etree._Element, microdata: bool = False) -> None:
+def clean(root: etree._Element, microdata: bool = False, data: Sequence[str] = ()) -> None:
     """Drop what never becomes Markdown and unwrap presentational tags, all in C.
 
     Text is never written from Python: lxml refuses to store a string holding a control
@@ -205,6 +222,8 @@ def clean(root: etree._Element, microdata: bool = False) -> None:
     renamed and then stripped by libxml2, which joins their tails to the text around them.
     With ``microdata`` (main content), forum posts' authors and dates are read first from
     their microdata, before the ``<span>`` and ``<time>`` holding them are unwrapped.
+    ``data``: the page's JSON-LD as sent (`webtap.convert._shell.hold` keeps it): a hidden
+    answer it gives to one of the page's questions (an accordion's closed panel) is shown.
     """
     hidden: list[etree._Element] = []
     controlled: set[str] = set()
@@ -230,16 +249,21 @@ def clean(root: etree._Element, microdata: bool = False) -> None:
     if itemtypes:
         # Forum posts' authors and dates, read before their <span> and <time> are unwrapped.
         mark(root, itemtypes)
+    answers = _answers(data) if hidden and data else frozenset()
     segments = []
     for el in hidden:
-        if el.tag == _HIDDEN or _shown(el, controlled):
+        if el.tag == _HIDDEN or _shown(el, controlled) or (answers and _answer(el, answers)):
             continue
         if (el.get("id") or "").startswith("S:") and el.get("hidden") is not None:
             segments.append(el)
         else:
+            if el.tail is None and el.get("aria-hidden") is not None and _separator(el):
+                el.tail = " "  # what parted the words on screen still parts them
             el.tag = _HIDDEN
     if segments:
         _place_segments(root, segments)
+    for el in _ABUTTING(root):
+        el.tail = " "  # (it had none: the next item follows at once)
     etree.strip_elements(root, _HIDDEN, *_DROPPED, with_tail=False)
     etree.strip_tags(root, *_UNWRAPPED)
 
@@ -280,13 +304,97 @@ def _hides(name: str, value: str) -> bool:
 
 def _seen_anyway(el: etree._Element) -> bool:
     """Whether an element hidden only from assistive technology (``aria-hidden``) is one a
-    sighted reader sees and reads: a ``<main>`` (see ``_NEVER_HIDDEN``), or a link whose text
-    is a sentence. Lists of teasers link each one's summary a second time and hide that link
-    from screen readers, which already heard the title's; the summary is visible all the same.
-    Icons, "scroll to top" and share buttons are a few words, and stay out."""
+    sighted reader sees and reads: a ``<main>`` (see ``_NEVER_HIDDEN``), a link whose text is
+    a sentence, or what a link's ``aria-label`` speaks for (`_labelled`). Lists of teasers
+    link each one's summary a second time and hide that link from screen readers, which
+    already heard the title's; the summary is visible all the same. Icons, "scroll to top"
+    and share buttons are a few words, and stay out."""
     if el.tag == "main":
         return True
-    return el.tag == "a" and len("".join(el.itertext()).split()) >= _SENTENCE_WORDS
+    if el.tag == "a" and len("".join(el.itertext()).split()) >= _SENTENCE_WORDS:
+        return True
+    return _labelled(el)
+
+
+def _answers(data: Sequence[str]) -> frozenset[str]:
+    """The starts (`_key`) of the answers the page's JSON-LD gives to its questions
+    (``acceptedAnswer``, ``suggestedAnswer``)."""
+    scripts = [text for text in data if any(name in text for name in _ANSWERS)]
+    if not scripts:
+        return frozenset()
+    import html as entities
+    import json
+
+    found: set[str] = set()
+    stack: list[object] = []
+    for text in scripts:
+        try:
+            stack.append(json.loads(text))
+        except ValueError:
+            continue
+    while stack:
+        node = stack.pop()
+        if isinstance(node, list):
+            stack.extend(node)
+        elif isinstance(node, dict):
+            for name, value in node.items():
+                if name in _ANSWERS:
+                    for answer in value if isinstance(value, list) else [value]:
+                        said = answer.get("text") if isinstance(answer, dict) else None
+                        if isinstance(said, str):
+                            found.add(_key(entities.unescape(_MARKUP.sub(" ", said))))
+                if isinstance(value, dict | list):
+                    stack.append(value)
+    found.discard("")
+    return frozenset(found)
+
+
+def _key(text: str) -> str:
+    return " ".join(text.split())[:_ANSWER_KEY].lower()
+
+
+def _answer(el: etree._Element, answers: frozenset[str]) -> bool:
+    """Whether a hidden element is an answer the page's JSON-LD gives: its text starts as
+    the answer does (an accordion's closed panel under its question)."""
+    parts: list[str] = []
+    size = 0
+    for text in el.itertext():
+        parts.append(text)
+        size += len(text)
+        if size >= 4 * _ANSWER_KEY:
+            break
+    return _key("".join(parts)) in answers
+
+
+_SEPARATOR = re.compile(r"[^\w\s]{1,3}")
+
+
+def _separator(el: etree._Element) -> bool:
+    """Whether an element hidden from screen readers is a separator the eye reads between
+    two items ("·", "|"): nothing but a mark or two, with an item after it."""
+    if el.getnext() is None or el.getprevious() is None:
+        return False
+    return _SEPARATOR.fullmatch("".join(el.itertext()).strip()) is not None
+
+
+def _labelled(el: etree._Element) -> bool:
+    """Whether an ``aria-hidden`` element is what the eye reads of a link whose
+    ``aria-label`` speaks for it instead (a rating shown as "4.5 (1,203)", labelled "4.5 out
+    of 5 stars, 1,203 ratings"): the link shows nothing else, and every element in it is
+    hidden from screen readers so. (A picture drawn in markup and labelled like an image is
+    not a link: it stays out.)"""
+    parent = el.getparent()
+    if (
+        parent is None
+        or parent.tag != "a"
+        or not (parent.get("aria-label") or "").strip()
+        or (parent.text or "").strip()
+    ):
+        return False
+    return all(
+        (child.get("aria-hidden") or "").strip().lower() == "true"
+        for child in parent.iterchildren("*")
+    )
 
 
 def _shown(el: etree._Element, controlled: set[str]) -> bool:

@@ -55,7 +55,7 @@ def convert_document(
     title = find_title(root)
     base = find_base(root, base_url)
     held = hold(root)
-    clean(root, main_content)
+    clean(root, main_content, held.data)
     if not title:
         title = first_h1(root)
     # A script shell whose text waits in <noscript> (Discourse, Flarum): that text instead.

@@ -1,8 +1,10 @@
 """Main content decided by what the markup says about itself: panels a control opens, a
 ``<nav>`` that holds the page, a figure showing a table, a ``<main>`` left aria-hidden behind a
 dialog, a teaser linked aria-hidden, link cards labelled "Related" set inside an article,
-blocks announcing what comes next, and a product's reviews in a section named for comments.
-Small hand-written pages."""
+blocks announcing what comes next, a product's reviews in a section named for comments, code
+examples in a column named like an aside, a form's choices, cross-sells named in two words,
+shelves a heading announces, sections above the best block and a page that starts at its title
+heading. Small hand-written pages."""
 
 from __future__ import annotations
 
@@ -353,3 +355,121 @@ def test_sections_a_page_opens_with_above_its_best_block_are_content() -> None:
     assert "We repair bicycles of every kind" in md and "warranty of three months" in md
     assert "Answer 9:" in md
     assert "Section 3" not in md and "registered in Wales" not in md
+
+
+@pytest.mark.parametrize(
+    "name", ["class='cross-sell'", "id='cross-sells-block'", "class='crossSell'"]
+)
+def test_cross_sells_named_in_two_words_leave_a_product(name: str) -> None:
+    cards = "".join(
+        f"<li><a href='/p/{i}'>Rain cover model {i}</a><p>A fitted cover of coated nylon "
+        f"for packs of size {i}, with an elastic hem.</p></li>"
+        for i in range(4)
+    )
+    html = (
+        "<html><head><meta property='og:type' content='product'></head><body><main>"
+        "<div class='product'><h1>Ridge 22 Daypack</h1><p>$89.00</p>" + PACK + "</div>"
+        f"<section {name}><h2>Complete your kit</h2><ul>{cards}</ul></section>"
+        "</main></body></html>"
+    )
+    md = main(html)
+    assert "A light daypack for long summer walks" in md
+    assert "Rain cover model 2" not in md
+
+
+# -- code examples in a column named like an aside --------------------------------------------
+
+
+def test_code_examples_in_a_column_named_aside_are_content() -> None:
+    # An API reference sets each call's examples in a column beside its text.
+    sections = "".join(
+        f"<section class='api-section'><div class='api-section-main'><h2>Ferry call {i}</h2>"
+        f"<p>{STORY[i]}</p></div><div class='api-section-aside'><pre><code>curl "
+        f'https://ferry.example/v1/crossings/{i} -d seats={i}\n{{"id": "crossing_{i}", '
+        f'"seats": {i}, "status": "booked"}}</code></pre></div></section>'
+        for i in range(4)
+    )
+    html = (
+        "<html><body><div class='sidebar'><p>Guides, changelog and the status of every "
+        "service, updated each hour by the team on call.</p></div><main><h1>Crossings</h1>"
+        + sections
+        + "</main></body></html>"
+    )
+    md = main(html)
+    assert all(p in md for p in STORY)
+    assert all(f"crossing_{i}" in md for i in range(4))
+    assert "updated each hour" not in md  # a sidebar of prose still leaves
+
+
+# -- a form's choices -------------------------------------------------------------------------
+
+
+def test_answers_of_a_questionnaire_are_not_the_page() -> None:
+    # A self-assessment set in a service page: its answers are a form's choices (radio
+    # buttons in their labels), not what the page says.
+    questions = "".join(
+        f"<div class='question'><p>{i}. How often does your crew check the ferry's "
+        f"life jackets?</p>"
+        + "".join(
+            f"<label><input type='radio' name='q{i}' value='{v}'> {answer}</label>"
+            for v, answer in enumerate(
+                (
+                    "Before every single crossing, with a signed log kept on board",
+                    "Once a week, when the boat is tied up for its cleaning",
+                    "Whenever the harbour master happens to remind us of it",
+                )
+            )
+        )
+        + "</div>"
+        for i in range(6)
+    )
+    html = (
+        "<html><head><meta property='og:type' content='article'></head><body><main>"
+        "<h1>Ferry safety audits</h1>" + TEXT + f"<div class='assessment'>{questions}</div>"
+        "</main></body></html>"
+    )
+    md = main(html)
+    assert all(p in md for p in STORY)
+    assert "signed log kept on board" not in md
+    assert "signed log kept on board" in convert(html).markdown  # the whole page keeps them
+
+
+def test_choice_holding_a_link_stays() -> None:
+    # A product card's variants: each choice is a link to that variant's page.
+    variants = "".join(
+        f"<label><input type='radio' name='colour'><a href='/pack/{c}'>Ridge 22 Daypack in "
+        f"{c}, twenty-two litres</a></label>"
+        for c in ("slate", "moss", "ochre")
+    )
+    html = (
+        "<html><head><meta property='og:type' content='product'></head><body><main>"
+        "<div class='product'><h1>Ridge 22 Daypack</h1><p>$89.00</p>"
+        + PACK
+        + f"<fieldset>{variants}</fieldset></div></main></body></html>"
+    )
+    assert "Ridge 22 Daypack in moss" in main(html)
+
+
+# -- a page where no block stands out starts at its title heading ------------------------------
+
+
+def test_page_without_a_leading_block_starts_at_its_title_heading() -> None:
+    # A shop's item with little prose under a menu of departments too big to be chrome.
+    menu = "".join(
+        f"<h3><a href='/d{i}'>Department {i}</a></h3><ul>"
+        + "".join(f"<li><a href='/d{i}/{j}'>Shelf {j}</a></li>" for j in range(4))
+        + "</ul>"
+        for i in range(10)
+    )
+    sizes = "".join(f"<tr><td>Hinge {i}</td><td>{i + 20} mm</td></tr>" for i in range(30))
+    html = (
+        "<html><head><title>Brass hinge set</title></head><body><div class='departments'>"
+        + menu
+        + "</div><div class='item'><h1>Brass hinge set</h1><p>Sold by the box.</p><table>"
+        + sizes
+        + "</table></div></body></html>"
+    )
+    doc = convert(html, main_content=True)
+    assert doc.trimmed
+    assert "Sold by the box." in doc.markdown and "| Hinge 29 | 49 mm |" in doc.markdown
+    assert "Department 3" not in doc.markdown and "Shelf 2" not in doc.markdown

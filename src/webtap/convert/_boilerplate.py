@@ -63,7 +63,8 @@ _BOILERPLATE_PHRASES = (
     ("piè", "di", "pagina"), ("barra", "lateral"), ("read", "more"), ("also", "read"),
     ("leia", "tambem"), ("leia", "também"), ("veja", "tambem"), ("veja", "também"),
     ("mehr", "zum", "thema"), ("lesen", "sie", "auch"), ("post", "meta"), ("entry", "meta"),
-    ("article", "meta"), ("wp", "caption"), ("more", "from"),
+    ("article", "meta"), ("wp", "caption"), ("more", "from"), ("cross", "sell"),
+    ("cross", "sells"), ("cross", "selling"), ("up", "sell"), ("up", "sells"),
 )  # fmt: skip
 _PHRASES = re.compile(
     r"\b(?:" + "|".join(" ".join(phrase) for phrase in _BOILERPLATE_PHRASES) + r")\b"

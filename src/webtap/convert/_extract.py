@@ -125,8 +125,9 @@ def extract_root(
 
 def _light(body: etree._Element, page: Page) -> etree._Element | None:
     """A page where no block stands out: its body without the page's chrome (``header``,
-    ``footer`` and ``nav``-like blocks of links, consent banners), pictures and share links;
-    None (the whole page) when little would go."""
+    ``footer`` and ``nav``-like blocks of links, consent banners, what comes before the
+    title heading: a shop's menu of departments too big to read as chrome), pictures and
+    share links; None (the whole page) when little would go."""
     stats = page.stats
     total = stats[body][ALL] if body in stats else 0
     doomed: list[etree._Element] = []
@@ -140,6 +141,7 @@ def _light(body: etree._Element, page: Page) -> etree._Element | None:
             and counters[LINK] <= _MENU_ITEM * counters[LINKS]
         ):
             doomed.append(el)
+    doomed.extend(_before_title(body, page.heading, set()))
     gone = set(doomed)
     doomed = [el for el in doomed if not any(a in gone for a in el.iterancestors())]
     if sum(stats[el][ALL] for el in doomed if el in stats) < _LIGHT * total:

@@ -49,8 +49,9 @@ _MARKS = (
     "|//@aria-controls|//template/@shadowrootmode|//template/@shadowroot"
 )
 _MARKED = etree.XPath(_MARKS)
-# Main content also reads microdata types (forum posts, what the page says it is).
-_MARKED_TYPES = etree.XPath(_MARKS + "|//@itemtype")
+# Main content also reads microdata types (forum posts, what the page says it is), and the
+# radio buttons in labels: a form's choices (a questionnaire's answers) are not its content.
+_MARKED_TYPES = etree.XPath(_MARKS + "|//@itemtype|//label//input/@type")
 _TEMPLATES = etree.XPath("//template[@id]")
 _ITEM = 40  # characters an item set beside others of its kind holds at most
 # Items of one kind side by side with nothing between them (a film's year, length and rating,
@@ -221,7 +222,9 @@ def clean(root: etree._Element, microdata: bool = False, data: Sequence[str] = (
     character (``\x0c``) that libxml2 itself parsed into the page, so hidden elements are
     renamed and then stripped by libxml2, which joins their tails to the text around them.
     With ``microdata`` (main content), forum posts' authors and dates are read first from
-    their microdata, before the ``<span>`` and ``<time>`` holding them are unwrapped.
+    their microdata, before the ``<span>`` and ``<time>`` holding them are unwrapped, and
+    the labels of named radio buttons (a questionnaire's answers, a delivery option) are
+    left out with them: a form's choices, not what the page says.
     ``data``: the page's JSON-LD as sent (`webtap.convert._shell.hold` keeps it): a hidden
     answer it gives to one of the page's questions (an accordion's closed panel) is shown.
     """
@@ -232,7 +235,15 @@ def clean(root: etree._Element, microdata: bool = False, data: Sequence[str] = (
         name = attribute.attrname
         el = attribute.getparent()
         if name == "type":
-            if attribute.lower() == "checkbox":
+            kind = attribute.lower()
+            if microdata and kind == "radio" and el.get("name"):
+                # One answer of a named group, in its label (not a variant's link: that
+                # leads to a page of its own).
+                label = next(el.iterancestors("label"), None)
+                if label is not None and next(label.iter("a"), None) is None:
+                    hidden.append(label)
+                    continue
+            if kind == "checkbox":
                 _task_marker(el)
         elif name == "aria-controls":
             controlled.update(attribute.split())

@@ -78,6 +78,7 @@ def walk(body: etree._Element, title: str = "") -> Page:
     linked = 0  # open <a> elements: blocks in them (cards, teasers) are not prose
     articles = 0  # open <article> elements
     headings: list[etree._Element] = []  # <h1> and <h2>: where the title heading may be
+    listings: list[etree._Element] = []  # <pre>: code that keeps a column named "aside"
     frame: list = []
     for event, el in etree.iterwalk(body, events=("start", "end")):
         tag = el.tag
@@ -99,6 +100,8 @@ def walk(body: etree._Element, title: str = "") -> Page:
                 continue
             if tag == "h1" or tag == "h2":
                 headings.append(el)
+            elif tag == "pre":
+                listings.append(el)
             cls = el.get("class")
             ident = el.get("id")
             if cls is None and ident is None:
@@ -178,30 +181,56 @@ def walk(body: etree._Element, title: str = "") -> Page:
             frame[OWN] += len(tail.strip())
             frame[COMMAS] += tail.count(",") + tail.count("\uff0c")
     good = frame[GOOD] if frame else 0  # the last block closed is the body
-    boilerplate = _boilerplate(maybe, stats, good)
+    boilerplate = _boilerplate(maybe, stats, good, _code(listings, maybe, stats))
     heading = _title_heading(headings, title)
     best, best_score = _best(candidates, set(boilerplate), heading)
     return Page(best, best_score, good, stats, [*boilerplate, *always], heading)
 
 
 def _boilerplate(
-    maybe: list[etree._Element], stats: dict[etree._Element, list], good: int
+    maybe: list[etree._Element],
+    stats: dict[etree._Element, list],
+    good: int,
+    code: dict[etree._Element, int],
 ) -> list[etree._Element]:
     """The elements named as boilerplate that are: not those holding most of the page's
-    prose, which wrap the content (``l-sidebar-fixed l-article-body-segment``), nor an
-    ``<article>`` holding most of the prose of the ``<article>`` it is in (a post's body in
-    a post, not a related post)."""
+    prose, which wrap the content (``l-sidebar-fixed l-article-body-segment``), nor those
+    whose text is mostly ``code`` (a manual's examples in a column beside the text they
+    show, named like an aside), nor an ``<article>`` holding most of the prose of the
+    ``<article>`` it is in (a post's body in a post, not a related post)."""
     found = []
     for el in maybe:
         counters = stats.get(el)
         if counters is not None and (
             counters[GOOD] >= _WRAPPER_SHARE * good
+            or code.get(el, 0) * 2 > counters[ALL]
             or (counters[KIND] == NESTED and _body_of_article(el, counters, stats))
         ):
             counters[KIND] = NOT
         else:
             found.append(el)
     return found
+
+
+def _code(
+    listings: list[etree._Element],
+    maybe: list[etree._Element],
+    stats: dict[etree._Element, list],
+) -> dict[etree._Element, int]:
+    """The characters of code listings (``<pre>``) inside each element named like
+    boilerplate: one climb from each listing, not a search of each element."""
+    code: dict[etree._Element, int] = {}
+    if not listings or not maybe:
+        return code
+    named = set(maybe)
+    for pre in listings:
+        counters = stats.get(pre)
+        if counters is None or counters[KIND]:
+            continue
+        for el in pre.iterancestors():
+            if el in named:
+                code[el] = code.get(el, 0) + counters[ALL]
+    return code
 
 
 def _body_of_article(el: etree._Element, counters: list, stats: dict[etree._Element, list]) -> bool:

@@ -13,7 +13,7 @@ from webtap.convert._boilerplate import name_verdict
 from webtap.convert._thread import mark
 from webtap.errors import ParseError
 
-__all__ = ["TASK", "clean", "drop", "find_base", "find_title", "first_h1", "parse"]
+__all__ = ["TASK", "clean", "drop", "find_base", "find_title", "first_h1", "head", "parse"]
 
 # libxml2 refuses to nest deeper than 2048 with XML_PARSE_HUGE (256 without) and stops
 # parsing there; such documents are parsed again with the tags below this depth removed.
@@ -367,14 +367,19 @@ def _key(text: str) -> str:
 def _answer(el: etree._Element, answers: frozenset[str]) -> bool:
     """Whether a hidden element is an answer the page's JSON-LD gives: its text starts as
     the answer does (an accordion's closed panel under its question)."""
+    return _key(head(el, 4 * _ANSWER_KEY)) in answers
+
+
+def head(el: etree._Element, size: int) -> str:
+    """The first ``size`` characters of an element's text, without reading the rest."""
     parts: list[str] = []
-    size = 0
+    length = 0
     for text in el.itertext():
         parts.append(text)
-        size += len(text)
-        if size >= 4 * _ANSWER_KEY:
+        length += len(text)
+        if length >= size:
             break
-    return _key("".join(parts)) in answers
+    return "".join(parts)[:size]
 
 
 _SEPARATOR = re.compile(r"[^\w\s]{1,3}")

@@ -18,7 +18,7 @@ from typing import NamedTuple
 from lxml import etree
 
 from webtap.convert._boilerplate import BY_ID, CONSENT, MAYBE
-from webtap.convert._html import drop
+from webtap.convert._html import drop, head
 from webtap.convert._prose import ALL, KIND, LINK, PROSE, Page
 
 __all__ = ["OUTWEIGH", "Records", "find_records", "records_root", "records_win"]
@@ -97,15 +97,8 @@ def find_records(page: Page) -> Records | None:
 
 
 def _head(el: etree._Element) -> str:
-    """The first characters of an element's text."""
-    parts: list[str] = []
-    size = 0
-    for text in el.itertext():
-        parts.append(text)
-        size += len(text)
-        if size >= _HEAD:
-            break
-    return "".join(parts)[:_HEAD]
+    """The first characters of an element's text, where a post shows its date."""
+    return head(el, _HEAD)
 
 
 def records_win(

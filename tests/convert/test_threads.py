@@ -225,3 +225,47 @@ def test_comments_under_an_article_stay_out() -> None:
     doc = convert(html, main_content=True)
     assert "Paragraph 3" in doc.markdown
     assert "Comment 0" not in doc.markdown
+
+
+def board_in_a_page_wrapper() -> str:
+    """A board whose posts sit in a feed named for comments, inside the app's one wrapper, each
+    post's author card and date after a template's deep indentation; a notification prompt
+    and a search panel wait as popovers."""
+    indent = "\n" + "\t" * 12
+    posts = "".join(
+        f"<article class='{indent}entry js-entry entry--post{indent}'>"
+        f"<aside class='entry__author'>{indent * 8}<a href='/u/{author}'>{author}</a>"
+        f"{indent * 8}<span>Members</span>{indent * 8}<span>563 posts</span></aside>"
+        f"<div class='entry__content'>{indent * 4}<time>{date}</time>"
+        f"<div class='entry__post'><p>{text}</p></div></div></article>"
+        for author, date, text in POSTS
+    )
+    return (
+        "<html><head><title>Upgrading - Example Board</title></head><body>"
+        "<div class='layout__app'><header><a href='/'>Example Board</a></header>"
+        "<h1>Upgrading with an old config file</h1><ul class='notices'>"
+        + "".join(
+            f"<li><a href='/notice/{n}'>Notice {n}: the board is read-only while it moves to "
+            f"new servers; old threads stay where they are</a></li>"
+            for n in range(4)
+        )
+        + "</ul><div class='topic comments'>"
+        f"<form><div class='entries'>{posts}</div></form></div></div>"
+        "<div popover id='search'><p>Search the board: type a few words, choose where to "
+        "look, and press the button to see what members have written about them.</p></div>"
+        "<div popover id='push'><h3>Configure browser push notifications</h3><ol><li>Tap "
+        "the lock icon next to the address bar.</li><li>Find Notifications and adjust your "
+        "preference for this site.</li></ol></div></body></html>"
+    )
+
+
+def test_posts_named_as_comments_in_the_pages_one_wrapper_are_the_content() -> None:
+    markdown = convert(board_in_a_page_wrapper(), main_content=True).markdown
+    order(markdown, *(text for _, _, text in POSTS))
+
+
+def test_popovers_wait_unseen_until_opened() -> None:
+    for main_content in (False, True):
+        markdown = convert(board_in_a_page_wrapper(), main_content=main_content).markdown
+        assert "Configure browser push notifications" not in markdown
+        assert "Search the board" not in markdown

@@ -195,9 +195,7 @@ def _holds_most(found: _Found | None, page: Page, body: etree._Element) -> bool:
     could outweigh it (they would need half as much again: `webtap.convert._records`)."""
     if found is None or body not in page.stats:
         return False
-    stats = page.stats
-    prose = sum(stats[el][PROSE] for el in found.chosen if el in stats)
-    return prose * _RECORDS_OUTWEIGH >= stats[body][PROSE]
+    return found.good * _RECORDS_OUTWEIGH >= page.stats[body][PROSE]
 
 
 def _spread(types: frozenset[str], good: int, page_good: int) -> bool:

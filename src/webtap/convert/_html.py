@@ -46,7 +46,7 @@ _UNWRAPPED = (
 # the panels that buttons open (``aria-controls``: an accordion's hidden panels are content).
 _MARKS = (
     "//@hidden|//@aria-hidden|//@role|//@style|//li/input/@type|//li/p/input/@type"
-    "|//@aria-controls|//template/@shadowrootmode|//template/@shadowroot"
+    "|//@aria-controls|//template/@shadowrootmode|//template/@shadowroot|//@popover"
 )
 _MARKED = etree.XPath(_MARKS)
 # Main content also reads microdata types (forum posts, what the page says it is), and the
@@ -297,6 +297,8 @@ def _hides(name: str, value: str) -> bool:
     (``role="navigation"``, like ``<nav>``)."""
     if name == "hidden":
         return value.strip().lower() != "until-found"  # found by the browser's search: shown
+    if name == "popover":
+        return True  # shown only when a script or a button opens it, over the page
     if name == "aria-hidden":
         return value.strip().lower() == "true"
     if name == "role":

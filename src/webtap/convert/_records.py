@@ -19,7 +19,7 @@ from lxml import etree
 
 from webtap.convert._boilerplate import BY_ID, CONSENT, MAYBE
 from webtap.convert._html import drop, head
-from webtap.convert._prose import ALL, KIND, LINK, PROSE, Page
+from webtap.convert._prose import ALL, GOOD, KIND, LINK, PROSE, Page
 
 __all__ = ["OUTWEIGH", "Records", "find_records", "records_root", "records_win"]
 
@@ -98,7 +98,7 @@ def find_records(page: Page) -> Records | None:
 
 def _head(el: etree._Element) -> str:
     """The first characters of an element's text, where a post shows its date."""
-    return head(el, _HEAD)
+    return " ".join(head(el, 4 * _HEAD).split())[:_HEAD]
 
 
 def records_win(
@@ -116,7 +116,10 @@ def records_win(
         return records.prose >= _NO_CONTENT * total
     outer = set(chosen)
     if records.parent in outer or any(a in outer for a in records.parent.iterancestors()):
-        return False
+        # The chosen content holds them: an article's own list, unless they are named as
+        # comments and what the content says besides is little (a forum's page wrapper).
+        good = sum(stats[el][GOOD] for el in chosen if el in stats)
+        return not article and records.prose >= _POINT * good
     prose = sum(stats[el][PROSE] for el in chosen if el in stats)
     members = set(records.members)
     inside = any(

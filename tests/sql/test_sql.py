@@ -455,6 +455,32 @@ def test_progress_counts_rows_of_a_query(anthropic_api: FakeAnthropic) -> None:
     assert len(anthropic_api.requests) == 6
 
 
+def test_progress_ends_once_every_chunk_is_through_and_every_row_counted() -> None:
+    from webtap.sql.progress import QueryProgress
+
+    # A future wakes the chunk waiting on it before it runs the callback that counts its
+    # row: the chunk can be through before its last row is counted.
+    reporter = Reporter()
+    progress = QueryProgress(reporter)
+    query = progress.add("q1", 2)
+    progress.advance(query)
+    progress.check(query)
+    assert "end" not in reporter.calls
+    progress.advance(query)
+    assert reporter.calls[-2:] == [(2, 2), "end"]
+    # Two chunks of one query: every row counted ends nothing while a chunk is still open.
+    reporter = Reporter()
+    progress = QueryProgress(reporter)
+    first, second = progress.add("q2", 1), progress.add("q2", 1)
+    assert first is second
+    progress.advance(first)
+    progress.check(first)
+    progress.advance(second)
+    assert "end" not in reporter.calls
+    progress.check(second)
+    assert reporter.calls == [(0, 1), (0, 2), (1, 2), (2, 2), "end"]
+
+
 def test_progress_ends_when_the_query_is_cancelled(anthropic_api: FakeAnthropic, held: Any) -> None:
     import duckdb
 

@@ -35,6 +35,7 @@ class QueryProgress:
         self._scope: Any = object()
         self._query: object | None = None  # a token for the query being counted
         self._done = self._total = 0
+        self._open = 0  # the query's chunks handed over and not yet through
 
     def add(self, scope: Any, rows: int) -> object | None:
         """Count ``rows`` more for the query ``scope``; returns its token (None when off)."""
@@ -43,27 +44,34 @@ class QueryProgress:
         with self._lock:
             if scope is None or scope != self._scope or self._query is None:
                 self._scope, self._query = scope, object()
-                self._done = self._total = 0
+                self._done = self._total = self._open = 0
             self._total += rows
+            self._open += 1
             self.reporter.update(self._done, self._total)
             return self._query
 
     def advance(self, query: object | None) -> None:
-        """One row of ``query`` answered."""
+        """One row of ``query`` answered: the end too when it is the last of a query whose
+        chunks are through (a future wakes the chunk waiting on it before it runs the callback
+        that counts its row, so the count may come after the chunk's ``check``)."""
         if query is None or self.reporter is None:
             return
         with self._lock:
             if query is self._query:
                 self._done += 1
                 self.reporter.update(self._done, self._total)
+                if not self._open and self._done == self._total:
+                    self.reporter.end()
 
     def check(self, query: object | None) -> None:
         """A chunk of ``query`` is through: the end, once every row known so far is answered."""
         if query is None or self.reporter is None:
             return
         with self._lock:
-            if query is self._query and self._done >= self._total:
-                self.reporter.end()
+            if query is self._query:
+                self._open -= 1
+                if not self._open and self._done >= self._total:
+                    self.reporter.end()
 
     def stop(self) -> None:
         """The query was cancelled: the end (if it had not come), and the next rows count as

@@ -11,6 +11,7 @@ from lxml import etree
 
 from webtap.convert._boilerplate import name_verdict
 from webtap.convert._thread import mark
+from webtap.convert._types import json_objects
 from webtap.errors import ParseError
 
 __all__ = ["TASK", "clean", "drop", "find_base", "find_title", "first_h1", "head", "parse"]
@@ -339,25 +340,18 @@ def _answers(data: Sequence[str]) -> frozenset[str]:
     import json
 
     found: set[str] = set()
-    stack: list[object] = []
     for text in scripts:
         try:
-            stack.append(json.loads(text))
+            value = json.loads(text)
         except ValueError:
             continue
-    while stack:
-        node = stack.pop()
-        if isinstance(node, list):
-            stack.extend(node)
-        elif isinstance(node, dict):
-            for name, value in node.items():
-                if name in _ANSWERS:
-                    for answer in value if isinstance(value, list) else [value]:
-                        said = answer.get("text") if isinstance(answer, dict) else None
-                        if isinstance(said, str):
-                            found.add(_key(entities.unescape(_MARKUP.sub(" ", said))))
-                if isinstance(value, dict | list):
-                    stack.append(value)
+        for node in json_objects(value):
+            for name in _ANSWERS:
+                given = node.get(name)
+                for answer in given if isinstance(given, list) else [given]:
+                    said = answer.get("text") if isinstance(answer, dict) else None
+                    if isinstance(said, str):
+                        found.add(_key(entities.unescape(_MARKUP.sub(" ", said))))
     found.discard("")
     return frozenset(found)
 
@@ -369,19 +363,21 @@ def _key(text: str) -> str:
 def _answer(el: etree._Element, answers: frozenset[str]) -> bool:
     """Whether a hidden element is an answer the page's JSON-LD gives: its text starts as
     the answer does (an accordion's closed panel under its question)."""
-    return _key(head(el, 4 * _ANSWER_KEY)) in answers
+    return head(el, _ANSWER_KEY).lower() in answers  # as `_key` reads the JSON-LD's
 
 
 def head(el: etree._Element, size: int) -> str:
-    """The first ``size`` characters of an element's text, without reading the rest."""
+    """The first ``size`` characters of an element's text, each run of whitespace one space,
+    without reading the rest: at most four times as many characters as they were sent (a
+    template's indentation comes before the words)."""
     parts: list[str] = []
     length = 0
     for text in el.itertext():
         parts.append(text)
         length += len(text)
-        if length >= size:
+        if length >= 4 * size:
             break
-    return "".join(parts)[:size]
+    return " ".join("".join(parts)[: 4 * size].split())[:size]
 
 
 _SEPARATOR = re.compile(r"[^\w\s]{1,3}")

@@ -98,7 +98,7 @@ def find_records(page: Page) -> Records | None:
 
 def _head(el: etree._Element) -> str:
     """The first characters of an element's text, where a post shows its date."""
-    return " ".join(head(el, 4 * _HEAD).split())[:_HEAD]
+    return head(el, _HEAD)
 
 
 def records_win(

@@ -22,6 +22,7 @@ from typing import NamedTuple
 from lxml import etree
 
 from webtap.convert import CONTENT, EMPTY, SCRIPT_SHELL
+from webtap.convert._types import json_objects
 
 __all__ = ["Held", "hold", "judge", "recover", "structured"]
 
@@ -209,19 +210,11 @@ def _ld_posts(value: object) -> list[tuple[str, str, str]]:
     """(author, date, text) of every JSON-LD item with a body, in order: an article's
     ``articleBody``, a thread's question and answers, a review's ``reviewBody``."""
     found: list[tuple[str, str, str]] = []
-    stack = [value]
-    while stack:
-        node = stack.pop()
-        if isinstance(node, list):
-            stack.extend(reversed(node))
-            continue
-        if not isinstance(node, dict):
-            continue
+    for node in json_objects(value):
         body = next((node[k] for k in _BODY_KEYS if isinstance(node.get(k), str)), "")
         if body.strip():
             date = next((node[k] for k in _DATE_KEYS if isinstance(node.get(k), str)), "")
             found.append((_name(node.get("author")), date, body))
-        stack.extend(reversed([v for v in node.values() if isinstance(v, dict | list)]))
     return found
 
 

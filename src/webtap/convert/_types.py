@@ -1,9 +1,12 @@
 """What pages say they are: the schema.org types (JSON-LD ``@type``, microdata ``itemtype``)
-and Open Graph ``og:type`` values that change how main content is found."""
+and Open Graph ``og:type`` values that change how main content is found, and the objects of
+the JSON-LD that says it."""
 
 from __future__ import annotations
 
-__all__ = ["ARTICLE_TYPES", "DISCUSSION_TYPES", "PRODUCT_TYPES"]
+from collections.abc import Iterator
+
+__all__ = ["ARTICLE_TYPES", "DISCUSSION_TYPES", "PRODUCT_TYPES", "json_objects"]
 
 # An article: one text by its author(s), comments under it are not its content.
 ARTICLE_TYPES = frozenset((
@@ -17,3 +20,15 @@ PRODUCT_TYPES = frozenset((
 ))  # fmt: skip
 # A discussion: its posts are its content.
 DISCUSSION_TYPES = frozenset(("DiscussionForumPosting", "QAPage"))
+
+
+def json_objects(value: object) -> Iterator[dict]:
+    """Every object in a parsed JSON value, each before those it holds, in document order."""
+    stack = [value]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, list):
+            stack.extend(reversed(node))
+        elif isinstance(node, dict):
+            yield node
+            stack.extend(reversed([v for v in node.values() if isinstance(v, dict | list)]))

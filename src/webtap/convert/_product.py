@@ -21,6 +21,7 @@ import re
 from lxml import etree
 
 from webtap.convert._prose import PROSE, Page
+from webtap.convert._types import json_objects
 
 __all__ = ["describing", "product_card", "product_words", "within"]
 
@@ -99,20 +100,14 @@ def _products(text: str) -> list[dict]:
         value = json.loads(text)
     except ValueError:
         return []
-    found = []
-    stack = [value]
-    while stack:
-        node = stack.pop()
-        if isinstance(node, list):
-            stack.extend(reversed(node))
-        elif isinstance(node, dict):
-            kind = node.get("@type")
-            kinds = kind if isinstance(kind, list) else [kind]
-            if any(k in _PRODUCT_TYPES for k in kinds if isinstance(k, str)):
-                found.append(node)
-                continue  # a group's variants are the same product
-            stack.extend(reversed([v for v in node.values() if isinstance(v, dict | list)]))
-    return found
+    # A group's variants are the same product.
+    return [node for node in json_objects(value, _is_product) if _is_product(node)]
+
+
+def _is_product(node: dict) -> bool:
+    kind = node.get("@type")
+    kinds = kind if isinstance(kind, list) else [kind]
+    return any(k in _PRODUCT_TYPES for k in kinds if isinstance(k, str))
 
 
 def _price(offers: object) -> str:

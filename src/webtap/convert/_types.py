@@ -4,7 +4,7 @@ the JSON-LD that says it."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 __all__ = ["ARTICLE_TYPES", "DISCUSSION_TYPES", "PRODUCT_TYPES", "json_objects"]
 
@@ -22,8 +22,9 @@ PRODUCT_TYPES = frozenset((
 DISCUSSION_TYPES = frozenset(("DiscussionForumPosting", "QAPage"))
 
 
-def json_objects(value: object) -> Iterator[dict]:
-    """Every object in a parsed JSON value, each before those it holds, in document order."""
+def json_objects(value: object, whole: Callable[[dict], bool] | None = None) -> Iterator[dict]:
+    """Every object in a parsed JSON value, each before those it holds, in document order;
+    not those inside an object ``whole`` says is one (a product group's variants)."""
     stack = [value]
     while stack:
         node = stack.pop()
@@ -31,4 +32,5 @@ def json_objects(value: object) -> Iterator[dict]:
             stack.extend(reversed(node))
         elif isinstance(node, dict):
             yield node
-            stack.extend(reversed([v for v in node.values() if isinstance(v, dict | list)]))
+            if whole is None or not whole(node):
+                stack.extend(reversed([v for v in node.values() if isinstance(v, dict | list)]))

@@ -4,7 +4,7 @@
                                     [--workers 1,2,4] [--pages DIR]
 
 Needs the ray extra. Starts a local Ray cluster (2 CPUs, every port on 127.0.0.1) and, for 1, 2
-and 4 workers (Ray actors of ``webtap.ray``; half a CPU each, so that four fit), runs:
+and 4 workers (Ray actors of ``webtap.scale.cluster``; half a CPU each, so that four fit), runs:
 
 - **fetch+convert** of local pages: real news pages (``DIR/articles/html/*.html.gz``, default
   ``/work/shared/data/html``; generated ones if absent) served by the suite's fake site
@@ -35,7 +35,9 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).parents[1]))  # the repository, for the suite's fakes
-os.environ["RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER"] = "0"  # webtap.ray.LOOPBACK_ENV, before ray
+os.environ["RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER"] = (
+    "0"  # webtap.scale.cluster.LOOPBACK_ENV, before ray
+)
 
 from tests.fakes.anthropic import API_KEY, FakeAnthropic, Reply, echo
 from tests.fakes.site import Site
@@ -94,9 +96,9 @@ def main() -> None:
     os.environ["HOME"] = home  # Ray keeps its token there
     import pyarrow as pa
 
-    import webtap.ray
+    import webtap.scale.cluster
 
-    webtap.ray.start_local_cluster(num_cpus=2, _temp_dir=os.path.join(home, "ray"))
+    webtap.scale.cluster.start_local_cluster(num_cpus=2, _temp_dir=os.path.join(home, "ray"))
     import ray
 
     fetch_env = {
@@ -124,8 +126,8 @@ def main() -> None:
     try:
         for n in workers:
             urls = pa.table({"url": [site.url(f"/{i}") for i in range(args.fetch_rows)]})
-            fetched = webtap.ray.fetch_pages(
-                webtap.ray.from_table(urls, 8),
+            fetched = webtap.scale.cluster.fetch_pages(
+                webtap.scale.cluster.from_table(urls, 8),
                 actors=n,
                 min_actors=n,
                 threads=2,
@@ -142,8 +144,8 @@ def main() -> None:
                     "prompt": ["Describe it"] * args.ask_rows,
                 }
             )
-            asked = webtap.ray.ask_rows(
-                webtap.ray.from_table(questions, 2),
+            asked = webtap.scale.cluster.ask_rows(
+                webtap.scale.cluster.from_table(questions, 2),
                 actors=n,
                 min_actors=n,
                 concurrency=1,

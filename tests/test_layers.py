@@ -28,9 +28,8 @@ LAYERS: list[tuple[str, set[str]]] = [
     ("base", {"webtap", "errors"}),
     (
         # envelope, settings, text, files, caches, the guard, HTTP, credentials, who webtap
-        # says it is and what robots.txt allows it, and where rate budgets keep their state
-        # (their steps too: the search layer's budget, the agent's and the rows' politeness
-        # budgets all run them)
+        # says it is, rate budgets (search's keys, the model's key, a crawl's politeness all
+        # use them) and how a front door stops on a signal
         "foundation",
         {
             "protocol",
@@ -46,30 +45,28 @@ LAYERS: list[tuple[str, set[str]]] = [
             "providers",
             "credentials",
             "useragent",
-            "robots",
-            "budget_store",
+            "budget",
+            "signals",
         },
     ),
-    # Pages read: to Markdown, and what a page is (its verdict, its Markdown version).
-    ("converters", {"convert", "pdf", "verdict", "negotiation"}),
+    # Pages read: to Markdown, and what a page is (its verdict).
+    ("converters", {"convert", "pdf", "verdict"}),
     ("browser", {"browser"}),  # renders pages for the fetch, through the guard and net
     ("fetch and search", {"fetch", "search"}),
     ("tools", {"tools", "entry"}),
-    ("host", {"host", "store"}),
+    ("host", {"host"}),
     ("agent", {"agent"}),
-    # rows: fetch and ask over Arrow batches (ask through sql's batch entry point), for batch
-    # (webtap batch), ray (Ray Data) and spark (PySpark UDFs)
-    (
-        "front doors",
-        {"cli", "sql", "mcp", "rows", "batch", "ray", "spark"},
-    ),
+    # scale: fetch and ask over Arrow batches (ask through sql's batch entry point), for
+    # webtap batch, a Ray cluster and Spark UDFs
+    ("front doors", {"cli", "sql", "mcp", "scale"}),
 ]
-# Side by side in one layer, and neither imports the other.
+# Side by side, and neither imports the other: packages of one layer, or modules of one package
+# (a dotted name: ``scale.cluster``).
 INDEPENDENT = [
     ("fetch", "search"),
     ("sql", "mcp"),
-    ("ray", "spark"),
-    ("batch", "spark"),
+    ("scale.cluster", "scale.udfs"),
+    ("scale.batch", "scale.udfs"),
 ]
 
 
@@ -180,6 +177,7 @@ def test_imports_go_down_the_layers(path: Path) -> None:
     own = unit(module_name(path))
     layer = LAYERS[LAYER_OF[own]][0]
     assert against_the_diagram(own, imported(path)) == [], f"{module_name(path)} is in '{layer}'"
+    assert side_by_side(module_name(path), imported(path)) == [], module_name(path)
 
 
 def against_the_diagram(own: str, found: list[tuple[int, str]]) -> list[str]:
@@ -196,6 +194,23 @@ def against_the_diagram(own: str, found: list[tuple[int, str]]) -> list[str]:
         elif {own, other} in [set(pair) for pair in INDEPENDENT]:
             wrong.append(f"line {line}: {name} ({own} and {other} stand side by side)")
     return wrong
+
+
+def side_by_side(module: str, found: list[tuple[int, str]]) -> list[str]:
+    """The imports of ``module`` from a module :data:`INDEPENDENT` puts beside it in its own
+    package (``webtap.scale.batch`` importing ``webtap.scale.udfs``)."""
+    own = _submodule(module)
+    wrong = []
+    for line, name in found:
+        target = resolve(name)
+        other = _submodule(target) if target else None
+        if other and other != own and {own, other} in [set(pair) for pair in INDEPENDENT]:
+            wrong.append(f"line {line}: {name} ({own} and {other} stand side by side)")
+    return wrong
+
+
+def _submodule(module: str) -> str:
+    return ".".join(module.split(".")[1:3])
 
 
 def test_packages_import_nothing_in_a_circle() -> None:
@@ -236,6 +251,10 @@ def test_the_checks_see_an_upward_import_a_sideways_one_and_a_cycle() -> None:
     assert against_the_diagram("fetch", [(4, "webtap.search.results")]) == [
         "line 4: webtap.search.results (fetch and search stand side by side)"
     ]
+    assert side_by_side("webtap.scale.batch", [(5, "webtap.scale.udfs.ask_udf")]) == [
+        "line 5: webtap.scale.udfs.ask_udf (scale.batch and scale.udfs stand side by side)"
+    ]
+    assert side_by_side("webtap.scale.batch", [(6, "webtap.scale.rows.Stop")]) == []
     allowed = [(1, "webtap.net.Client"), (2, "webtap.convert"), (3, "json"), (4, "webtap.fetch")]
     assert against_the_diagram("fetch", allowed) == []
     with pytest.raises(pytest.fail.Exception, match=r"import cycle: (a -> b -> a|b -> a -> b)"):
@@ -247,7 +266,7 @@ def test_the_checks_see_an_upward_import_a_sideways_one_and_a_cycle() -> None:
 
 def test_the_modules_are_found() -> None:
     names = {module_name(path) for path in below_the_cli()}
-    assert {"webtap.sql", "webtap.sql.dispatch", "webtap.store", "webtap.agent"} <= names
+    assert {"webtap.sql", "webtap.sql.dispatch", "webtap.host.event_store", "webtap.agent"} <= names
     assert not any(is_front_door(name) for name in names)
 
 

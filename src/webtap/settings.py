@@ -533,7 +533,7 @@ SYSTEM_TOOLS_DIR = declare(
 )
 
 # --- Past one machine: where rate budgets live, politeness per host, the model's rate ----------
-# (docs/scale.md; read by webtap.budget_store, webtap.rows and webtap.agent.rate)
+# (docs/scale.md; read by webtap.budget.store, webtap.scale.rows and webtap.agent.rate)
 
 BUDGET = declare(
     "WEBTAP_BUDGET",

@@ -4,26 +4,31 @@
 someone planted: :func:`webtap.files.create_private`), opens it in autocommit mode with a busy
 timeout, turns on WAL, and applies the file's ordered, named migrations (recorded in its
 ``_migrations`` table). Callers decide what a failure means: the events store and the SQL answer
-cache make it one :class:`~webtap.errors.ConfigError` (``webtap.store.open_database``); the
+cache make it one :class:`~webtap.errors.ConfigError` (:func:`open_database`); the
 caches of :mod:`webtap.cache` turn it into misses.
 """
 
 from __future__ import annotations
 
+import contextlib
 import sqlite3
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, TypeVar
 
+from webtap.errors import ConfigError
 from webtap.files import create_private
 
 if TYPE_CHECKING:
     from pathlib import Path
 
-__all__ = ["Migrations", "connect", "migrate", "now", "retry"]
+__all__ = ["Migrations", "connect", "migrate", "now", "open_database", "retry", "usable_file"]
 
 T = TypeVar("T")
+
+BUSY_TIMEOUT = 10.0  # seconds SQLite itself waits for a lock
+RETRIES = 8  # then webtap retries a write that still finds the database busy
 
 Migrations = list[tuple[str, Callable[[sqlite3.Connection], None]]]
 
@@ -93,3 +98,42 @@ def retry(operation: Callable[[], T], attempts: int) -> T:
 def now() -> str:
     """The time as the stores write it: UTC, ISO 8601, milliseconds, ``Z``."""
     return datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+@contextlib.contextmanager
+def usable_file(path: Path, what: str, remedy: str) -> Iterator[None]:
+    """Opening a SQLite file: any failure becomes one :class:`ConfigError` naming the file.
+
+    ``what`` says what the file is for ("the events store"), ``remedy`` what to do about it.
+    Shared by the events store and the answer cache, whose files a person names.
+    """
+    try:
+        yield
+    except (OSError, sqlite3.Error, ValueError) as exc:  # ValueError: a NUL in the path
+        raise ConfigError(f"Cannot use {path} as {what}: {_reason(exc)}. {remedy}") from None
+
+
+def _reason(exc: Exception) -> str:
+    if isinstance(exc, ValueError) and not isinstance(exc, sqlite3.Error):
+        return "the path contains a NUL character" if "null" in str(exc) else str(exc)
+    if isinstance(exc, OSError):
+        return exc.strerror or str(exc)
+    text = str(exc)
+    if "not a database" in text:
+        return "it exists and is not a SQLite database"
+    if "unable to open" in text:
+        return "SQLite cannot open or create it there"
+    return text
+
+
+def open_database(
+    path: Path, migrations: Migrations, *, what: str, remedy: str
+) -> sqlite3.Connection:
+    """A SQLite file opened for webtap (:func:`webtap.sqlite.connect`: created private, WAL,
+    its ``migrations`` applied), waiting and retrying while another writer holds it.
+
+    Shared by the events store and the SQL answer cache (each file has its own list). Any
+    failure is one :class:`ConfigError` naming the file (see :func:`usable_file`).
+    """
+    with usable_file(path, what, remedy):
+        return connect(path, migrations, busy_timeout=BUSY_TIMEOUT, retries=RETRIES)

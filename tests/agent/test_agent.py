@@ -204,7 +204,7 @@ def test_a_failed_search_is_an_error_result_and_the_model_still_answers(
 
 
 def test_a_quota_event_is_shown_and_stored(anthropic_api: FakeAnthropic, brave: Any) -> None:
-    from webtap.store import EventStore
+    from webtap.host.event_store import EventStore
 
     brave.answer("error_429_quota_limited", 429)
     anthropic_api.queue(

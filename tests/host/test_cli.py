@@ -7,7 +7,7 @@ import json
 import pytest
 
 from webtap.cli import main
-from webtap.store import EventStore
+from webtap.host.event_store import EventStore
 
 EVENT_BODY = (
     "cat >/dev/null\n"

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from webtap.host.event_store import EventStore
 from webtap.host.events import keep_event
-from webtap.store import EventStore
 
 EVENT = {"kind": "config_required", "content": "Set the key", "data": {}}
 
@@ -31,11 +31,11 @@ def test_an_unusable_store_is_said_once_on_stderr_and_never_raises(
 
 
 def test_a_bug_in_the_store_does_not_end_the_call(monkeypatch, capsys) -> None:
-    import webtap.store
+    import webtap.host.event_store
 
     def broken(*args: Any, **kwargs: Any) -> int:
         raise RuntimeError("disk on fire")
 
-    monkeypatch.setattr(webtap.store, "record_event", broken)
+    monkeypatch.setattr(webtap.host.event_store, "record_event", broken)
     assert keep_event(EVENT) is False
     assert "could not store the tool's event: RuntimeError: disk on fire" in capsys.readouterr().err

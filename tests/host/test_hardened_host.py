@@ -9,7 +9,7 @@ import pytest
 from webtap.cli import main
 from webtap.errors import ConfigError
 from webtap.host import discover, run_tool
-from webtap.store import record_event
+from webtap.host.event_store import record_event
 
 HUGE = "1" * 5000
 ESCAPES = "\x1b]52;c;cHduZWQ=\x07\x1b[2J\x9b1m"

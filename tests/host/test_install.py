@@ -12,8 +12,8 @@ import pytest
 from webtap import credentials
 from webtap.cli import main
 from webtap.host import discover, run_tool
+from webtap.host.event_store import EventStore
 from webtap.host.install import MARKER, is_launcher
-from webtap.store import EventStore
 
 WEB_TOOLS = ["web_fetch", "web_search_brave", "web_search_google", "web_search_searxng"]
 EXECUTABLES = [

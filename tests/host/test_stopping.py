@@ -342,7 +342,8 @@ def held_model(anthropic_api: Any) -> Iterator[threading.Event]:
 
 def test_a_signal_the_process_was_started_ignoring_stays_ignored() -> None:
     """``nohup`` ignores SIGHUP on purpose, a shell's ``&`` ignores SIGINT: webtap keeps it so."""
-    from webtap.host.process import stop_signals, stop_tools_on_signals
+    from webtap.host.process import stop_tools_on_signals
+    from webtap.signals import stop_signals
 
     previous = {signum: signal.getsignal(signum) for signum in (signal.SIGTERM, signal.SIGHUP)}
     signal.signal(signal.SIGHUP, signal.SIG_IGN)
@@ -360,7 +361,7 @@ def test_a_signal_the_process_was_started_ignoring_stays_ignored() -> None:
 def test_noted_signals_are_noted_not_raised_and_handlers_come_back() -> None:
     import os
 
-    from webtap.host.process import noted_signals
+    from webtap.signals import noted_signals
 
     before = signal.getsignal(signal.SIGTERM)
     with noted_signals() as received:

@@ -13,7 +13,7 @@ import pytest
 
 from webtap.errors import ConfigError
 from webtap.host import discover, run_tool
-from webtap.store import MIGRATIONS, EventStore, default_path, record_event
+from webtap.host.event_store import MIGRATIONS, EventStore, default_path, record_event
 
 EVENT = {
     "kind": "config_required",
@@ -72,7 +72,9 @@ def test_a_new_migration_is_applied_on_open(tmp_path: Path, monkeypatch) -> None
     def m999_extra(db: sqlite3.Connection) -> None:
         db.execute("ALTER TABLE messages ADD COLUMN extra TEXT")
 
-    monkeypatch.setattr("webtap.store.MIGRATIONS", [*MIGRATIONS, ("m999_extra", m999_extra)])
+    monkeypatch.setattr(
+        "webtap.host.event_store.MIGRATIONS", [*MIGRATIONS, ("m999_extra", m999_extra)]
+    )
     with EventStore(path) as store:
         columns = [row[1] for row in store.db.execute("PRAGMA table_info(messages)")]
         names = [row[0] for row in store.db.execute("SELECT name FROM _migrations")]
@@ -108,7 +110,7 @@ def test_many_processes_write_at_once(tmp_path: Path) -> None:
     path = tmp_path / "shared.db"
     script = (
         "import sys\n"
-        "from webtap.store import record_event\n"
+        "from webtap.host.event_store import record_event\n"
         "for i in range(25):\n"
         "    record_event({'kind': 'k', 'content': f'{sys.argv[1]}-{i}'}, 'p', path=sys.argv[2])\n"
     )
@@ -136,7 +138,7 @@ def test_a_file_that_is_not_sqlite_is_a_config_error_naming_it(tmp_path: Path) -
 
 
 def test_an_event_of_megabytes_keeps_its_first_64_kib(tmp_path: Path) -> None:
-    from webtap.store import MAX_EVENT_CONTENT
+    from webtap.host.event_store import MAX_EVENT_CONTENT
 
     path = tmp_path / "events.db"
     record_event({"kind": "k" * 1000, "content": "x" * 3_000_000, "data": {}}, "s", path=path)

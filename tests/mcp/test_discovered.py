@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from webtap.store import EventStore
+from webtap.host.event_store import EventStore
 from webtap.tools import TOOLS
 
 pytestmark = pytest.mark.anyio

@@ -14,7 +14,7 @@ import anyio
 import pytest
 from mcp.shared.exceptions import MCPError
 
-from webtap.store import EventStore
+from webtap.host.event_store import EventStore
 from webtap.tools import TOOLS
 
 pytestmark = pytest.mark.anyio

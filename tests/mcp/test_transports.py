@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from tests.fakes.ports import free_port, wait_listening
 
-from webtap.store import EventStore
+from webtap.host.event_store import EventStore
 from webtap.tools import TOOLS
 
 WEBTAP = str(Path(sys.executable).parent / "webtap")

@@ -2,8 +2,8 @@
 the suite's fake site, and the suite's fake Brave saying a limit of 5 requests a second.
 
 Ray binds every port to 127.0.0.1 only with ``RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER=0`` (see
-``webtap.ray.LOOPBACK_ENV``), read when ray is imported: it is set here, before any test module
-imports ray. One cluster serves the whole session (``num_cpus=2``, no dashboard).
+``webtap.scale.cluster.LOOPBACK_ENV``), read when ray is imported: it is set here, before any
+test module imports ray. One cluster serves the whole session (``num_cpus=2``, no dashboard).
 
 Every test here runs in one xdist worker, one at a time (``pytest_xdist_make_scheduler`` in
 tests/conftest.py): the session's cluster starts once, and no test that starts a Ray instance of
@@ -111,7 +111,7 @@ def ray_cluster() -> Iterator[Any]:
     ray = pytest.importorskip(
         "ray", reason="Ray is not installed: pip install 'webtap[ray]' to run the cluster tests"
     )
-    from webtap.ray import start_local_cluster
+    from webtap.scale.cluster import start_local_cluster
 
     folder = tempfile.mkdtemp(prefix="webtap-ray-")
     home = os.environ.get("HOME")

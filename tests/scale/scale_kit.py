@@ -113,7 +113,7 @@ def most_in_any_window(times: list[float], window: float = 1.0) -> int:
 
 def brave_budget(key: str = BRAVE_KEY) -> Any:
     """The rate budget of a Brave key, as the search pipeline names it (by a hash of the key)."""
-    from webtap.search.budget import RateBudget
+    from webtap.budget.rate import RateBudget
 
     return RateBudget("brave", key, what="Brave Search")
 

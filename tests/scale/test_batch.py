@@ -19,10 +19,10 @@ import pytest
 from tests.fakes.anthropic import Reply, echo
 from tests.scale.scale_kit import HTML, Pages, alive, descendants, page
 
-import webtap.batch
-from webtap.batch import Job, run_batch
+import webtap.scale.batch
 from webtap.cli import main
-from webtap.rows import AskRows, Stop
+from webtap.scale.batch import Job, run_batch
+from webtap.scale.rows import AskRows, Stop
 
 LOCAL = {"WEBTAP_ALLOW_PRIVATE_NETWORKS": "1", "WEBTAP_HOST_RATE": "1000", "WEBTAP_CACHE": "off"}
 
@@ -337,18 +337,18 @@ def test_a_merge_cut_off_after_it_was_committed_is_completed_by_the_next_run(
     """Killed between setting the parts aside and replacing OUT: the next run finishes the
     merge, and no row is lost, fetched again or written twice."""
     source, target = urls_file(tmp_path, local_pages), tmp_path / "out.parquet"
-    finish = webtap.batch._finish_merge
+    finish = webtap.scale.batch._finish_merge
 
     def killed(at: Path) -> None:
-        if webtap.batch._merged_dir(at).exists():
+        if webtap.scale.batch._merged_dir(at).exists():
             raise KeyboardInterrupt  # as if the process died here
         finish(at)
 
-    monkeypatch.setattr(webtap.batch, "_finish_merge", killed)
+    monkeypatch.setattr(webtap.scale.batch, "_finish_merge", killed)
     with pytest.raises(KeyboardInterrupt):
         run_batch(source, target, Job(threads=4))
     assert not target.exists() and (tmp_path / ".out.parquet.tmp").exists()
-    monkeypatch.setattr(webtap.batch, "_finish_merge", finish)
+    monkeypatch.setattr(webtap.scale.batch, "_finish_merge", finish)
     again = run_batch(source, target, Job(threads=4))
     assert (again.skipped, again.done) == (51, 0)
     assert [row["n"] for row in read(target)] == list(range(51))

@@ -22,7 +22,7 @@ from tests.scale.scale_kit import (
     most_in_any_window,
 )
 
-from webtap.budget_store.steps import Pace, Rule, Turn, book, learn, stamp
+from webtap.budget.steps import Pace, Rule, Turn, book, learn, stamp
 from webtap.errors import ConfigError, RateLimit
 
 EXE = os.path.join(os.path.dirname(sys.executable), "web-search-brave-tool")
@@ -66,7 +66,7 @@ def run_python(scenario: list[tuple[str, float, Any]]) -> list[Any]:
 def run_redis(url: str, scenario: list[tuple[str, float, Any]]) -> list[Any]:
     import redis
 
-    from webtap.budget_store.redis_store import KEY_PREFIX, RedisStore
+    from webtap.budget.redis_store import KEY_PREFIX, RedisStore
 
     store, name = RedisStore(url), f"test-{uuid.uuid4().hex}"
     out: list[Any] = []
@@ -184,7 +184,7 @@ def test_a_ray_store_outside_a_cluster_refuses_with_rate_limit(
 def test_a_budget_setting_that_is_not_a_store_is_a_config_error(
     value: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from webtap.budget_store import budget_store
+    from webtap.budget.rate import budget_store
 
     monkeypatch.setenv("WEBTAP_BUDGET", value)
     with pytest.raises(ConfigError) as caught:

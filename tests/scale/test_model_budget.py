@@ -13,13 +13,13 @@ import pytest
 from tests.fakes.anthropic import API_KEY, FakeAnthropic, Reply, echo, error
 from tests.scale.scale_kit import most_in_any_window
 
-import webtap.budget_store
+import webtap.budget.rate
 from webtap import agent
 from webtap.agent.rate import model_budget, pace_of, take_turn
-from webtap.budget_store.file import FileStore
-from webtap.budget_store.steps import Rule, stamp
+from webtap.budget.file_store import FileStore
+from webtap.budget.rate import Pace
+from webtap.budget.steps import Rule, stamp
 from webtap.errors import RateLimit
-from webtap.search.budget import Pace
 
 QUICK = agent.AskSettings(max_tool_calls=0, max_retries=0, store_events=False)
 
@@ -95,7 +95,7 @@ def test_the_limit_the_api_states_spaces_every_caller_of_the_key(
     the fake are printed beside: on a loaded machine a call can leave its turn a few hundred ms
     late; the budget's margin is for network jitter, not for that.)"""
     store = RecordingStore()
-    monkeypatch.setitem(webtap.budget_store._stores, "", store)  # WEBTAP_BUDGET unset: the file
+    monkeypatch.setitem(webtap.budget.rate._stores, "", store)  # WEBTAP_BUDGET unset: the file
     arrivals, anthropic_api.responder = timed(limit=300)
     monkeypatch.setenv("WEBTAP_ANTHROPIC_RPM", "300")
     with ThreadPoolExecutor(4) as pool:
@@ -122,7 +122,7 @@ def test_one_caller_s_429_holds_back_every_caller_of_the_key(
     anthropic_api: FakeAnthropic, redis_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Through Redis, as workers on other machines would see it."""
-    from webtap.budget_store.redis_store import RedisStore
+    from webtap.budget.redis_store import RedisStore
 
     monkeypatch.setenv("WEBTAP_BUDGET", redis_url)
     anthropic_api.queue(error(429, "rate_limit_error", "Slow down", {"retry-after": "20"}))

@@ -102,10 +102,14 @@ def test_every_port_of_the_cluster_is_on_loopback(ray_cluster: Any) -> None:
 def _fetched(ray: Any, urls: Sequence[str | None], env: dict[str, str]) -> Any:
     import pyarrow as pa
 
-    import webtap.ray
+    import webtap.scale.cluster
 
-    dataset = webtap.ray.from_table(pa.table({"url": urls, "n": list(range(len(urls)))}), 8)
-    out = webtap.ray.fetch_pages(dataset, actors=2, threads=4, batch_size=8, num_cpus=0.5, env=env)
+    dataset = webtap.scale.cluster.from_table(
+        pa.table({"url": urls, "n": list(range(len(urls)))}), 8
+    )
+    out = webtap.scale.cluster.fetch_pages(
+        dataset, actors=2, threads=4, batch_size=8, num_cpus=0.5, env=env
+    )
     return pa.concat_tables(ray.get(out.to_arrow_refs())).sort_by("n")
 
 
@@ -155,8 +159,8 @@ def test_two_actors_keep_to_one_host_s_politeness_limit_by_default(
     assert set(table.column("verdict").to_pylist()) == {"OK"}
     print(f"most in one second at the host: {most_in_any_window(pages.arrivals)} (limit 5)")
     assert most_in_any_window(pages.arrivals) <= 5
-    from webtap.budget_store.ray_actor import NAMESPACE, actor_name
-    from webtap.search.budget import RateBudget
+    from webtap.budget.rate import RateBudget
+    from webtap.budget.ray_store import NAMESPACE, actor_name
 
     host = RateBudget("host", "127.0.0.1", what="politeness").name
     assert ray_cluster.get_actor(actor_name(host), namespace=NAMESPACE)  # kept by the cluster
@@ -184,7 +188,7 @@ def _searches(ray: Any, env: dict[str, str], count: int, kill_after: float | Non
 
 
 def _keeper(ray: Any, key: str) -> Any:
-    from webtap.budget_store.ray_actor import NAMESPACE, actor_name
+    from webtap.budget.ray_store import NAMESPACE, actor_name
 
     return ray.get_actor(actor_name(brave_budget(key).name), namespace=NAMESPACE)
 
@@ -254,7 +258,7 @@ def test_the_ask_udf_answers_as_sql_does_and_errors_are_values(
     import pyarrow as pa
     from tests.fakes.anthropic import API_KEY
 
-    import webtap.ray
+    import webtap.scale.cluster
     from webtap.sql import SqlFunctions
 
     ray = ray_cluster
@@ -264,8 +268,8 @@ def test_the_ask_udf_answers_as_sql_does_and_errors_are_values(
 
     def asked(key: str) -> list[dict[str, Any]]:
         env = {"ANTHROPIC_BASE_URL": anthropic_api.url, "ANTHROPIC_API_KEY": key}
-        dataset = webtap.ray.from_table(table, 5)
-        out = webtap.ray.ask_rows(dataset, actors=2, batch_size=5, env=env)
+        dataset = webtap.scale.cluster.from_table(table, 5)
+        out = webtap.scale.cluster.ask_rows(dataset, actors=2, batch_size=5, env=env)
         return pa.concat_tables(ray.get(out.to_arrow_refs())).sort_by("n").to_pylist()
 
     rows = asked(API_KEY)

@@ -10,7 +10,7 @@ import pyarrow as pa
 import pytest
 from tests.scale.scale_kit import Pages
 
-from webtap.spark import answer_series, fetch_batches
+from webtap.scale.udfs import answer_series, fetch_batches
 
 LOCAL = {"WEBTAP_ALLOW_PRIVATE_NETWORKS": "1", "WEBTAP_HOST_RATE": "1000", "WEBTAP_CACHE": "off"}
 
@@ -44,7 +44,7 @@ def test_on_a_local_spark_session(
     )
     from pyspark.sql import SparkSession
 
-    import webtap.spark
+    import webtap.scale.udfs
 
     env = {
         **LOCAL,
@@ -69,13 +69,13 @@ def test_on_a_local_spark_session(
             [(n, url) for n, url in enumerate(pages.urls[:8])], "n long, url string"
         )
         fetched = urls.mapInArrow(
-            webtap.spark.fetch_batches("url"), webtap.spark.fetch_schema(urls)
+            webtap.scale.udfs.fetch_batches("url"), webtap.scale.udfs.fetch_schema(urls)
         )
         assert {row.verdict for row in fetched.collect()} == {"OK"}
         questions = spark.createDataFrame(
             [("Paris", "Which country?")], "context string, prompt string"
         )
-        ask = webtap.spark.ask_udf()
+        ask = webtap.scale.udfs.ask_udf()
         (row,) = questions.withColumn("answer", ask("context", "prompt")).collect()
         assert "Context: Paris" in row.answer
     finally:

@@ -14,10 +14,10 @@ from typing import Any
 
 import pytest
 
+from webtap.budget.rate import Pace, RateBudget
 from webtap.errors import RateLimit
 from webtap.net import Deadline
 from webtap.search import brave_search
-from webtap.search.budget import Pace, RateBudget
 
 BIN = Path(sys.executable).parent
 EXE = "web-search-brave-tool"
@@ -203,7 +203,7 @@ def test_a_used_up_quota_is_asked_again_after_a_while(kit: Any) -> None:
 
 
 def test_the_spacing_scales_with_the_plan() -> None:
-    from webtap.budget_store.steps import spacing as _spacing
+    from webtap.budget.steps import spacing as _spacing
 
     assert _spacing(1.0) == pytest.approx(1.15)  # the free plan: margin and gap for jitter
     assert _spacing(1 / 50) == pytest.approx(0.023)  # 50 a second stays about 50, not 10

@@ -98,7 +98,7 @@ from webtap.credentials import KEY_SOURCES, Keys, configured_providers, require
 from webtap.errors import AuthMissing, WebtapError
 from webtap.mcp.server import _instructions
 from webtap.search import search
-from webtap.search.budget import RateBudget
+from webtap.budget.rate import RateBudget
 from webtap.sql import SqlFunctions
 from webtap.sql.statement import KEY_SETTERS
 from webtap.tools import TOOLS

@@ -253,8 +253,8 @@ class _Loop:
         return ToolReply(call, SEARCH_UNAVAILABLE, True, detail, outcome.event)
 
     def run_search(self, query: str, provider: str) -> list[Any]:
+        from webtap.budget.rate import TurnDeadline
         from webtap.search import search
-        from webtap.search.budget import TurnDeadline
 
         # The search may wait for its turn in the key's shared rate budget as long as the
         # question has time; then it has its own time limit, its one retry included.

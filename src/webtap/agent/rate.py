@@ -1,7 +1,7 @@
 """The Anthropic key's requests-per-minute budget, shared wherever the key is used (DESIGN 16).
 
 Before each attempt of a model call, :func:`take_turn` waits for the key's turn in the shared
-rate budget (:mod:`webtap.search.budget`, in the store ``WEBTAP_BUDGET`` names: one machine, one
+rate budget (:mod:`webtap.budget.rate`, in the store ``WEBTAP_BUDGET`` names: one machine, one
 Ray cluster or Redis); after it, :func:`observe` tells the budget what the API's headers said:
 ``anthropic-ratelimit-requests-limit`` (requests a minute: calls are spaced evenly to it,
 because the API may enforce a minute's limit over a second), a used-up
@@ -18,8 +18,8 @@ import time
 from datetime import datetime
 from typing import Any
 
+from webtap.budget.rate import Pace, RateBudget
 from webtap.net.retry_after import header_number, retry_after
-from webtap.search.budget import Pace, RateBudget
 
 __all__ = ["MAX_WAIT", "model_budget", "observe", "pace_of", "take_turn"]
 

@@ -63,7 +63,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return int(args.run(args) or 0)
     except KeyboardInterrupt as exc:
-        # Ctrl-C, or SIGTERM/SIGHUP where a command asked for it (host.process.Terminated).
+        # Ctrl-C, or SIGTERM/SIGHUP where a command asked for it (webtap.signals.Terminated).
         from webtap.cli._output import stopped
 
         return stopped(exc)

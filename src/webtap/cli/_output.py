@@ -28,7 +28,7 @@ def show_event(event: dict[str, Any]) -> None:
     from rich.markup import escape
 
     from webtap.errors import clip
-    from webtap.store import MAX_EVENT_CONTENT
+    from webtap.host.event_store import MAX_EVENT_CONTENT
 
     # A tool's words go to a terminal: none of its escape sequences may go with them.
     content = strip_controls(str(event.get("content") or event.get("kind") or ""))
@@ -57,7 +57,7 @@ def fail(message: str, code: int = 1) -> int:
 
 
 def stopped(exc: KeyboardInterrupt) -> int:
-    """Ctrl-C, or SIGTERM/SIGHUP (:class:`webtap.host.process.Terminated`): one line on stderr;
+    """Ctrl-C, or SIGTERM/SIGHUP (:class:`webtap.signals.Terminated`): one line on stderr;
     returns the exit status, 128 + the signal's number (130 for Ctrl-C)."""
     sys.stderr.write(f"webtap: {'stopped by ' + str(exc) if str(exc) else 'interrupted'}\n")
     return int(getattr(exc, "exit_code", 130))

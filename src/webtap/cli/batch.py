@@ -1,9 +1,9 @@
 """``webtap batch``: fetch or ask over a whole Parquet or CSV file, locally or on Ray.
 
 The run goes on a thread of its own; the main thread waits with SIGINT (Ctrl-C), SIGTERM and
-SIGHUP only noted (:func:`webtap.host.process.noted_signals`: an exception raised by a signal's
+SIGHUP only noted (:func:`webtap.signals.noted_signals`: an exception raised by a signal's
 handler can land inside a lock's wait and stop both threads). The first such signal stops the
-run (:class:`webtap.rows.Stop`): no row starts, the rows finished stay in ``OUT.parts/``, the
+run (:class:`webtap.scale.rows.Stop`): no row starts, the rows finished stay in ``OUT.parts/``, the
 rows in flight are abandoned on their daemon threads, and the Ray engine's driver lets go of its
 cluster (one it started ends). After at most :data:`GRACE` seconds (or a second signal) the
 command ends with 128 + the signal's number, as every front door does; the next run goes on
@@ -94,11 +94,11 @@ def _help(parser: argparse.ArgumentParser) -> int:
 
 
 def run(args: argparse.Namespace) -> int:
-    from webtap.batch import Job, run_batch
     from webtap.cli._output import cell, err_console, exit_abandoned, fail
     from webtap.errors import WebtapError
-    from webtap.host.process import run_stoppable
-    from webtap.rows import Stop
+    from webtap.scale.batch import Job, run_batch
+    from webtap.scale.rows import Stop
+    from webtap.signals import run_stoppable
 
     if args.threads < 1 or args.workers < 1:
         return fail("--threads and --workers must be 1 or more", 2)

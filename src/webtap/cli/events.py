@@ -27,7 +27,7 @@ def run(args: argparse.Namespace) -> int:
     import sqlite3
 
     from webtap.errors import WebtapError
-    from webtap.store import EventStore, default_path
+    from webtap.host.event_store import EventStore, default_path
 
     path = default_path()
     events: list[dict[str, Any]] = []

@@ -99,7 +99,8 @@ def run(args: argparse.Namespace) -> int:
 
     from webtap.cli._output import fail
     from webtap.errors import WebtapError
-    from webtap.host.process import stop_tools_on_signals, stopped_by
+    from webtap.host.process import stop_tools_on_signals
+    from webtap.signals import stopped_by
 
     # stdout carries the protocol on stdio: everything else goes to stderr.
     logging.basicConfig(stream=sys.stderr, level=logging.WARNING, format="webtap mcp: %(message)s")

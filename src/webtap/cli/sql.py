@@ -164,7 +164,7 @@ class Session:
             "[dim]DuckDB with webtap's stps_* functions. End statements with ';'. "
             ".quit or Ctrl-D to leave.[/dim]"
         )
-        from webtap.host.process import Terminated
+        from webtap.signals import Terminated
 
         buffer: list[str] = []
         while True:
@@ -202,8 +202,8 @@ class Session:
         """Run one statement in a worker thread, so that Ctrl-C, SIGTERM and SIGHUP can stop
         it cleanly: waiting rows are dropped, the calls in flight abandoned, DuckDB told to
         stop; then the signal is raised here (``KeyboardInterrupt`` or
-        :class:`~webtap.host.process.Terminated`)."""
-        from webtap.host.process import run_stoppable
+        :class:`~webtap.signals.Terminated`)."""
+        from webtap.signals import run_stoppable
 
         done = threading.Event()
 

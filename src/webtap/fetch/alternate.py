@@ -2,7 +2,7 @@
 
 Sites write ``<link rel="alternate" type="text/markdown" href="...">`` for readers that want
 the page as Markdown (documentation generators, llms.txt sites); when the HTML's content is
-thin (under :data:`webtap.negotiation.THIN_WORDS` words, or a shell of scripts), that Markdown
+thin (under :data:`webtap.fetch.negotiation.THIN_WORDS` words, or a shell of scripts), that Markdown
 is fetched with the same session, guard and robots.txt check as the page, and used as it is
 when it comes back as Markdown (or plain text, as many servers label ``.md`` files) with text
 in it. Anything else keeps the HTML's own result: the version is a bonus, never an error.

@@ -39,7 +39,7 @@ class Inspection:
         self.alternate: str | None = None
 
     def __call__(self, root: Any) -> None:
-        from webtap.negotiation import markdown_alternate
+        from webtap.fetch.negotiation import markdown_alternate
         from webtap.verdict import read_page
 
         self.page = read_page(root)

@@ -151,7 +151,7 @@ def _to_markdown(
     if media_type == "application/json" or media_type.endswith("+json"):
         return ("", _json(body, charset), media_type)
     if media_type in _MARKDOWN_TYPES:
-        from webtap.negotiation import markdown_title
+        from webtap.fetch.negotiation import markdown_title
 
         text = _text(decode(body, charset))
         return (markdown_title(text), text, media_type)

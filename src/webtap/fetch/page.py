@@ -3,7 +3,7 @@
 1. The URL is checked (:mod:`webtap.fetch.urls`) and the settings read
    (:mod:`webtap.fetch.settings`).
 2. robots.txt is asked, when the fetch obeys it (a URL the model chose;
-   :mod:`webtap.fetch.robots_txt`): from the caches, else with one request per origin.
+   :mod:`webtap.fetch.robots_file`): from the caches, else with one request per origin.
 3. The page cache is asked (:mod:`webtap.fetch.page_cache`): a fresh page is the answer, with
    no request and no HTTP stack imported.
 4. The page is downloaded (:mod:`webtap.fetch.download`): over HTTP, redirects followed and
@@ -95,7 +95,7 @@ def fetch(
     webtap's. A page is only ever cached after a fetch under the same guard policy (it is in
     the key), so an address the guard refuses is never served from the cache either.
     ``model_chose``: a model chose ``url`` (the tool, MCP, the ask loop), so robots.txt is
-    obeyed, unless ``WEBTAP_ROBOTS`` says otherwise (:func:`webtap.robots.obeys_robots`).
+    obeyed, unless ``WEBTAP_ROBOTS`` says otherwise (:func:`webtap.fetch.robots.obeys_robots`).
     ``render``: render the page in a browser (True), never (False), or as ``WEBTAP_RENDER``
     says (None; see :mod:`webtap.fetch.render`), which, like the cache, is only when webtap
     makes its own client: the browser does not see the web a client of yours sees.
@@ -157,7 +157,7 @@ def fetch(
 def _varying_headers() -> dict[str, str]:
     """The request headers a server may vary its answer on, as webtap sends them: in the page
     cache's key, so that ``Vary: Accept`` or ``Vary: User-Agent`` holds."""
-    from webtap.negotiation import ACCEPT
+    from webtap.fetch.negotiation import ACCEPT
     from webtap.useragent import user_agent
 
     return {"Accept": ACCEPT, "User-Agent": user_agent()}
@@ -168,13 +168,13 @@ def _robots(
 ) -> Permit | None:
     """Step 2: robots.txt's word on ``url`` when the fetch obeys it (raises
     :class:`~webtap.errors.RobotsDisallowed`), and the check for the hops to come."""
-    from webtap.robots import obeys_robots
+    from webtap.fetch.robots import obeys_robots
 
     if not obeys_robots(model_chose):
         return None
     from urllib.parse import urlsplit
 
-    from webtap.fetch.robots_txt import robots_permit
+    from webtap.fetch.robots_file import robots_permit
     from webtap.guard import AddressRefused
 
     try:  # an address the guard refuses is refused as such, before its robots.txt is read
@@ -277,7 +277,7 @@ def _markdown_source(
         return None
     if verdict.kind not in ("content", "script_shell", "empty"):
         return None
-    from webtap.negotiation import thin_content
+    from webtap.fetch.negotiation import thin_content
 
     if not thin_content(converted):
         return None

@@ -25,7 +25,7 @@ costs no download and no conversion.
   fetch's verdict) are stored; failures and walls never. URLs with a user name or password are
   never cached.
 - robots.txt answers are kept in the same file under keys of their own
-  (:mod:`webtap.fetch.robots_txt`).
+  (:mod:`webtap.fetch.robots_file`).
 - ``WEBTAP_FETCH_CACHE_MAX_BYTES`` (default 100 MB) bounds the file; the oldest entries go first.
   ``WEBTAP_CACHE=off`` turns it off.
 """

@@ -22,9 +22,9 @@ from urllib.parse import urldefrag, urlsplit
 
 from webtap.errors import HTTPError, clip
 from webtap.fetch.download import Download
+from webtap.fetch.negotiation import ACCEPT
 from webtap.fetch.urls import parsed_url, redirect_target, with_fragment
 from webtap.guard import AddressRefused
-from webtap.negotiation import ACCEPT
 
 if TYPE_CHECKING:
     from webtap.fetch.page_cache import Conditions

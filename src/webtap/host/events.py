@@ -24,7 +24,7 @@ def keep_event(event: dict[str, Any], session_id: str | None = None) -> bool:
     import sqlite3
 
     from webtap.errors import WebtapError
-    from webtap.store import record_event
+    from webtap.host.event_store import record_event
 
     try:
         record_event(event, session_id)

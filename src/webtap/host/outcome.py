@@ -12,9 +12,10 @@ import json
 from typing import Any, NamedTuple
 
 from webtap.errors import InvalidOutput, OutputTooLarge, ToolFailed, ToolTimeout
-from webtap.host.process import Completed, signal_name
+from webtap.host.process import Completed
 from webtap.protocol import loads_json
 from webtap.settings import size_text
+from webtap.signals import signal_name
 
 __all__ = ["RUN", "SCHEMA", "Wording", "json_output"]
 

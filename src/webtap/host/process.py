@@ -32,12 +32,13 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
 from types import FrameType
-from typing import IO, Any, TypeVar
+from typing import IO, TypeVar
 
 from webtap.net.deadline import Deadline
+from webtap.signals import Terminated, stop_signals
 from webtap.text import strip_controls
 
 T = TypeVar("T")
@@ -45,15 +46,9 @@ T = TypeVar("T")
 __all__ = [
     "CALL_MARK",
     "Completed",
-    "Terminated",
     "kill_running",
-    "noted_signals",
     "run_process",
-    "run_stoppable",
-    "signal_name",
-    "stop_signals",
     "stop_tools_on_signals",
-    "stopped_by",
 ]
 
 CALL_MARK = "WEBTAP_TOOL_CALL"  # the environment variable that marks one call's processes
@@ -321,34 +316,6 @@ def kill_running() -> None:
         browsers.kill_all()
 
 
-# --- Signals: SIGTERM and SIGHUP end a call as Ctrl-C does ----------------------------------
-
-
-class Terminated(KeyboardInterrupt):
-    """webtap was asked to stop by a signal; ``exit_code`` is 128 + its number."""
-
-    def __init__(self, signum: int) -> None:
-        super().__init__(signal_name(signum))
-        self.exit_code = 128 + signum
-
-
-def stop_signals() -> list[signal.Signals]:
-    """The signals that stop a front door -- SIGINT (Ctrl-C), SIGTERM, SIGHUP -- less those
-    this process was started ignoring: ``nohup`` ignores SIGHUP, and a shell without job
-    control starts a background command with SIGINT ignored, on purpose."""
-    found: list[signal.Signals] = []
-    for signum in (signal.SIGINT, signal.SIGTERM, getattr(signal, "SIGHUP", None)):
-        if signum is not None and signal.getsignal(signum) is not signal.SIG_IGN:
-            found.append(signum)
-    return found
-
-
-def stopped_by(signum: int) -> KeyboardInterrupt:
-    """What a stop by ``signum`` raises: ``KeyboardInterrupt`` for Ctrl-C, else
-    :class:`Terminated`."""
-    return KeyboardInterrupt() if signum == signal.SIGINT else Terminated(signum)
-
-
 def stop_tools_on_signals() -> None:
     """From the main thread: SIGTERM and SIGHUP kill every running tool (with its tree, also
     those run by other threads) and then raise :class:`Terminated`, so the command unwinds as
@@ -362,81 +329,3 @@ def stop_tools_on_signals() -> None:
         if signum != signal.SIGINT:
             with contextlib.suppress(ValueError):  # not the main thread: leave it as it is
                 signal.signal(signum, handler)
-
-
-@contextlib.contextmanager
-def noted_signals() -> Iterator[list[int]]:
-    """Within: the stop signals are noted in the list yielded, in order, instead of raising.
-
-    For a main thread that waits on another thread: an exception raised by a signal handler
-    can land anywhere, even between a lock's acquire and the ``with`` that would release it
-    (``threading.Event.wait`` is such code), and a lock left held there stops both threads
-    for good. Noted, the signal is acted on where the waiting code looks at the list. Outside
-    the main thread, nothing changes (and nothing is noted).
-    """
-    received: list[int] = []
-    previous: dict[signal.Signals, Any] = {}
-
-    def note(signum: int, frame: FrameType | None) -> None:
-        received.append(signum)
-
-    try:
-        for signum in stop_signals():
-            try:
-                previous[signum] = signal.signal(signum, note)
-            except ValueError:  # not the main thread
-                break
-        yield received
-    finally:
-        for signum, handler in previous.items():
-            signal.signal(signum, handler)
-
-
-def run_stoppable(
-    work: Callable[[], T],
-    stop: Callable[[], None],
-    grace: float,
-    done: threading.Event | None = None,
-) -> T:
-    """``work()`` on a daemon thread of its own, this (main) thread waiting with the stop
-    signals only noted (:func:`noted_signals`). The first signal calls ``stop`` and waits up to
-    ``grace`` seconds (after a second signal: not at all) for ``work`` to end; then the signal
-    is raised here (:func:`stopped_by`). ``done`` is set once ``work`` has ended: still unset
-    after a stop, ``work`` runs on, abandoned."""
-    outcome: dict[str, Any] = {}
-    done = done or threading.Event()
-
-    def target() -> None:
-        try:
-            outcome["result"] = work()
-        except BaseException as exc:  # handed to the main thread
-            outcome["error"] = exc
-        finally:
-            done.set()
-
-    with noted_signals() as received:
-        threading.Thread(target=target, name="webtap-stoppable", daemon=True).start()
-        while not done.wait(0.1) and not received:
-            pass
-        if received and not done.is_set():
-            stop()
-            deadline = Deadline(grace)
-            while len(received) < 2 and not done.is_set():
-                left = deadline.remaining()
-                if left <= 0:
-                    break
-                done.wait(min(left, 0.1))
-    if received:
-        raise stopped_by(received[0])
-    if "error" in outcome:
-        raise outcome["error"]
-    result: T = outcome["result"]
-    return result
-
-
-def signal_name(number: int) -> str:
-    """``11`` -> ``SIGSEGV``."""
-    try:
-        return signal.Signals(number).name
-    except ValueError:
-        return f"signal {number}"

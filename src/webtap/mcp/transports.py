@@ -339,8 +339,9 @@ class _Stop:
 
 async def _watch_signals(stop: _Stop) -> None:
     """Wait for a stop signal; then kill every running tool (its whole tree) and ``stop``."""
-    from webtap.host.process import kill_running, stop_signals
+    from webtap.host.process import kill_running
     from webtap.mcp.server import stop_calls
+    from webtap.signals import stop_signals
 
     with contextlib.ExitStack() as stack:
         try:

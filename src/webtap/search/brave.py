@@ -11,9 +11,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+from webtap.budget.rate import Pace
 from webtap.errors import APIError, AuthInvalid, InvalidInput, RateLimit, WebtapError
 from webtap.providers import BRAVE
-from webtap.search.budget import Pace
 from webtap.search.pipeline import Engine, Request, Search, run
 from webtap.search.request import ProviderReply, server_error_pause
 

@@ -12,9 +12,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+from webtap.budget.rate import Pace
 from webtap.errors import APIError, AuthInvalid, RateLimit, WebtapError
 from webtap.providers import GOOGLE
-from webtap.search.budget import Pace
 from webtap.search.cached import fingerprint
 from webtap.search.pipeline import Call, Engine, Request, Search, run
 from webtap.search.request import ProviderReply

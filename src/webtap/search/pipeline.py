@@ -21,10 +21,10 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from webtap.budget.rate import Pace, RateBudget
 from webtap.credentials import require
 from webtap.errors import APIError, InvalidInput, WebtapError
 from webtap.providers import PROVIDERS, Provider
-from webtap.search.budget import Pace, RateBudget
 from webtap.search.cached import cached
 from webtap.search.domains import filter_results, normalize_domains
 from webtap.search.request import (

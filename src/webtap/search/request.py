@@ -17,11 +17,11 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from webtap.budget.rate import Pace, RateBudget
 from webtap.errors import APIError, ConfigError, InvalidInput, NetworkError, WebtapError
 from webtap.net import ACCEPT_ENCODING, Deadline, decode_capped, translate_errors
 from webtap.protocol import loads_json
 from webtap.redact import quote, redact, redact_value, remember
-from webtap.search.budget import Pace, RateBudget
 from webtap.settings import SEARCH_DEADLINE, SEARCH_TIMEOUT
 
 if TYPE_CHECKING:

@@ -1,6 +1,6 @@
 """The answer cache: successful ``stps_ask_ai`` answers in a SQLite file a person names.
 
-The file is opened by :func:`webtap.store.open_database` with its own named migrations, the
+The file is opened by :func:`webtap.sqlite.open_database` with its own named migrations, the
 one migration mechanism of webtap. A row is keyed by a SHA-256 digest of everything that shapes
 the answer (:meth:`Question.cache_key`), never by a key; answers are redacted before they are
 stored. Once open, a cache only ever saves work: a lookup or store that fails is a miss.
@@ -16,7 +16,7 @@ import time
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from webtap.store import Migrations, open_database
+from webtap.sqlite import Migrations, open_database
 
 __all__ = ["MIGRATIONS", "AnswerCache", "Question"]
 

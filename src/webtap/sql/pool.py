@@ -1,4 +1,5 @@
-"""The worker pool that runs the rows' model calls (and, for :mod:`webtap.rows`, their fetches)."""
+"""The worker pool that runs the rows' model calls (and, for :mod:`webtap.scale.rows`, their
+fetches)."""
 
 from __future__ import annotations
 

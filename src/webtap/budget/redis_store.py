@@ -2,7 +2,7 @@
 
 For any engine (Ray, Spark, plain processes), several clusters, or a laptop beside them: every
 caller that reaches the server shares the budget. The steps are those of
-:mod:`webtap.budget_store.steps` (book a slot, then record the send), written once more in Lua so
+:mod:`webtap.budget.steps` (book a slot, then record the send), written once more in Lua so
 that each runs atomically inside the server, and timed by the server's clock (``TIME``): callers
 on machines whose clocks disagree still space their sends evenly. A caller killed at any point
 (even by SIGKILL) holds nothing, since no lock outlives a script. A budget left alone for an
@@ -18,8 +18,7 @@ import threading
 from typing import Any
 from urllib.parse import urlsplit
 
-from webtap.budget_store import unreachable
-from webtap.budget_store.steps import (
+from webtap.budget.steps import (
     MARGIN,
     MAX_AHEAD,
     MAX_INTERVAL,
@@ -29,6 +28,7 @@ from webtap.budget_store.steps import (
     Rule,
     Turn,
 )
+from webtap.budget.store import unreachable
 
 __all__ = ["KEY_PREFIX", "SCRIPT", "TTL", "RedisStore"]
 

@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-from webtap.budget_store.steps import Pace, Rule, Turn, book, learn, stamp
+from webtap.budget.steps import Pace, Rule, Turn, book, learn, stamp
 
 __all__ = ["FileStore", "budget_path"]
 

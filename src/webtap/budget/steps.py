@@ -4,9 +4,9 @@ A key's state is a dict of numbers (``next``: the first free slot; ``sent``: the
 ``interval``, ``blocked_until``, ``resets_at``: what the provider said), and ``now`` is the store's
 clock. :func:`book` books a caller's slot after the last booked and the last sent; at its slot,
 the caller :func:`stamp`\\ s its send once the last send is a full spacing ago; :func:`learn`
-adopts what the provider's reply said. Each store (:mod:`webtap.budget_store`) runs these steps
+adopts what the provider's reply said. Each store (:mod:`webtap.budget.store`) runs these steps
 atomically where it keeps the state: under a file's ``flock``, in a Ray actor, or (the same steps
-once more, in Lua) inside Redis. :class:`webtap.search.budget.RateBudget` is what callers use.
+once more, in Lua) inside Redis. :class:`webtap.budget.rate.RateBudget` is what callers use.
 """
 
 from __future__ import annotations

@@ -1,19 +1,20 @@
 """A whole file of URLs to fetch, or of questions to ask: ``webtap batch fetch|ask IN OUT``.
 
 IN and OUT are Parquet or CSV files (by their extension; DuckDB reads and writes them). OUT has
-every column of IN and the results (:data:`webtap.rows.FETCH_COLUMNS` or ``answer``/``error``).
-A run is resumable: rows whose key (the URL; the context and prompt) is already in OUT are not
-fetched or asked again (with ``retry_errors``, those that ended in an error are), and the rows a
-run finishes are kept as they finish in ``OUT.parts/``, so a run that is stopped (a
-:class:`~webtap.rows.Stop`, or killed) loses at most the rows in flight; the next run starts with
-them and merges everything into OUT at its end. Every file is written whole under a temporary
-name and then renamed, and the merge is two renames that the next run completes if a kill came
-between them, so no stop at any moment loses a finished row or counts one twice.
+every column of IN and the results (:data:`webtap.scale.rows.FETCH_COLUMNS` or
+``answer``/``error``). A run is resumable: rows whose key (the URL; the context and prompt) is
+already in OUT are not fetched or asked again (with ``retry_errors``, those that ended in an
+error are), and the rows a run finishes are kept as they finish in ``OUT.parts/``, so a run that
+is stopped (a :class:`~webtap.scale.rows.Stop`, or killed) loses at most the rows in flight; the
+next run starts with them and merges everything into OUT at its end. Every file is written whole
+under a temporary name and then renamed, and the merge is two renames that the next run
+completes if a kill came between them, so no stop at any moment loses a finished row or counts
+one twice.
 
-The engine is ``local`` (this process: one callable from :mod:`webtap.rows`, its rows on
-threads) or ``ray`` (:mod:`webtap.ray`: a pool of actors on an existing cluster at ``address``,
-or on one started on this machine, bound to 127.0.0.1). A :class:`Progress` is told the rows
-done and the errors as they come.
+The engine is ``local`` (this process: one callable from :mod:`webtap.scale.rows`, its rows on
+threads) or ``ray`` (:mod:`webtap.scale.cluster`: a pool of actors on an existing cluster at
+``address``, or on one started on this machine, bound to 127.0.0.1). A :class:`Progress` is told
+the rows done and the errors as they come.
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from pathlib import Path
 from typing import Any, NamedTuple, Protocol
 
 from webtap.errors import ConfigError, InvalidInput
-from webtap.rows import ASK_COLUMNS, FETCH_COLUMNS, AskRows, FetchPages, Stop
+from webtap.scale.rows import ASK_COLUMNS, FETCH_COLUMNS, AskRows, FetchPages, Stop
 
 __all__ = ["ENGINES", "FORMATS", "KINDS", "BatchResult", "Job", "Progress", "run_batch"]
 
@@ -186,7 +187,7 @@ def _on_ray(todo: Any, job: Job, address: str | None, stop: Stop | None) -> Iter
         raise ConfigError(
             "--engine ray needs Ray: pip install 'webtap[ray]' (or use --engine local)"
         )
-    import webtap.ray as on_ray
+    import webtap.scale.cluster as on_ray
 
     try:
         started = on_ray.connect(address)

@@ -3,7 +3,7 @@
 Each provider key has its own actor, ``webtap-budget-<provider>-<key hash>`` in the ``webtap``
 namespace; web hosts (politeness) share :data:`HOST_SHARDS` actors, so that a crawl of a
 million hosts is not a million actors. An actor runs one call at a time, so each step
-(:func:`webtap.budget_store.steps.book`, ``stamp``, ``learn``) is atomic, on the actor's clock.
+(:func:`webtap.budget.steps.book`, ``stamp``, ``learn``) is atomic, on the actor's clock.
 
 A killed caller holds nothing. A killed actor is restarted by Ray (``max_restarts=-1``) and the
 calls in flight are retried on it (``max_task_retries=-1``); it comes back without its state,
@@ -20,8 +20,8 @@ import zlib
 from collections.abc import Callable
 from typing import Any
 
-from webtap.budget_store import unreachable
-from webtap.budget_store.steps import Pace, Rule, Turn, book, learn, stamp
+from webtap.budget.steps import Pace, Rule, Turn, book, learn, stamp
+from webtap.budget.store import unreachable
 
 __all__ = ["ACTOR_PREFIX", "HOST_SHARDS", "NAMESPACE", "BudgetKeeper", "RayStore", "actor_name"]
 

@@ -8,7 +8,7 @@ import lxml.html
 import pytest
 from werkzeug import Request, Response
 
-from webtap.negotiation import (
+from webtap.fetch.negotiation import (
     ACCEPT,
     is_markdown,
     markdown_alternate,

@@ -1,12 +1,12 @@
 """robots.txt for a fetch the model chose: read through the fetch's own session, and kept for
 every process in the page cache's file (DESIGN 14).
 
-:mod:`webtap.robots` decides; this module gets it the file. robots.txt is asked for through
+:mod:`webtap.fetch.robots` decides; this module gets it the file. robots.txt is asked for through
 the fetch's :class:`~webtap.fetch.download.Session` (its guard, its client, its deadline, at
 most :data:`ROBOTS_SECONDS` of it), following up to five redirects (RFC 9309 2.3.1.2), at most
 512 KiB of it read. Each answer is kept twice:
 
-- in the process (:func:`webtap.robots.robots_cache`): one read per origin per process, also
+- in the process (:func:`webtap.fetch.robots.robots_cache`): one read per origin per process, also
   when calls run at once (the MCP server, the ask loop, SQL's rows);
 - in ``pages.sqlite3`` (:mod:`webtap.fetch.page_cache`), under the guard's policy and the
   robots.txt URL, with its status: an answer for an hour, a 5xx or no answer at all for five
@@ -40,7 +40,7 @@ def robots_permit(session: Session, cache: Cache | None) -> Permit:
     """``permit(url)`` for :func:`webtap.fetch.redirects.follow`: raises
     :class:`~webtap.errors.RobotsDisallowed` when the robots.txt of ``url``'s origin refuses
     it to webtap's product token; robots.txt read with ``session``, kept in ``cache`` too."""
-    from webtap.robots import check_robots
+    from webtap.fetch.robots import check_robots
 
     def fetch_robots(where: str) -> tuple[int, bytes | str]:
         return read_robots(where, session, cache)
@@ -76,8 +76,8 @@ def read_robots(where: str, session: Session, cache: Cache | None) -> tuple[int,
 
 def _ask(where: str, session: Session) -> tuple[int, str]:
     from webtap.fetch.download import download
+    from webtap.fetch.robots import MAX_ROBOTS_BYTES
     from webtap.net import Deadline, Limits
-    from webtap.robots import MAX_ROBOTS_BYTES
 
     deadline = Deadline(max(0.0, min(session.deadline().remaining(), ROBOTS_SECONDS)))
     got = download(
@@ -119,7 +119,7 @@ def _keep(cache: Cache | None, key: str | None, status: int, body: str, why: str
 
 
 def _lifetime(status: int) -> float:
-    """Seconds an answer is kept: as long as the process keeps it (webtap.robots)."""
-    from webtap.robots import RULES_TTL, UNREACHABLE_TTL
+    """Seconds an answer is kept: as long as the process keeps it (webtap.fetch.robots)."""
+    from webtap.fetch.robots import RULES_TTL, UNREACHABLE_TTL
 
     return UNREACHABLE_TTL if status == 0 or status >= 500 else RULES_TTL

@@ -5,7 +5,7 @@ in ``webtap.db`` under the user's data folder, or the file ``WEBTAP_DB`` names. 
 may record at once, from threads and processes: the database is in WAL mode, waits on a busy
 lock, and retries a write that still finds it busy. Schema changes are ordered, named
 migrations recorded in ``_migrations`` and applied when the store is opened
-(:func:`open_database`, which the SQL answer cache uses too, with its own list).
+(:func:`webtap.sqlite.open_database`).
 """
 
 from __future__ import annotations
@@ -13,28 +13,21 @@ from __future__ import annotations
 import contextlib
 import json
 import sqlite3
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from webtap.errors import ConfigError, clip
+from webtap.errors import clip
 from webtap.protocol import loads_json
 from webtap.settings import DB
-from webtap.sqlite import Migrations, connect, migrate, now, retry
+from webtap.sqlite import RETRIES, Migrations, migrate, now, open_database, retry
 
 __all__ = [
     "MIGRATIONS",
     "EventStore",
-    "Migrations",
     "default_path",
     "migrate",
-    "open_database",
     "record_event",
-    "usable_file",
 ]
-
-BUSY_TIMEOUT = 10.0  # seconds SQLite itself waits for a lock
-RETRIES = 8  # then webtap retries a write that still finds the database busy
 
 
 def _m001_messages(db: sqlite3.Connection) -> None:
@@ -71,45 +64,6 @@ def default_path() -> Path:
     from platformdirs import user_data_dir
 
     return Path(user_data_dir("webtap")) / "webtap.db"
-
-
-@contextlib.contextmanager
-def usable_file(path: Path, what: str, remedy: str) -> Iterator[None]:
-    """Opening a SQLite file: any failure becomes one :class:`ConfigError` naming the file.
-
-    ``what`` says what the file is for ("the events store"), ``remedy`` what to do about it.
-    Shared by the events store and the answer cache, whose files a person names.
-    """
-    try:
-        yield
-    except (OSError, sqlite3.Error, ValueError) as exc:  # ValueError: a NUL in the path
-        raise ConfigError(f"Cannot use {path} as {what}: {_reason(exc)}. {remedy}") from None
-
-
-def _reason(exc: Exception) -> str:
-    if isinstance(exc, ValueError) and not isinstance(exc, sqlite3.Error):
-        return "the path contains a NUL character" if "null" in str(exc) else str(exc)
-    if isinstance(exc, OSError):
-        return exc.strerror or str(exc)
-    text = str(exc)
-    if "not a database" in text:
-        return "it exists and is not a SQLite database"
-    if "unable to open" in text:
-        return "SQLite cannot open or create it there"
-    return text
-
-
-def open_database(
-    path: Path, migrations: Migrations, *, what: str, remedy: str
-) -> sqlite3.Connection:
-    """A SQLite file opened for webtap (:func:`webtap.sqlite.connect`: created private, WAL,
-    its ``migrations`` applied), waiting and retrying while another writer holds it.
-
-    Shared by the events store and the SQL answer cache (each file has its own list). Any
-    failure is one :class:`ConfigError` naming the file (see :func:`usable_file`).
-    """
-    with usable_file(path, what, remedy):
-        return connect(path, migrations, busy_timeout=BUSY_TIMEOUT, retries=RETRIES)
 
 
 class EventStore:

@@ -2,12 +2,13 @@
 
 ::
 
-    import webtap.spark
-    pages = urls.mapInArrow(webtap.spark.fetch_batches("url"), webtap.spark.fetch_schema(urls))
-    ask = webtap.spark.ask_udf()
+    from webtap.scale import udfs
+
+    pages = urls.mapInArrow(udfs.fetch_batches("url"), udfs.fetch_schema(urls))
+    ask = udfs.ask_udf()
     answers = questions.withColumn("answer", ask("context", "prompt"))
 
-Both run :mod:`webtap.rows` on each executor, as Ray's actors do: a batch's rows on threads,
+Both run :mod:`webtap.scale.rows` on each executor, as Ray's actors do: a batch's rows on threads,
 errors as values (``verdict``/``error`` columns; ``ERROR: ...`` answers, as in SQL). Spark's
 executors are processes on many machines, so their rate budgets belong in Redis: set
 ``spark.executorEnv.WEBTAP_BUDGET=redis://HOST:6379/0`` (docs/scale.md has a runnable example).
@@ -19,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from webtap.rows import FETCH_COLUMNS, AskRows, FetchPages
+from webtap.scale.rows import FETCH_COLUMNS, AskRows, FetchPages
 
 __all__ = ["answer_series", "ask_udf", "fetch_batches", "fetch_schema"]
 
@@ -30,7 +31,7 @@ def fetch_batches(
     column: str = "url", *, threads: int = 16, mode: str | None = None
 ) -> Callable[[Iterator[Any]], Iterator[Any]]:
     """The function for ``DataFrame.mapInArrow``: Arrow record batches with a URL ``column``
-    in, the same rows with :data:`~webtap.rows.FETCH_COLUMNS` added out."""
+    in, the same rows with :data:`~webtap.scale.rows.FETCH_COLUMNS` added out."""
 
     def fetch(batches: Iterator[Any]) -> Iterator[Any]:
         pages = FetchPages(column, threads=threads, mode=mode)

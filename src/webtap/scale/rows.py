@@ -4,8 +4,9 @@
 error); :class:`AskRows` reads context and prompt columns and adds the model's answers (answer,
 error). Both keep every input column, never raise for a row (an error is a value, as in SQL),
 and run a batch's rows concurrently on the same thread pools, caches and retries as on one
-machine. They are what ``Dataset.map_batches`` runs on Ray (:mod:`webtap.ray`), what a Spark
-UDF runs (:mod:`webtap.spark`), and what ``webtap batch`` runs locally (:mod:`webtap.batch`).
+machine. They are what ``Dataset.map_batches`` runs on Ray (:mod:`webtap.scale.cluster`), what a
+Spark UDF runs (:mod:`webtap.scale.udfs`), and what ``webtap batch`` runs locally
+(:mod:`webtap.scale.batch`).
 
 A fetch first waits for its host's turn in a politeness budget (``WEBTAP_HOST_RATE`` requests a
 second per host, 1 by default), kept in the same store as the keys' budgets
@@ -125,8 +126,8 @@ def page_verdict(page: Page) -> str:
 def _host_turn(url: str) -> None:
     from urllib.parse import urlsplit
 
+    from webtap.budget.rate import RateBudget
     from webtap.net import Deadline
-    from webtap.search.budget import RateBudget
 
     try:
         host = (urlsplit(url).hostname or "").rstrip(".").lower()

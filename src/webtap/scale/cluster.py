@@ -2,18 +2,18 @@
 
 ::
 
-    import ray, webtap.ray
-    pages = webtap.ray.fetch_pages(ray.data.read_parquet("urls.parquet"), actors=8)
+    import ray, webtap.scale.cluster
+    pages = webtap.scale.cluster.fetch_pages(ray.data.read_parquet("urls.parquet"), actors=8)
     pages.write_parquet("pages/")
 
 :func:`fetch_pages` and :func:`ask_rows` apply the callable classes :class:`FetchPages` and
-:class:`AskRows` (from :mod:`webtap.rows`) with ``Dataset.map_batches`` over Arrow batches, on an
-autoscaling pool of actors (``ray.data.ActorPoolStrategy``); each actor runs its batch's rows on
-its own threads, as one machine would. Errors are values (``verdict``/``error`` columns), never a
-failed job. ``env`` sets environment variables for the actors (a ``runtime_env``), for settings
-the cluster's nodes do not already have. The actors' rate budgets are the cluster's
-(``WEBTAP_BUDGET=ray``) unless ``env`` or this process names another store: a budget file per
-node would multiply each key's rate by the number of nodes (docs/scale.md).
+:class:`AskRows` (from :mod:`webtap.scale.rows`) with ``Dataset.map_batches`` over Arrow
+batches, on an autoscaling pool of actors (``ray.data.ActorPoolStrategy``); each actor runs its
+batch's rows on its own threads, as one machine would. Errors are values (``verdict``/``error``
+columns), never a failed job. ``env`` sets environment variables for the actors (a
+``runtime_env``), for settings the cluster's nodes do not already have. The actors' rate budgets
+are the cluster's (``WEBTAP_BUDGET=ray``) unless ``env`` or this process names another store: a
+budget file per node would multiply each key's rate by the number of nodes (docs/scale.md).
 
 :func:`start_local_cluster` starts Ray on this machine with every port on 127.0.0.1;
 :func:`connect` joins a cluster at an address, or starts one so.
@@ -26,7 +26,7 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from webtap.rows import ASK_COLUMNS, FETCH_COLUMNS, AskRows, FetchPages
+from webtap.scale.rows import ASK_COLUMNS, FETCH_COLUMNS, AskRows, FetchPages
 
 __all__ = [
     "ASK_COLUMNS",

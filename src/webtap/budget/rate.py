@@ -1,9 +1,9 @@
 """One rate budget per key, shared by every caller that uses the key (DESIGN 13 and 16).
 
 :class:`RateBudget` is what callers use: a search provider's key here, the Anthropic key
-(:mod:`webtap.agent.rate`) and, for politeness, a web host (:mod:`webtap.rows`). Its steps are
-pure functions in :mod:`webtap.budget_store.steps`, and where their state lives is a
-:mod:`webtap.budget_store` (``WEBTAP_BUDGET``): a small JSON file per key under ``flock`` (one
+(:mod:`webtap.agent.rate`) and, for politeness, a web host (:mod:`webtap.scale.rows`). Its steps are
+pure functions in :mod:`webtap.budget.steps`, and where their state lives is a
+:mod:`webtap.budget.store` (``WEBTAP_BUDGET``): a small JSON file per key under ``flock`` (one
 machine, the default), a named Ray actor (one Ray cluster) or Redis (any engine). Keys are named
 by a hash of the provider and the key (never the key). A caller books the slot after the last
 one booked (:func:`book`), sleeps until it, and then records its send (:func:`stamp`) once the
@@ -27,17 +27,16 @@ per-machine files, which would multiply the key's rate.
 from __future__ import annotations
 
 import hashlib
+import threading
 import time
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from webtap.budget_store.steps import MARGIN, Pace, Rule, Turn, book, learn, stamp
-from webtap.errors import RateLimit, WebtapError
+from webtap.budget.steps import MARGIN, Pace, Rule, Turn, book, learn, stamp
+from webtap.budget.store import Store
+from webtap.errors import ConfigError, RateLimit, WebtapError, clip
 from webtap.net import Deadline
-from webtap.settings import env_float
-
-if TYPE_CHECKING:
-    from webtap.budget_store import Store
+from webtap.settings import BUDGET, env_float
 
 __all__ = [
     "MARGIN",
@@ -47,6 +46,7 @@ __all__ = [
     "Turn",
     "TurnDeadline",
     "book",
+    "budget_store",
     "learn",
     "stamp",
 ]
@@ -91,6 +91,42 @@ def _started(deadline: Deadline) -> None:
 # -- the budget of one key ----------------------------------------------------------------------
 
 
+_stores: dict[str, Store] = {}
+_lock = threading.Lock()
+
+
+def budget_store() -> Store:
+    """The store ``WEBTAP_BUDGET`` names, made once per process and setting."""
+    raw = BUDGET.get() or ""
+    setting = raw.lower() if raw.lower() in ("", "file", "ray") else raw
+    with _lock:
+        store = _stores.get(setting)
+        if store is None:
+            store = _stores[setting] = _make(setting)
+        return store
+
+
+def _make(setting: str) -> Store:
+    if setting in ("", "file"):
+        from webtap.budget.file_store import FileStore
+
+        return FileStore()
+    if setting == "ray":
+        from webtap.budget.ray_store import RayStore
+
+        return RayStore()
+    if setting.startswith(("redis://", "rediss://", "unix://")):
+        from webtap.budget.redis_store import RedisStore
+
+        return RedisStore(setting)
+    # The value may be a mistyped URL with a password in it: it is quoted only without one.
+    shown = f" (got {clip(setting, 40)!r})" if "@" not in setting else ""
+    raise ConfigError(
+        f"{BUDGET.name} must be 'file' (one machine, the default), 'ray' (one Ray cluster) or a "
+        f"redis:// URL (any engine){shown}; fix it, or unset it to use the default"
+    )
+
+
 class RateBudget:
     """The shared budget of one provider key (or of one web host, for politeness).
 
@@ -126,15 +162,13 @@ class RateBudget:
     def store(self) -> Store:
         """Where the budget's state lives: ``store=``, else the one ``WEBTAP_BUDGET`` names."""
         if self._store is None:
-            from webtap.budget_store import budget_store
-
             self._store = budget_store()
         return self._store
 
     @property
     def path(self) -> Any:
         """The file that holds this budget when the store is the file (one machine)."""
-        from webtap.budget_store.file import budget_path
+        from webtap.budget.file_store import budget_path
 
         return budget_path(self.name)
 

@@ -11,7 +11,7 @@ import threading
 import pytest
 
 from webtap.errors import ConfigError, NetworkError, RobotsDisallowed, URLNotAllowed
-from webtap.robots import (
+from webtap.fetch.robots import (
     MAX_ROBOTS_BYTES,
     RULES_TTL,
     UNREACHABLE_TTL,
@@ -251,7 +251,7 @@ def test_a_person_does_not_obey_a_model_does(monkeypatch) -> None:
 
 PROBE = """
 import json, sys
-from webtap.robots import read_rules
+from webtap.fetch.robots import read_rules
 rules = read_rules(200, sys.argv[1], "https://example.org/robots.txt")
 allowed = rules.decide("https://example.org/x", "webtap").allowed
 print(json.dumps({"allowed": allowed, "protego": "protego" in sys.modules,

@@ -34,8 +34,8 @@ from webtap.convert._prose import (
 )
 from webtap.convert._records import OUTWEIGH as _RECORDS_OUTWEIGH
 from webtap.convert._records import find_records, records_root, records_win
+from webtap.convert._schema import ARTICLE_TYPES, DISCUSSION_TYPES, PRODUCT_TYPES
 from webtap.convert._thread import Thread, find_posts, thread_root
-from webtap.convert._types import ARTICLE_TYPES, DISCUSSION_TYPES, PRODUCT_TYPES
 
 __all__ = ["extract", "extract_root"]
 

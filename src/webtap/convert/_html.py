@@ -10,8 +10,8 @@ from urllib.parse import urljoin
 from lxml import etree
 
 from webtap.convert._boilerplate import name_verdict
+from webtap.convert._schema import json_objects
 from webtap.convert._thread import mark
-from webtap.convert._types import json_objects
 from webtap.errors import ParseError
 
 __all__ = ["TASK", "clean", "drop", "find_base", "find_title", "first_h1", "head", "parse"]

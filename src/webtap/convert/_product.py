@@ -21,7 +21,7 @@ import re
 from lxml import etree
 
 from webtap.convert._prose import PROSE, Page
-from webtap.convert._types import json_objects
+from webtap.convert._schema import json_objects
 
 __all__ = ["describing", "product_card", "product_words", "within"]
 

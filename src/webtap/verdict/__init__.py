@@ -29,6 +29,11 @@ needs a thin page and a structural sign (see :mod:`._vendors` and :mod:`._walls`
 real pages in ``shared/data/html`` (modern and articles) three get another verdict, all three
 right: two paywall teasers and one Next.js shell (``bench/verdicts.py``).
 
+The package is also the one judge of whether a page holds content (:mod:`._content`): the
+converter's ``Document.state`` is :func:`content_state` of the facts the converter reports,
+:func:`thin` says whether content is thin enough to try the page's Markdown version, and
+every word is counted by :func:`count_words`, against limits declared once (:mod:`._words`).
+
 :meth:`Verdict.error` is the :class:`~webtap.errors.WebtapError` a fetch raises for it, with
 :class:`~webtap.errors.Advice` and the details ``verdict`` (and ``vendor``) as added fields;
 :meth:`Verdict.fields` are the fields a success adds (a paywall's mark).

@@ -4,7 +4,8 @@ for all its calls). What each decided is read from the result, the site's reques
 browser starts a counting ``WEBTAP_BROWSER`` noted; never from seconds.
 
 The shells here are shells by any judgement (an empty ``<div id="root">``, a ``<noscript>`` that
-asks for JavaScript, a script bundle), and by the converter's (``webtap/convert/_shell.py``).
+asks for JavaScript, a script bundle), and by the converter's state (judged by
+``webtap/verdict/_content.py`` from the converter's facts).
 """
 
 from __future__ import annotations

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from webtap.convert import EMPTY, Document, convert
+from webtap.convert import EMPTY, Document, Facts, convert
 
 
 def md(html: str | bytes, base_url: str | None = None) -> str:
@@ -48,7 +48,7 @@ def test_no_title() -> None:
 
 
 def test_title_is_not_in_the_markdown() -> None:
-    assert convert("<title>T</title><p>body</p>") == Document("T", "body\n")
+    assert convert("<title>T</title><p>body</p>") == Document("T", "body\n", facts=Facts(1))
 
 
 # -- URLs ------------------------------------------------------------------------------------

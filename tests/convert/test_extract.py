@@ -51,7 +51,7 @@ def test_whole_page_by_default() -> None:
     doc = convert(html)
     assert doc.trimmed is False
     assert "Section 1" in doc.markdown and "Body 1." in doc.markdown
-    assert convert(html) == Document(doc.title, doc.markdown)
+    assert convert(html) == Document(doc.title, doc.markdown, facts=doc.facts)
 
 
 def test_split_body_chunks_belong_together() -> None:

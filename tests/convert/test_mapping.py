@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from webtap.convert import Document, convert
+from webtap.convert import Document, Facts, convert
 
 
 def md(html: str | bytes, base_url: str | None = None) -> str:
@@ -13,7 +13,7 @@ def md(html: str | bytes, base_url: str | None = None) -> str:
 
 
 def test_document_shape() -> None:
-    assert convert("<title>T</title><p>x</p>") == Document("T", "x\n")
+    assert convert("<title>T</title><p>x</p>") == Document("T", "x\n", facts=Facts(1))
 
 
 def test_headings() -> None:

@@ -18,9 +18,10 @@ blocks, the PDF reader): :func:`escape_text`, :func:`escape_line_start`,
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, NamedTuple
+from typing import Any
 
 from webtap.convert._escape import code_fence, escape_heading_end, escape_line_start, escape_text
+from webtap.convert._types import CONTENT, EMPTY, SCRIPT_SHELL, STATE_NOTES, Document, Facts
 
 __all__ = [
     "CONTENT",
@@ -28,46 +29,13 @@ __all__ = [
     "SCRIPT_SHELL",
     "STATE_NOTES",
     "Document",
+    "Facts",
     "code_fence",
     "convert",
     "escape_heading_end",
     "escape_line_start",
     "escape_text",
 ]
-
-# What a converted page holds (`Document.state`): the hook for the headless-browser path (which
-# renders script shells) and the typed verdicts.
-CONTENT = "content"
-"""The page has readable content."""
-EMPTY = "empty"
-"""The page holds no text at all (an empty body)."""
-SCRIPT_SHELL = "script_shell"
-"""The server sent a page whose content a script builds: few words, an empty mount element
-(``#root``, ``#app``, ``#__next``, ``<app-root>``), a ``<noscript>`` asking for JavaScript or
-a "Loading…" body, and nothing recovered from ``<noscript>``, streamed segments or
-structured data."""
-STATE_NOTES = {
-    CONTENT: "the page has readable content",
-    EMPTY: "the page holds no text (an empty body)",
-    SCRIPT_SHELL: "the page's content is built by scripts in a browser; the server sent only "
-    "a shell, and no text for readers without scripts",
-}
-"""One line saying what each state means, for a result that reports it."""
-
-
-class Document(NamedTuple):
-    """A converted page: its title and its Markdown."""
-
-    title: str
-    """``<title>``, else ``og:title``, else the first ``<h1>``; ``""`` when none."""
-    markdown: str
-    """The page as Markdown, ending in exactly one newline (``""`` for an empty page)."""
-    trimmed: bool = False
-    """True when ``markdown`` is the page's main content only (``convert(main_content=True)``
-    found it); False when it is the whole page."""
-    state: str = CONTENT
-    """`CONTENT`, `EMPTY` or `SCRIPT_SHELL`: whether the page holds readable content, and if
-    not, why (see ``docs/convert.md``)."""
 
 
 def convert(
@@ -92,7 +60,8 @@ def convert(
     ``Document.state`` says whether the page held readable content: `EMPTY` for a page with
     no text, `SCRIPT_SHELL` for one whose text a script would build, and nothing was found
     where such pages keep it for readers without scripts (``<noscript>``, streamed segments,
-    JSON-LD, page props).
+    JSON-LD, page props). `webtap.verdict.content_state` decides it from ``Document.facts``,
+    what the converter saw.
 
     ``inspect`` (the fetch's verdict, `webtap.verdict`) is called with the parsed tree's root
     before anything is pruned from it: scripts, forms, ``<link>`` and hidden elements are still
@@ -102,6 +71,8 @@ def convert(
     junk gives whatever text it holds. Raises `webtap.errors.ParseError` only if libxml2
     itself fails.
     """
+    # The converter (lxml, ~15 ms) loads on the first page: a caller of the escaping alone
+    # (the fetch tool's JSON blocks, the PDF reader) does not pay for it.
     from webtap.convert._markdown import convert_document
 
     return convert_document(html, base_url, main_content=main_content, inspect=inspect)

@@ -12,7 +12,7 @@ from lxml import etree
 
 from webtap.convert._escape import code_fence, code_span, escape_heading_end, escape_text
 from webtap.convert._inline import Inline, text_with_breaks
-from webtap.convert._writer import BR, HEADINGS, End, collapse, parse_int
+from webtap.convert._writer import BR, HEADINGS, Container, End, ListState, collapse, parse_int
 
 __all__ = ["Blocks", "Container", "ListState", "code_lines", "language"]
 
@@ -29,41 +29,6 @@ _KNOWN_LANGUAGES = frozenset((
 ))  # fmt: skip
 _MAX_CONTAINERS = 60  # deeper list/quote nesting is written without further indentation
 _MAX_NUMBER = 999_999_999
-
-
-# The converter's mutable state is plain classes with __slots__, not dataclasses: importing
-# dataclasses (and with it inspect) costs a fresh web-fetch-tool process about 10 ms.
-
-
-class Container:
-    """A block container that prefixes its lines: a list item or a block quote."""
-
-    __slots__ = ("indent", "kind", "marker", "outer_indent", "tight")
-
-    def __init__(
-        self, kind: str, marker: str, indent: str, outer_indent: str, tight: bool = True
-    ) -> None:
-        self.kind = kind  # "li" or "quote"
-        self.marker = marker  # prefix of its first line
-        self.indent = indent  # prefix of its other lines
-        self.outer_indent = outer_indent  # the enclosing containers' indent
-        self.tight = tight  # a list item whose blocks need no blank line between them
-
-
-class ListState:
-    """An open ``<ul>``/``<ol>``."""
-
-    __slots__ = ("bullet", "item_end", "lines_at_start", "loose", "number", "ordered")
-
-    def __init__(
-        self, ordered: bool, bullet: str, number: int, lines_at_start: int, loose: bool = False
-    ) -> None:
-        self.ordered = ordered
-        self.bullet = bullet  # "-"/"*" for bullets, "."/")" after a number
-        self.number = number  # the next item's
-        self.lines_at_start = lines_at_start
-        self.loose = loose  # its items hold paragraphs: blank lines between its blocks
-        self.item_end = -1  # len(lines) when its last item ended
 
 
 class Blocks(Inline):

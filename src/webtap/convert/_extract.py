@@ -29,13 +29,13 @@ from webtap.convert._prose import (
     OWN_LINK,
     PROSE,
     SCORE,
-    Page,
+    ProseCounts,
     walk,
 )
 from webtap.convert._records import OUTWEIGH as _RECORDS_OUTWEIGH
 from webtap.convert._records import find_records, records_root, records_win
+from webtap.convert._schema import ARTICLE_TYPES, DISCUSSION_TYPES, PRODUCT_TYPES
 from webtap.convert._thread import Thread, find_posts, thread_root
-from webtap.convert._types import ARTICLE_TYPES, DISCUSSION_TYPES, PRODUCT_TYPES
 
 __all__ = ["extract", "extract_root"]
 
@@ -123,7 +123,7 @@ def extract_root(
     return wrapper
 
 
-def _light(body: etree._Element, page: Page) -> etree._Element | None:
+def _light(body: etree._Element, page: ProseCounts) -> etree._Element | None:
     """A page where no block stands out: its body without the page's chrome (``header``,
     ``footer`` and ``nav``-like blocks of links, consent banners, what comes before the
     title heading: a shop's menu of departments too big to read as chrome), pictures and
@@ -156,7 +156,7 @@ def _light(body: etree._Element, page: Page) -> etree._Element | None:
     return wrapper
 
 
-def _holding(body: etree._Element, page: Page) -> _Found | None:
+def _holding(body: etree._Element, page: ProseCounts) -> _Found | None:
     """When no block stands out (the prose is spread over many small blocks, entries of a
     guide each in a box of its own): the smallest block that holds ``_HOLDING`` of the page's
     prose, unless that is the body itself."""
@@ -190,7 +190,7 @@ def _holding(body: etree._Element, page: Page) -> _Found | None:
     return _Found([el], page, stats[el][GOOD], False)
 
 
-def _holds_most(found: _Found | None, page: Page, body: etree._Element) -> bool:
+def _holds_most(found: _Found | None, page: ProseCounts, body: etree._Element) -> bool:
     """Whether the content found holds so much of the page's prose that no group of records
     could outweigh it (they would need half as much again: `webtap.convert._records`)."""
     if found is None or body not in page.stats:
@@ -249,7 +249,7 @@ def _below_title(found: _Found, types: frozenset[str]) -> bool:
 def _broad(
     body: etree._Element,
     chosen: list[etree._Element],
-    page: Page,
+    page: ProseCounts,
     *,
     reviews: bool = False,
     described: list[str] | None = None,
@@ -342,12 +342,14 @@ def extract(root: etree._Element) -> list[etree._Element] | None:
 
 class _Found(NamedTuple):
     chosen: list[etree._Element]  # the elements that hold the main content
-    page: Page  # the page's counters
+    page: ProseCounts  # the page's counters
     good: int  # the content's prose
     marked: bool  # the page marks it (itemprop="articleBody")
 
 
-def _choose(body: etree._Element, page: Page, min_share: float = _MIN_SHARE) -> _Found | None:
+def _choose(
+    body: etree._Element, page: ProseCounts, min_share: float = _MIN_SHARE
+) -> _Found | None:
     """The main content found from the page's counters, or None when nothing scores or the
     content found is too small to trust. Changes nothing."""
     if page.best is None or page.best is body:
@@ -377,7 +379,7 @@ def _choose(body: etree._Element, page: Page, min_share: float = _MIN_SHARE) -> 
     return _Found(chosen, page, good, trusted)
 
 
-def _good(elements: list[etree._Element], page: Page) -> int:
+def _good(elements: list[etree._Element], page: ProseCounts) -> int:
     return sum(page.stats[el][GOOD] for el in elements)
 
 
@@ -385,7 +387,7 @@ def _good(elements: list[etree._Element], page: Page) -> int:
 _ITEMPROP = etree.XPath("//@itemprop")
 
 
-def _marked(body: etree._Element, page: Page) -> list[etree._Element] | None:
+def _marked(body: etree._Element, page: ProseCounts) -> list[etree._Element] | None:
     """The elements the page itself marks as the article's body (schema.org's
     ``itemprop="articleBody"``), the outermost ones, when they hold some text."""
     stats = page.stats
@@ -404,7 +406,7 @@ def _marked(body: etree._Element, page: Page) -> list[etree._Element] | None:
 
 
 def _with_siblings(
-    best: etree._Element, page: Page, *, alike_only: bool = False
+    best: etree._Element, page: ProseCounts, *, alike_only: bool = False
 ) -> list[etree._Element]:
     """The best candidate and the siblings that continue it: chunks of a split body (same
     tag and class), blocks scoring a fifth of it, and stray prose paragraphs; with
@@ -446,7 +448,9 @@ def _with_siblings(
     return chosen
 
 
-def _fill(chosen: list[etree._Element], page: Page, *, alone: bool = False) -> list[etree._Element]:
+def _fill(
+    chosen: list[etree._Element], page: ProseCounts, *, alone: bool = False
+) -> list[etree._Element]:
     """Several chosen siblings (or one, when ``alone``) become their parent when what else
     it holds is small and not links: the headings and short paragraphs between a manual's
     sections, its title; one element only a tiny rest: a definition's term."""
@@ -481,7 +485,7 @@ def _fill(chosen: list[etree._Element], page: Page, *, alone: bool = False) -> l
 
 def _prune(
     chosen: list[etree._Element],
-    page: Page,
+    page: ProseCounts,
     content_good: int,
     *,
     reviews: bool = False,

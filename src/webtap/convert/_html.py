@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import html as entities
 import itertools
+import json
 import re
 from collections.abc import Iterable, Iterator, Sequence
 from urllib.parse import urljoin
@@ -10,8 +12,8 @@ from urllib.parse import urljoin
 from lxml import etree
 
 from webtap.convert._boilerplate import name_verdict
+from webtap.convert._schema import json_objects
 from webtap.convert._thread import mark
-from webtap.convert._types import json_objects
 from webtap.errors import ParseError
 
 __all__ = ["TASK", "clean", "drop", "find_base", "find_title", "first_h1", "head", "parse"]
@@ -336,9 +338,6 @@ def _answers(data: Sequence[str]) -> frozenset[str]:
     scripts = [text for text in data if any(name in text for name in _ANSWERS)]
     if not scripts:
         return frozenset()
-    import html as entities
-    import json
-
     found: set[str] = set()
     for text in scripts:
         try:

@@ -3,7 +3,8 @@
 The converter itself is split by concern: `_html` parses and prunes the tree in C, `_walk`
 walks it, `_inline` writes inline marks, `_blocks` blocks, `_tables` tables, and
 `_writer` holds the lines they write. `_shell` finds the text of pages that a script would
-show and judges those that hold none; `_extract` finds the main content.
+show and the facts of those that hold none, which `webtap.verdict.content_state` judges;
+`_extract` finds the main content.
 """
 
 from __future__ import annotations
@@ -13,12 +14,13 @@ from typing import Any
 
 from lxml import etree
 
-from webtap.convert import EMPTY, Document
 from webtap.convert._html import clean, drop, find_base, find_title, first_h1, parse
-from webtap.convert._shell import Held, few_words, hold, judge, recover, structured
+from webtap.convert._schema import ARTICLE_TYPES, PRODUCT_TYPES
+from webtap.convert._shell import Held, facts, hold, recover, structured
 from webtap.convert._thread import microdata_types
-from webtap.convert._types import ARTICLE_TYPES, PRODUCT_TYPES
+from webtap.convert._types import Document, Facts
 from webtap.convert._walk import MarkdownConverter
+from webtap.verdict import FEW_WORDS, content_state, count_words, markdown_words
 
 __all__ = ["MarkdownConverter", "convert_document"]
 
@@ -27,6 +29,7 @@ _MARKED_BODY = etree.XPath("boolean(//*[@itemprop='articleBody'])")
 # buttons, swatches and form controls gone): "-" lines that tell a reader nothing.
 _EMPTY_ITEMS = etree.XPath(".//li[not(normalize-space())][not(.//img or .//svg or .//video)]")
 _SHORT = 300  # words under which a whole page is read again with <noscript> and structured data
+_CHARACTERS_A_WORD = 25  # Markdown this many characters a word long holds that many words
 _COPIES = 0.3  # share of long paragraphs' text repeated that makes a page's layout copies
 _PARAGRAPH = 200  # characters of a paragraph long enough that a second copy is a layout's
 _REPEATED = 30  # characters a block needs for a second copy of it to be left out
@@ -49,7 +52,7 @@ def convert_document(
         inspect = None  # it has seen the page as parsed already
     root = parse(html)
     if root is None:
-        return Document("", "", state=EMPTY)
+        return _document("", "", False, Facts())
     if inspect is not None:  # the tree as parsed, before any pruning
         inspect(root)
     title = find_title(root)
@@ -66,7 +69,7 @@ def convert_document(
     described = _described(held, types) if main_content else []
     markdown, content = _convert(page, base, main_content, types, title, described)
     trimmed = content is not None
-    if content is not None and few_words(markdown) and not _MARKED_BODY(content):
+    if content is not None and _short(markdown) and not _MARKED_BODY(content):
         # Main content that came out tiny (and the page does not mark its body so): the whole
         # page, as without it, when that holds more.
         whole = convert_document(html, base_url).markdown
@@ -78,14 +81,26 @@ def convert_document(
         markdown = _once(markdown)
     if main_content and not held.types.isdisjoint(PRODUCT_TYPES):
         markdown = _with_product(held, markdown, base)
-    if few_words(markdown):
-        data = structured(held, markdown)
-        if data is not None:
-            markdown, content = _convert(data, base, main_content)
-            trimmed = content is not None
-        recovered = shown is not None or data is not None
-        return Document(title, markdown, trimmed, judge(markdown, root, held, html, recovered))
-    return Document(title, markdown, trimmed)
+    data = structured(held, markdown) if _short(markdown) else None
+    if data is not None:
+        markdown, content = _convert(data, base, main_content)
+        trimmed = content is not None
+    words = markdown_words(markdown)
+    if words >= FEW_WORDS:
+        return _document(title, markdown, trimmed, Facts(words))
+    recovered = shown is not None or data is not None
+    return _document(title, markdown, trimmed, facts(words, root, held, html, recovered))
+
+
+def _short(markdown: str, words: int = FEW_WORDS) -> bool:
+    """Whether Markdown as written (link targets too) has under ``words`` words, so that the
+    page may hold more elsewhere (cheap on long Markdown: its length alone says no)."""
+    return len(markdown) < _CHARACTERS_A_WORD * words and count_words(markdown, words) < words
+
+
+def _document(title: str, markdown: str, trimmed: bool, seen: Facts) -> Document:
+    """The `Document`, its state judged from what the converter saw."""
+    return Document(title, markdown, trimmed, content_state(markdown, seen), seen)
 
 
 def _whole(
@@ -95,16 +110,17 @@ def _whole(
     page keeps for readers without scripts may be what it holds."""
     root = parse(html)
     if root is None:
-        return Document("", "", state=EMPTY)
+        return _document("", "", False, Facts())
     if inspect is not None:
         inspect(root)
     title = find_title(root)
     base = find_base(root, base_url)
     clean(root)
     markdown = MarkdownConverter(base).convert(root)
-    if few_words(markdown, _SHORT):
+    words = markdown_words(markdown)
+    if words < FEW_WORDS or _short(markdown, _SHORT):
         return None
-    return Document(title or first_h1(root), markdown)
+    return _document(title or first_h1(root), markdown, False, Facts(words))
 
 
 def _copied(markdown: str) -> bool:
@@ -159,7 +175,7 @@ def _described(held: Held, types: frozenset[str]) -> list[str]:
     """The words of the product's description in its JSON-LD, on a product page."""
     if types.isdisjoint(PRODUCT_TYPES) or not held.data:
         return []
-    from webtap.convert._product import product_words
+    from webtap.convert._product import product_words  # main content only: see `_convert`
 
     return product_words(held.data)
 
@@ -167,7 +183,7 @@ def _described(held: Held, types: frozenset[str]) -> list[str]:
 def _with_product(held: Held, markdown: str, base: str | None) -> str:
     """The product's description from the page's JSON-LD before the Markdown, when the
     Markdown lacks it (`webtap.convert._product`)."""
-    from webtap.convert._product import product_card
+    from webtap.convert._product import product_card  # main content only: see `_convert`
 
     card = product_card(held.data, markdown)
     root = parse(f"<html><body>{card}</body></html>") if card else None
@@ -189,6 +205,8 @@ def _convert(
     """The Markdown of the page's main content and the tree that held it, else of the whole
     page and None."""
     if main_content:
+        # The main-content extractor (`_extract`, `_prose`, `_product`, ...: ~8 ms of imports)
+        # loads with the first page asked for its main content, not with a whole page.
         from webtap.convert._extract import extract_root
 
         content = extract_root(root, types=types, title=title, described=described or [])

@@ -20,8 +20,8 @@ import re
 
 from lxml import etree
 
-from webtap.convert._prose import PROSE, Page
-from webtap.convert._types import json_objects
+from webtap.convert._prose import PROSE, ProseCounts
+from webtap.convert._schema import json_objects
 
 __all__ = ["describing", "product_card", "product_words", "within"]
 
@@ -125,7 +125,7 @@ def _price(offers: object) -> str:
     return f"{price} {currency}".strip() if isinstance(currency, str) else str(price)
 
 
-def describing(page: Page, words: list[str] | None) -> set[etree._Element]:
+def describing(page: ProseCounts, words: list[str] | None) -> set[etree._Element]:
     """The blocks named like boilerplate (a "modal", a "read more" toggle) that hold the
     product's own description as its JSON-LD gives it (``words``, `product_words`): a fifth
     of its runs of four words. They are content, and so is what they hold (`within`)."""

@@ -22,7 +22,7 @@ NESTED = 4  # an <article> in an <article>: a related post or a comment, unless 
 
 __all__ = [
     "ALL", "COMMAS", "GOOD", "KIND", "KINDS", "LINK", "LINKED", "LINKS", "OWN", "OWN_LINK",
-    "PROSE", "SCORE", "Page", "forget", "walk",
+    "PROSE", "SCORE", "ProseCounts", "forget", "walk",
 ]  # fmt: skip
 
 # Text in these tags belongs to the enclosing block (``clean`` has unwrapped span, font, ...).
@@ -46,7 +46,9 @@ _WORD = re.compile(r"\w+")
 ALL, LINK, GOOD, OWN, OWN_LINK, COMMAS, SCORE, KIND, LINKED, PROSE, LINKS = range(11)
 
 
-class Page(NamedTuple):
+class ProseCounts(NamedTuple):
+    """What the walk found: the best candidate, the page's prose, every block's counters."""
+
     best: etree._Element | None  # the top-scoring candidate outside boilerplate
     best_score: float
     good: int  # characters of prose outside links and boilerplate, in the whole page
@@ -55,7 +57,7 @@ class Page(NamedTuple):
     heading: etree._Element | None  # the title heading: the h1 or h2 saying the <title>
 
 
-def walk(body: etree._Element, title: str = "") -> Page:
+def walk(body: etree._Element, title: str = "") -> ProseCounts:
     """One walk over the tree: every block's counters, the best candidate, the boilerplate.
 
     A block (any element not in ``_INLINE``) owns its text and its inline elements' text.
@@ -184,7 +186,7 @@ def walk(body: etree._Element, title: str = "") -> Page:
     boilerplate = _boilerplate(maybe, stats, good, _code(listings, maybe, stats))
     heading = _title_heading(headings, title)
     best, best_score = _best(candidates, set(boilerplate), heading)
-    return Page(best, best_score, good, stats, [*boilerplate, *always], heading)
+    return ProseCounts(best, best_score, good, stats, [*boilerplate, *always], heading)
 
 
 def _boilerplate(

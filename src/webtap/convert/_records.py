@@ -19,7 +19,7 @@ from lxml import etree
 
 from webtap.convert._boilerplate import BY_ID, CONSENT, MAYBE
 from webtap.convert._html import drop, head
-from webtap.convert._prose import ALL, GOOD, KIND, LINK, PROSE, Page
+from webtap.convert._prose import ALL, GOOD, KIND, LINK, PROSE, ProseCounts
 
 __all__ = ["OUTWEIGH", "Records", "find_records", "records_root", "records_win"]
 
@@ -54,7 +54,7 @@ class Records(NamedTuple):
     prose: int
 
 
-def find_records(page: Page) -> Records | None:
+def find_records(page: ProseCounts) -> Records | None:
     """The largest group (by prose) of at least three sibling containers with the same tag
     and first class, each holding text, none holding most of it, mostly outside links."""
     stats = page.stats
@@ -102,7 +102,7 @@ def _head(el: etree._Element) -> str:
 
 
 def records_win(
-    records: Records, chosen: list[etree._Element] | None, page: Page, article: bool
+    records: Records, chosen: list[etree._Element] | None, page: ProseCounts, article: bool
 ) -> bool:
     """Whether the records are the page's content rather than ``chosen`` (None: nothing was
     found): not when the chosen content holds them (an article's own list), nor when they
@@ -130,7 +130,7 @@ def records_win(
     return records.prose >= (OUTWEIGH if inside else _POINT) * prose
 
 
-def records_root(records: Records, page: Page) -> etree._Element:
+def records_root(records: Records, page: ProseCounts) -> etree._Element:
     """A new ``<div>`` holding the records, each as a block, without their pictures and the
     link bars named like boilerplate inside them (reply, share: nothing but links; a byline
     stays)."""

@@ -1,5 +1,5 @@
 """Pages whose text a script shows: what the server sent for readers without scripts, and the
-judgement of a page that holds no text of its own (a script shell).
+facts of a page that holds no text of its own (a script shell), which `webtap.verdict` judges.
 
 Some servers send a body that a script fills in: a mount point (``<div id="root">``), a
 "Loading…" line, a ``<noscript>`` asking for JavaScript. Many still send the text somewhere a
@@ -10,54 +10,48 @@ segments (``<div hidden id="S:0">``) are moved into place by ``_html.clean`` its
 
 `hold` keeps those parts aside before ``clean`` drops them; `recover` gives the hidden markup
 when the visible body is a shell, `structured` the structured data's text when nothing else
-holds it, and `judge` the page's state for `webtap.convert.Document.state`: the hook the
-headless-browser path and the verdicts read.
+holds it, and `facts` what the page shows of being a shell, for `webtap.verdict` to judge
+(`webtap.convert.Document.state`: the hook the headless-browser path and the verdicts read).
 """
 
 from __future__ import annotations
 
+import html as entities
+import json
 import re
 from typing import NamedTuple
 
 from lxml import etree
 
-from webtap.convert import CONTENT, EMPTY, SCRIPT_SHELL
-from webtap.convert._types import json_objects
+from webtap.convert._html import clean, parse
+from webtap.convert._schema import json_objects
+from webtap.convert._types import Facts
+from webtap.verdict import MOUNT_ATTRIBUTES, MOUNT_IDS, MOUNT_TAGS, count_words
 
-__all__ = ["Held", "hold", "judge", "recover", "structured"]
+__all__ = ["Held", "facts", "hold", "recover", "structured"]
 
 _MIN_HIDDEN = 200  # characters the hidden markup needs to replace the visible body
 _SHELL_RATIO = 4  # ... holding this many times the visible body's text
-_CHARACTERS_A_WORD = 25  # Markdown of more characters than this a word has that many words
-_FEW_WORDS = 60  # a page of fewer words may be a shell, if it also looks like one
 _MORE = 3  # structured data replaces the Markdown when it holds this many times its words
 _MIN_STRUCTURED = 80  # ... and at least this many words
 _LONG_STRING = 200  # page props: strings this long (prose or HTML) are the page's text
 
-# Elements a single-page application mounts its view on, empty until its script runs.
+# Elements a single-page application mounts its view on (`webtap.verdict.MOUNT_IDS`, ...).
 _MOUNTS = etree.XPath(
-    "//*[@id='root' or @id='app' or @id='__next' or @id='__nuxt' or @id='___gatsby'"
-    " or @id='svelte' or @id='q-app' or @id='main-app' or @id='application'"
-    " or @ng-version or @data-reactroot or @data-server-rendered]"
-    "|//app-root|//ng-component"
-)
-_LOADING = re.compile(
-    r"^\W*(?:loading|please wait|one moment|chargement|wird geladen|lädt|laden|cargando"
-    r"|carregando|caricamento|ładowanie|wczytywanie)\b",
-    re.IGNORECASE,
+    "//*["
+    + " or ".join(
+        [*(f"@id='{i}'" for i in sorted(MOUNT_IDS)), *(f"@{a}" for a in MOUNT_ATTRIBUTES)]
+    )
+    + "]"
+    + "".join(f"|//{tag}" for tag in MOUNT_TAGS)
 )
 _CODE_SCRIPT = re.compile(
     r"<script(?![^>]*\btype\s*=\s*[\"']?(?:application/(?:ld\+)?json|text/template))[\s>]",
     re.IGNORECASE,
 )
-_JAVASCRIPT = re.compile(r"javascript|\bjs\b", re.IGNORECASE)
 # JSON-LD fields holding a post's or article's text, its author and its date.
 _BODY_KEYS = ("articleBody", "text", "commentText", "reviewBody")
 _DATE_KEYS = ("datePublished", "dateCreated", "commentTime")
-_WORD = re.compile(r"\w+")
-# Text that is not a word but still says something: an emoji, a symbol (not ASCII, not
-# whitespace, not the general punctuation block's dashes, quotes and spaces).
-_SYMBOL = re.compile(r"[^\x00-\x7f\s\u2000-\u206f]")
 _LD_TYPE = re.compile(r'"@type"\s*:\s*\[?\s*"(?:https?://schema\.org/)?(\w+)"')
 
 
@@ -130,8 +124,6 @@ def recover(root: etree._Element, held: Held, microdata: bool = False) -> etree.
     when the visible body is a script shell beside it (it holds a quarter or less of their
     text); None otherwise, and always when the hidden markup is small (a tracking pixel, an
     "enable JavaScript" line, a font's style sheet)."""
-    from webtap.convert._html import clean
-
     if not held.hidden or sum(_chars(el) for el in held.hidden) < _MIN_HIDDEN:
         return None
     html = etree.Element("html")
@@ -149,12 +141,6 @@ def recover(root: etree._Element, held: Held, microdata: bool = False) -> etree.
     return html
 
 
-def few_words(markdown: str, words: int = _FEW_WORDS) -> bool:
-    """Whether Markdown has fewer than ``words`` words, so that the page may hold more
-    elsewhere (cheap on long pages: their length alone says no)."""
-    return len(markdown) < _CHARACTERS_A_WORD * words and len(_WORD.findall(markdown)) < words
-
-
 def structured(held: Held, markdown: str) -> etree._Element | None:
     """The text the page ships as structured data, as a cleaned tree to convert, when it holds
     several times the words of ``markdown`` (nothing else on the page holds it): JSON-LD
@@ -162,12 +148,7 @@ def structured(held: Held, markdown: str) -> etree._Element | None:
     strings of Next.js page props. None when there is none or it adds little."""
     if not held.data:
         return None
-    import html as entities
-    import json
-
-    from webtap.convert._html import clean, parse
-
-    have = len(_WORD.findall(markdown))
+    have = count_words(markdown)
     pieces: list[str] = []
     props: list[str] = []
     for text in held.data:
@@ -187,7 +168,7 @@ def structured(held: Held, markdown: str) -> etree._Element | None:
         if not chunk:
             continue
         source = "".join(chunk)
-        words = len(_WORD.findall(re.sub(r"<[^>]+>", " ", source)))
+        words = count_words(re.sub(r"<[^>]+>", " ", source))
         if words >= _MIN_STRUCTURED and words >= _MORE * have:
             root = parse(f"<html><body>{source}</body></html>")
             if root is not None:
@@ -198,8 +179,6 @@ def structured(held: Held, markdown: str) -> etree._Element | None:
 
 def _as_html(text: str) -> str:
     """A structured-data string as HTML: as it is if it holds tags, else a paragraph a line."""
-    import html as entities
-
     if "</" in text or "<br" in text:
         return f"<div>{text}</div>"
     lines = (line.strip() for line in text.splitlines())
@@ -245,24 +224,26 @@ def _long_strings(value: object) -> list[str]:
     return found
 
 
-def judge(
-    markdown: str, root: etree._Element, held: Held, source: str | bytes, recovered: bool = False
-) -> str:
-    """The page's state (`webtap.convert.CONTENT`, `EMPTY` or `SCRIPT_SHELL`) from its final
-    Markdown and its cleaned tree: a script shell has few words and says so (an empty mount
-    element, a ``<noscript>`` asking for JavaScript, a "Loading…" body, or no word at all
-    beside scripts), and nothing was ``recovered`` for it; an empty page has no word and runs
-    no script (``source``: the page as sent)."""
-    if not few_words(markdown):
-        return CONTENT
-    text = " ".join(markdown.split())
-    if not _WORD.search(text) and not _SYMBOL.search(text):
-        return SCRIPT_SHELL if _runs_scripts(source) or _shell_signs(root, held) else EMPTY
-    if recovered:
-        return CONTENT
-    if _LOADING.search(text) or _shell_signs(root, held):
-        return SCRIPT_SHELL
-    return CONTENT
+def facts(
+    words: int, root: etree._Element, held: Held, source: str | bytes, recovered: bool
+) -> Facts:
+    """What the page shows of being a script shell, beside its Markdown's ``words``: the
+    mount points left empty in its cleaned tree (``root``), its ``<noscript>`` text, whether
+    it runs scripts (``source``: the page as sent) and whether its text was ``recovered``."""
+    mounts = tuple(_mount_name(el) for el in _MOUNTS(root) if not _chars(el))
+    # `recover` renamed to <div> those it showed: they are the page's text now.
+    hidden = [el for el in held.hidden if el.tag == "noscript"]
+    noscript = " ".join(" ".join(el.itertext()) for el in hidden)
+    return Facts(words, mounts, noscript, _runs_scripts(source), recovered)
+
+
+def _mount_name(el: etree._Element) -> str:
+    """``#root``, ``app-root`` or ``[ng-version]``: what made ``el`` a mount point."""
+    if el.get("id") in MOUNT_IDS:
+        return f"#{el.get('id')}"
+    if el.tag in MOUNT_TAGS:
+        return str(el.tag)
+    return next(f"[{a}]" for a in MOUNT_ATTRIBUTES if el.get(a) is not None)
 
 
 def _runs_scripts(source: str | bytes) -> bool:
@@ -270,12 +251,3 @@ def _runs_scripts(source: str | bytes) -> bool:
     if isinstance(source, bytes):
         source = source.decode("utf-8", "replace")
     return _CODE_SCRIPT.search(source) is not None
-
-
-def _shell_signs(root: etree._Element, held: Held) -> bool:
-    """An empty mount element, or a ``<noscript>`` that asks for JavaScript."""
-    if any(not _chars(el) for el in _MOUNTS(root)):
-        return True
-    return any(
-        el.tag == "noscript" and _JAVASCRIPT.search(" ".join(el.itertext())) for el in held.hidden
-    )

@@ -2,36 +2,13 @@
 
 from __future__ import annotations
 
-import enum
-
 from lxml import etree
 
 from webtap.convert._blocks import LANG, Blocks
 from webtap.convert._escape import escape_line_start
-from webtap.convert._writer import BR, End, parse_int
+from webtap.convert._writer import BR, End, Table, TableMode, parse_int
 
-__all__ = ["Table", "TableMode", "Tables"]
-
-
-class TableMode(enum.Enum):
-    """How an open ``<table>`` is written."""
-
-    DATA = "data"
-    """A GFM table: rows of cells collected and written at its end."""
-    LAYOUT = "layout"
-    """A table used for page layout: its cells are ordinary blocks."""
-    FLAT = "flat"
-    """A table inside a heading or a data table's cell: cells joined on one line."""
-
-
-class Table:
-    __slots__ = ("aligns", "caption", "mode", "rows")
-
-    def __init__(self, mode: TableMode) -> None:
-        self.mode = mode
-        self.rows: list[list[tuple[str, int, int]]] = []  # text, cols, rows
-        self.aligns: list[str] = []  # the header row's delimiter cells
-        self.caption = ""
+__all__ = ["Tables"]
 
 
 _LAYOUT = Table(TableMode.LAYOUT)  # these two carry no rows: one of each serves every table

@@ -2,25 +2,35 @@
 
 Inline content collects in ``pieces``; a block boundary flushes it, whitespace collapsed,
 into ``lines`` under the prefixes of the open containers (list items and block quotes).
-The tag families (`_inline`, `_blocks`, `_tables`) are mixins over this state; `_walk`
-puts them together and drives them.
+The tag families (`_inline`, `_blocks`, `_tables`) are mixins over this state (the open
+containers, lists and tables are declared here, with the writer that holds them, so that no
+family imports another's for its types); `_walk` puts them together and drives them.
 """
 
 from __future__ import annotations
 
 import contextlib
+import enum
 import re
 from collections.abc import Callable
-from typing import TYPE_CHECKING
 from urllib.parse import urljoin
 
 from webtap.convert._escape import escape_line_start, escape_url
 
-if TYPE_CHECKING:
-    from webtap.convert._blocks import Container, ListState
-    from webtap.convert._tables import Table
-
-__all__ = ["BR", "HEADINGS", "KEPT_SPACE", "End", "Mark", "Writer", "collapse", "parse_int"]
+__all__ = [
+    "BR",
+    "HEADINGS",
+    "KEPT_SPACE",
+    "Container",
+    "End",
+    "ListState",
+    "Mark",
+    "Table",
+    "TableMode",
+    "Writer",
+    "collapse",
+    "parse_int",
+]
 
 HEADINGS = frozenset(("h1", "h2", "h3", "h4", "h5", "h6"))
 BR = "\x00"  # a hard line break inside collected text; libxml2 text never holds NUL
@@ -30,6 +40,64 @@ KEPT_SPACE = "\ufdd0"
 
 End = Callable[[], None] | None
 """What an opener returns: the action to run at the element's end event, if any."""
+
+
+# The converter's mutable state is plain classes with __slots__, not dataclasses: importing
+# dataclasses (and with it inspect) costs a fresh web-fetch-tool process about 10 ms.
+
+
+class Container:
+    """A block container that prefixes its lines: a list item or a block quote."""
+
+    __slots__ = ("indent", "kind", "marker", "outer_indent", "tight")
+
+    def __init__(
+        self, kind: str, marker: str, indent: str, outer_indent: str, tight: bool = True
+    ) -> None:
+        self.kind = kind  # "li" or "quote"
+        self.marker = marker  # prefix of its first line
+        self.indent = indent  # prefix of its other lines
+        self.outer_indent = outer_indent  # the enclosing containers' indent
+        self.tight = tight  # a list item whose blocks need no blank line between them
+
+
+class ListState:
+    """An open ``<ul>``/``<ol>``."""
+
+    __slots__ = ("bullet", "item_end", "lines_at_start", "loose", "number", "ordered")
+
+    def __init__(
+        self, ordered: bool, bullet: str, number: int, lines_at_start: int, loose: bool = False
+    ) -> None:
+        self.ordered = ordered
+        self.bullet = bullet  # "-"/"*" for bullets, "."/")" after a number
+        self.number = number  # the next item's
+        self.lines_at_start = lines_at_start
+        self.loose = loose  # its items hold paragraphs: blank lines between its blocks
+        self.item_end = -1  # len(lines) when its last item ended
+
+
+class TableMode(enum.Enum):
+    """How an open ``<table>`` is written."""
+
+    DATA = "data"
+    """A GFM table: rows of cells collected and written at its end."""
+    LAYOUT = "layout"
+    """A table used for page layout: its cells are ordinary blocks."""
+    FLAT = "flat"
+    """A table inside a heading or a data table's cell: cells joined on one line."""
+
+
+class Table:
+    """An open ``<table>``: how it is written, and a data table's rows so far."""
+
+    __slots__ = ("aligns", "caption", "mode", "rows")
+
+    def __init__(self, mode: TableMode) -> None:
+        self.mode = mode
+        self.rows: list[list[tuple[str, int, int]]] = []  # text, cols, rows
+        self.aligns: list[str] = []  # the header row's delimiter cells
+        self.caption = ""
 
 
 class Mark:

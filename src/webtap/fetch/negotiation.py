@@ -17,7 +17,6 @@ from urllib.parse import urldefrag, urljoin, urlsplit
 __all__ = [
     "ACCEPT",
     "MARKDOWN_TYPES",
-    "THIN_WORDS",
     "is_markdown",
     "markdown_alternate",
     "markdown_title",
@@ -30,7 +29,6 @@ ACCEPT = (
     "application/json;q=0.8, */*;q=0.5"
 )
 MARKDOWN_TYPES = frozenset(("text/markdown", "text/x-markdown"))
-THIN_WORDS = 150  # main content under this many words is thin
 
 # Patterns as strings, compiled by re (and kept in its cache) when a Markdown answer needs
 # them: most fetches never do.
@@ -113,10 +111,10 @@ def markdown_alternate(root: Any, url: str) -> str | None:
 def thin_content(document: Any) -> bool:
     """Whether a converted page's content came out thin: the converter says the page is
     empty or a script shell (``Document.state``), or its Markdown has under
-    :data:`THIN_WORDS` words (link targets not counted)."""
-    if getattr(document, "state", "content") != "content":
-        return True
-    from webtap.verdict._page import count_words
+    `webtap.verdict.THIN_WORDS` words (link targets not counted); `webtap.verdict.thin`
+    judges."""
+    # The verdict (with lxml) loads only for a page that names a Markdown version: this
+    # module's ACCEPT is read by every download.
+    from webtap.verdict import thin
 
-    text = re.sub(r"\]\([^)]*\)", "]", document.markdown)
-    return count_words(text) < THIN_WORDS
+    return thin(document)

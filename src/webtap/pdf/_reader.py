@@ -9,6 +9,11 @@ import zlib
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+# PDFium (tens of ms to load) at the top: this package is itself imported only when a PDF comes
+# (`webtap.fetch.media`).
+import pypdfium2 as pdfium
+import pypdfium2.raw as raw
+
 from webtap.errors import ParseError
 from webtap.settings import PDF_MAX_EXPANDED
 
@@ -52,8 +57,6 @@ class Line:
 
 
 def open_document(body: bytes) -> Any:
-    import pypdfium2 as pdfium
-
     try:
         return pdfium.PdfDocument(body)
     except pdfium.PdfiumError as exc:
@@ -61,8 +64,6 @@ def open_document(body: bytes) -> Any:
 
 
 def _open_error(body: bytes, code: int | None) -> str:
-    import pypdfium2.raw as raw
-
     if code == raw.FPDF_ERR_PASSWORD:
         return (
             "Cannot read the PDF: it is encrypted and needs a password to open "
@@ -151,8 +152,6 @@ def metadata_title(document: Any) -> str:
 def page_lines(document: Any, index: int) -> list[Line] | None:
     """The lines of page ``index``, with where they sit and how they are set; ``None`` for a
     page PDFium cannot load."""
-    import pypdfium2 as pdfium
-
     try:
         page = document[index]
     except pdfium.PdfiumError:
@@ -172,8 +171,6 @@ def page_lines(document: Any, index: int) -> list[Line] | None:
 def _lines(textpage: Any, text: str) -> Iterator[Line]:
     """Split the page's text into physical lines and look up each line's first and last
     character: a handful of calls into PDFium per line, not per character."""
-    import pypdfium2.raw as raw
-
     name = ctypes.create_string_buffer(96)
     flags = ctypes.c_int()
     box = raw.FS_RECTF()

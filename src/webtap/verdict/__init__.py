@@ -29,6 +29,11 @@ needs a thin page and a structural sign (see :mod:`._vendors` and :mod:`._walls`
 real pages in ``shared/data/html`` (modern and articles) three get another verdict, all three
 right: two paywall teasers and one Next.js shell (``bench/verdicts.py``).
 
+The package is also the one judge of whether a page holds content (:mod:`._content`): the
+converter's ``Document.state`` is :func:`content_state` of the facts the converter reports,
+:func:`thin` says whether content is thin enough to try the page's Markdown version, and
+every word is counted by :func:`count_words`, against limits declared once (:mod:`._words`).
+
 :meth:`Verdict.error` is the :class:`~webtap.errors.WebtapError` a fetch raises for it, with
 :class:`~webtap.errors.Advice` and the details ``verdict`` (and ``vendor``) as added fields;
 :meth:`Verdict.fields` are the fields a success adds (a paywall's mark).
@@ -36,17 +41,43 @@ right: two paywall teasers and one Next.js shell (``bench/verdicts.py``).
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from http import HTTPStatus
 from typing import Any, NamedTuple
 
 from webtap.errors import Advice, Blocked, HTTPError, NoContent, WebtapError, clip
-from webtap.verdict._page import Page, count_words, read_page
+from webtap.verdict._content import (
+    MOUNT_ATTRIBUTES,
+    MOUNT_IDS,
+    MOUNT_TAGS,
+    content_state,
+    is_empty,
+    is_shell,
+    thin,
+)
+from webtap.verdict._page import Signals, read_page
 from webtap.verdict._vendors import bot_wall
 from webtap.verdict._walls import consent_wall, login_wall, paywall, soft_404
+from webtap.verdict._words import FEW_WORDS, THIN_WORDS, count_words, markdown_words
 
-__all__ = ["KINDS", "Page", "Verdict", "classify", "read_page", "retry_after", "status_advice"]
+__all__ = [
+    "FEW_WORDS",
+    "KINDS",
+    "MOUNT_ATTRIBUTES",
+    "MOUNT_IDS",
+    "MOUNT_TAGS",
+    "THIN_WORDS",
+    "Signals",
+    "Verdict",
+    "classify",
+    "content_state",
+    "count_words",
+    "markdown_words",
+    "read_page",
+    "retry_after",
+    "status_advice",
+    "thin",
+]
 
 KINDS = (
     "content",
@@ -59,13 +90,14 @@ KINDS = (
     "script_shell",
     "empty",
 )
+# The old name of `Signals`, which `webtap.fetch.judge` still imports; `webtap.fetch.Page` is
+# the one page class (issue 27).
+Page = Signals
 _SUCCESSES = frozenset(("content", "paywall"))
 # A converter's state that leaves the judgement to the classifier's own checks: none (a page
 # not converted, such as an error page read for its verdict alone) or "content" (a page that
 # thin is no content whatever the converter says; both checks need near-zero text).
 _UNJUDGED = frozenset((None, "content"))
-_APP_ROOTS = frozenset(("root", "app", "__next", "__nuxt", "___gatsby", "svelte", "main-app"))
-_LINK_TARGET = re.compile(r"\]\([^)]*\)")
 
 _ANOTHER_URL = "Try another source for this information."
 _ADVICE = {
@@ -194,12 +226,12 @@ def classify(
 
     ``status`` and ``headers`` as received (any case of names); ``page``: the HTML page as an
     lxml tree as parsed (before any pruning), as ``str``/``bytes``, an already read
-    :class:`Page`, or None for an answer that is not HTML; ``document``: the converted page
+    :class:`Signals`, or None for an answer that is not HTML; ``document``: the converted page
     (:class:`webtap.convert.Document`: its ``markdown`` and, when it has one, ``state``), or
     None; ``url``: the final URL, which names login and consent pages.
     """
     names = _lower(headers or {})
-    signals = page if isinstance(page, Page) else read_page(page)
+    signals = page if isinstance(page, Signals) else read_page(page)
     title = signals.title if signals is not None else str(getattr(document, "title", ""))
     wait = retry_after(names)
     wall = bot_wall(status, names, signals)
@@ -210,7 +242,7 @@ def classify(
     if not 200 <= status < 300:
         return Verdict("content", status, title=title)
     markdown = getattr(document, "markdown", None)
-    words = count_words(_LINK_TARGET.sub("]", markdown)) if markdown is not None else None
+    words = markdown_words(markdown) if markdown is not None else None
     if signals is not None:
         for kind, evidence in (
             ("soft_404", soft_404(signals, words)),
@@ -220,9 +252,9 @@ def classify(
             if evidence:
                 return Verdict(kind, status, evidence, title=_heading(signals))
     state = getattr(document, "state", None)
-    if state == "script_shell" or (state in _UNJUDGED and _shell(signals, words)):
+    if state == "script_shell" or (state in _UNJUDGED and is_shell(signals, words)):
         return Verdict("script_shell", status, "an application shell", title=title)
-    if _empty(state, markdown, signals):
+    if is_empty(state, markdown, signals):
         return Verdict("empty", status, "no text", title=title)
     if signals is not None:
         evidence = paywall(signals, words)
@@ -231,32 +263,8 @@ def classify(
     return Verdict("content", status, title=title)
 
 
-def _heading(signals: Page) -> str:
+def _heading(signals: Signals) -> str:
     return signals.title or next(iter(signals.headings), "")
-
-
-def _shell(signals: Page | None, words: int | None) -> bool:
-    """An application shell, when the converter does not say so itself: nearly no text in the
-    page and in its Markdown, scripts, and a mount point or a <noscript> asking for JavaScript.
-    Content this thin is no content whatever the converter's ``state`` says."""
-    if signals is None or signals.words >= 30 or not signals.scripts:
-        return False
-    if words is not None and words >= 30:
-        return False
-    return "javascript" in signals.noscript or bool(signals.ids & _APP_ROOTS)
-
-
-def _empty(state: str | None, markdown: str | None, signals: Page | None) -> bool:
-    """No text: the converter says so (and the page agrees: a converter that lost a page's
-    text is not the page's fault), or the Markdown and the page have none (whatever the
-    converter's ``state`` says), or no document was made and the page has none."""
-    if state == "empty":
-        return signals is None or signals.words < 50
-    if state not in _UNJUDGED:
-        return False
-    if markdown is not None:
-        return not markdown.strip() and (signals is None or signals.words == 0)
-    return signals is not None and signals.words == 0 and not signals.iframes
 
 
 def _lower(headers: Mapping[str, str]) -> dict[str, str]:
@@ -270,6 +278,8 @@ def _lower(headers: Mapping[str, str]) -> dict[str, str]:
 def retry_after(headers: Mapping[str, str]) -> float | None:
     """Seconds from ``Retry-After`` (:func:`webtap.net.retry_after.retry_after`; names
     lower-case), at most a day, or None when absent or unreadable."""
+    # webtap.net (7 ms) loads with a verdict on an answer, not with this package: the
+    # converter imports it for its judge of content (`content_state`).
     from webtap.net.retry_after import retry_after as asked
 
     wait = asked(headers)

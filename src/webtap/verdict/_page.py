@@ -14,10 +14,9 @@ from typing import Any
 
 from lxml import etree
 
-__all__ = ["THIN_PAGE", "WORD_CAP", "Page", "count_words", "read_page"]
+from webtap.verdict._words import THIN_PAGE, WORD_CAP, count_words
 
-WORD_CAP = 500  # visible words counted; past this no rule that needs a thin page applies
-THIN_PAGE = 400  # visible words under which the markup of walls and forms is read
+__all__ = ["Signals", "read_page"]
 
 # <noscript> is not skipped: webtap runs no scripts, so its text is what webtap's reader sees.
 _SKIPPED = frozenset(("script", "style", "template", "head", "svg", "title"))
@@ -45,14 +44,10 @@ _CAPTCHA_CLASSES = (
     "//*[contains(@class, 'g-recaptcha') or contains(@class, 'h-captcha')"
     " or contains(@class, 'cf-turnstile')]"
 )
-# Chinese, Japanese and Korean text has no spaces between words: two characters count as one.
-# Everything from U+2E80 up (CJK, kana, hangul, and a few symbols); a narrower class costs
-# several milliseconds to compile, so this one is compiled only when text is not ASCII.
-_CJK = r"[^\x00-\u2e7f]"
 _NOT_FREE = re.compile(r"""["']?isAccessibleForFree["']?\s*:\s*["']?false""", re.IGNORECASE)
 
 
-class Page:
+class Signals:
     """The signals of one page (see :func:`read_page`)."""
 
     __slots__ = (
@@ -85,8 +80,8 @@ class Page:
         self.captcha = False  # a reCAPTCHA, hCaptcha or Turnstile widget
 
 
-def read_page(page: Any) -> Page | None:
-    """The :class:`Page` of ``page``: an lxml tree (any element of it), HTML as ``str`` or
+def read_page(page: Any) -> Signals | None:
+    """The :class:`Signals` of ``page``: an lxml tree (any element of it), HTML as ``str`` or
     ``bytes``, or None (no page: a non-HTML answer).
 
     The title, first headings, visible words and paywall markup are read from every page; the
@@ -98,9 +93,9 @@ def read_page(page: Any) -> Page | None:
     if isinstance(page, (str, bytes)):
         page = _parse(page)
         if page is None:
-            return Page()
+            return Signals()
     root = page.getroottree().getroot()
-    signals = Page()
+    signals = Signals()
     title = root.find("head/title")
     if title is None:
         title = root.find(".//title")
@@ -130,24 +125,24 @@ def read_page(page: Any) -> Page | None:
 def _parse(html: str | bytes) -> Any:
     """The tree of a page given as text (UTF-8 when it decodes as such, else libxml2 sniffs
     the bytes), or None when there is nothing to parse."""
-    import lxml.html
-
     data = html.encode("utf-8", "replace") if isinstance(html, str) else bytes(html)
     if not data.strip():
         return None
     try:
         data.decode("utf-8")
     except UnicodeDecodeError:
-        parser = None
+        parser = _SNIFFING
     else:
         parser = _UTF8
     try:
-        return lxml.html.document_fromstring(data, parser=parser)
+        return etree.fromstring(data, parser)  # None for a page of comments alone
     except (etree.ParserError, ValueError):
         return None
 
 
+# Plain etree parsers, as lxml.html's (which only add element classes no rule reads).
 _UTF8 = etree.HTMLParser(encoding="utf-8")
+_SNIFFING = etree.HTMLParser()
 
 
 def _text(element: Any) -> str:
@@ -156,7 +151,7 @@ def _text(element: Any) -> str:
     return " ".join("".join(element.itertext()).split())
 
 
-def _read_scripts(root: Any, signals: Page) -> None:
+def _read_scripts(root: Any, signals: Signals) -> None:
     parts: list[str] = []
     budget = _SCRIPT_BUDGET
     for script in root.xpath(_SCRIPTS):
@@ -175,7 +170,7 @@ def _read_scripts(root: Any, signals: Page) -> None:
 
 
 def _visible(root: Any) -> tuple[int, str]:
-    """Visible words (up to :data:`WORD_CAP`) and their text, lower-case: the text outside
+    """Visible words (up to :data:`~._words.WORD_CAP`) and their text, lower-case: the text outside
     scripts, styles, templates and comments, in document order."""
     words = 0
     pieces: list[str] = []
@@ -192,9 +187,3 @@ def _visible(root: Any) -> tuple[int, str]:
             pieces.append(text)
             words += count_words(text)
     return min(words, WORD_CAP), " ".join(" ".join(pieces).split()).lower()
-
-
-def count_words(text: str) -> int:
-    """Words in ``text``: runs between spaces, and two CJK characters for one."""
-    cjk = len(re.findall(_CJK, text)) if not text.isascii() else 0
-    return len(text.split()) + cjk // 2

@@ -16,7 +16,7 @@ import re
 from collections.abc import Mapping
 from typing import NamedTuple
 
-from webtap.verdict._page import Page
+from webtap.verdict._page import Signals
 
 __all__ = ["THIN", "Wall", "bot_wall"]
 
@@ -52,7 +52,7 @@ class Wall(NamedTuple):
     evidence: str
 
 
-def bot_wall(status: int, headers: Mapping[str, str], page: Page | None) -> Wall | None:
+def bot_wall(status: int, headers: Mapping[str, str], page: Signals | None) -> Wall | None:
     """The bot wall this answer is, or None. ``headers`` have lower-case names."""
     wall = _by_header(status, headers)
     if wall is not None:
@@ -77,7 +77,7 @@ def _by_header(status: int, headers: Mapping[str, str]) -> Wall | None:
     return None
 
 
-def _by_page(status: int, headers: Mapping[str, str], page: Page) -> Wall | None:
+def _by_page(status: int, headers: Mapping[str, str], page: Signals) -> Wall | None:
     """A thin page with a vendor's challenge or block markup."""
     scripts, text, ids = page.scripts, page.text, page.ids
     iframes = " ".join(page.iframes)
@@ -140,7 +140,7 @@ def _by_page(status: int, headers: Mapping[str, str], page: Page) -> Wall | None
     return None
 
 
-def _generic(status: int, headers: Mapping[str, str], page: Page) -> Wall | None:
+def _generic(status: int, headers: Mapping[str, str], page: Signals) -> Wall | None:
     """A thin page that asks the client to prove it is human, without a vendor's name."""
     checks = [phrase for phrase in _HUMAN_CHECK if phrase in page.text]
     title = page.title.lower()

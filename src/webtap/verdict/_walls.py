@@ -16,7 +16,8 @@ from __future__ import annotations
 import re
 from urllib.parse import urlsplit
 
-from webtap.verdict._page import THIN_PAGE, WORD_CAP, Page
+from webtap.verdict._page import Signals
+from webtap.verdict._words import THIN_PAGE, WORD_CAP
 
 __all__ = ["consent_wall", "login_wall", "paywall", "soft_404"]
 
@@ -103,7 +104,7 @@ _CONSENT_TERMS = (
 )
 
 
-def _thin(page: Page, limit: int, content_words: int | None, content_limit: int) -> bool:
+def _thin(page: Signals, limit: int, content_words: int | None, content_limit: int) -> bool:
     """Few visible words, and little main content when the converted document is known (a
     page whose content the converter missed is not thin for that)."""
     if page.words >= limit:
@@ -111,7 +112,7 @@ def _thin(page: Page, limit: int, content_words: int | None, content_limit: int)
     return content_words is None or content_words < content_limit
 
 
-def login_wall(page: Page, url: str | None, content_words: int | None) -> str | None:
+def login_wall(page: Signals, url: str | None, content_words: int | None) -> str | None:
     """Evidence that the page is a sign-in form standing in for the content, or None.
 
     A password or e-mail input (a login may ask for the address first), a title, heading or
@@ -134,7 +135,7 @@ def login_wall(page: Page, url: str | None, content_words: int | None) -> str | 
     return None
 
 
-def paywall(page: Page, content_words: int | None) -> str | None:
+def paywall(page: Signals, content_words: int | None) -> str | None:
     """Evidence that only a paywalled article's teaser came back, or None.
 
     Publishers mark paywalled articles for search engines with schema.org's
@@ -153,7 +154,7 @@ def paywall(page: Page, content_words: int | None) -> str | None:
     return None
 
 
-def consent_wall(page: Page, url: str | None, content_words: int | None) -> str | None:
+def consent_wall(page: Signals, url: str | None, content_words: int | None) -> str | None:
     """Evidence that a cookie-consent wall stands where the content should be, or None.
 
     A consent page of its own: at a consent address (``consent.google.com``,
@@ -177,7 +178,7 @@ def consent_wall(page: Page, url: str | None, content_words: int | None) -> str 
     return None
 
 
-def soft_404(page: Page, content_words: int | None) -> str | None:
+def soft_404(page: Signals, content_words: int | None) -> str | None:
     """Evidence that the page says "not found" although served with success, or None.
 
     The title (one of its parts, split at `` | `` and the like) or the first heading must be a

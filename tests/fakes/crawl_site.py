@@ -66,7 +66,8 @@ class TrapSite:
 
             def do_GET(self) -> None:
                 with site._lock:
-                    site.log.append(Request(self.path, self.headers.get("Host", ""), time.monotonic()))
+                    seen = Request(self.path, self.headers.get("Host", ""), time.monotonic())
+                    site.log.append(seen)
                     first = sum(1 for r in site.log if r.path == self.path) == 1
                 if site.stall and self.path not in FILES:
                     time.sleep(site.stall)
@@ -133,7 +134,8 @@ class TrapSite:
                     f"Sitemap: {self.url('/hidden-sitemap.xml')}\n")  # fmt: skip
             return 200, {"Content-Type": "text/plain"}, text.encode()
         if plain == "/sitemap.xml":
-            return _xml(_index([self.url("/sitemaps/pages.xml.gz"), self.url("/sitemaps/docs.xml")]))
+            named = [self.url("/sitemaps/pages.xml.gz"), self.url("/sitemaps/docs.xml")]
+            return _xml(_index(named))
         if plain == "/sitemaps/pages.xml.gz":
             urls = ["/", "/about", *(f"/blog/post-{n}" for n in range(1, self.posts + 1))]
             body = gzip.compress(_urlset([self.url(u) for u in urls], lastmod="2024-05-01"))
@@ -230,5 +232,5 @@ def _urlset(urls: list[str], lastmod: str | None = None) -> bytes:
 
 def _index(urls: list[str]) -> bytes:
     items = "".join(f"<sitemap><loc>{u}</loc></sitemap>" for u in urls)
-    return (f'<?xml version="1.0" encoding="UTF-8"?><sitemapindex xmlns='
-            f'"http://www.sitemaps.org/schemas/sitemap/0.9">{items}</sitemapindex>').encode()  # fmt: skip
+    schema = "http://www.sitemaps.org/schemas/sitemap/0.9"
+    return f'<?xml version="1.0"?><sitemapindex xmlns="{schema}">{items}</sitemapindex>'.encode()

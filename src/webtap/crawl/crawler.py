@@ -31,7 +31,7 @@ from typing import Any, NamedTuple, Protocol
 from urllib.parse import urlsplit
 
 from webtap.crawl.fetching import Fetcher, Got, SiteRules
-from webtap.crawl.hosts import Host
+from webtap.crawl.hosts import Host, spacing
 from webtap.crawl.mapper import start_url
 from webtap.crawl.scope import Scope
 from webtap.crawl.state import SKIPPED, Queued, State
@@ -89,8 +89,14 @@ class CrawlOptions(NamedTuple):
         )
 
     def fingerprint(self, start: str) -> dict[str, Any]:
-        """What makes a run the same crawl: the start and the scope (limits may change)."""
-        return {"start": start, "scope": list(self.scope(start))}
+        """What makes a run the same crawl: the start and the scope (limits may change), as
+        the journal keeps it (JSON)."""
+        import json
+
+        fingerprint: dict[str, Any] = json.loads(
+            json.dumps({"start": start, "scope": list(self.scope(start))})
+        )
+        return fingerprint
 
 
 class CrawlResult(NamedTuple):
@@ -261,6 +267,9 @@ class _Crawl:
         if canonical is not None:
             self._commit(item, None, [canonical], why=f"its canonical page is {canonical.url}")
             return 0
+        if not self.scope.keeps(item.url):  # the start page, read only for its links
+            self._commit(item, None, self._links(item, got), why="out of scope")
+            return 0
         record = _record(item, got)
         digest = _digest(got.content) if got.content else None
         owner = self.state.digest_owner(digest) if digest else None
@@ -364,6 +373,7 @@ class _Crawl:
             from webtap.crawl.sitemaps import MAX_BYTES, listed_urls
 
             def read(where: str) -> tuple[int, bytes]:
+                self._host(_host(where)).turn()  # a sitemap is a request like any other
                 return self.fetcher.text(where, MAX_BYTES)
 
             named = self._rules(self.start).sitemaps
@@ -388,13 +398,8 @@ class _Crawl:
     def _host(self, name: str) -> Host:
         host = self.hosts.get(name)
         if host is None:
-            from webtap.settings import HOST_RATE
-
             delay = self._rules(f"{self._scheme()}://{name}/").delay
-            rate = HOST_RATE.get()
-            interval = delay if delay is not None else (1 / rate if rate > 0 else 0.0)
-            if self.options.rate:
-                interval = max(interval, 1 / self.options.rate)
+            interval = spacing(delay, self.options.rate)
             host = self.hosts[name] = Host(name, interval, self.options.connections)
         return host
 

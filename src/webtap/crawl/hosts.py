@@ -16,10 +16,20 @@ import threading
 import time
 from typing import Any
 
-__all__ = ["MAX_WAIT", "Host"]
+__all__ = ["MAX_WAIT", "Host", "spacing"]
 
 MAX_WAIT = 3600.0  # seconds a request may wait for its host's turn
 HOST_CALLS = "fetch(es) of this host"
+
+
+def spacing(delay: float | None, rate: float | None = None) -> float:
+    """Seconds between two requests to a host: its robots.txt's ``delay``, else
+    ``WEBTAP_HOST_RATE``'s; ``rate`` (requests a second) only ever widens it."""
+    from webtap.settings import HOST_RATE
+
+    if delay is None:
+        delay = 1 / HOST_RATE.get()
+    return max(delay, 1 / rate) if rate else delay
 
 
 class Host:

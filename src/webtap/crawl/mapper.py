@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from typing import NamedTuple
+from urllib.parse import urlsplit
 
 from webtap.crawl.scope import Scope
 from webtap.crawl.urls import normalise, page_key, skipped
@@ -72,6 +73,8 @@ def _mapped(
     from webtap.crawl.sitemaps import MAX_BYTES, listed_urls
 
     assert isinstance(fetcher, Fetcher)
+    from webtap.crawl.hosts import Host, spacing
+
     rules = fetcher.site_rules(start)
     seen: set[str] = set()
     count = 0
@@ -86,13 +89,25 @@ def _mapped(
         seen.add(key)
         return normal
 
+    hosts: dict[str, Host] = {}
+
+    def turn(url: str) -> None:
+        """Each request waits for its host's turn, as a crawl's do."""
+        name = urlsplit(url).netloc
+        if name not in hosts:
+            delay = rules.delay if name == urlsplit(start).netloc else None
+            hosts[name] = Host(name, spacing(delay), 1)
+        hosts[name].turn()
+
     def read(where: str) -> tuple[int, bytes]:
+        turn(where)
         return fetcher.text(where, MAX_BYTES)
 
     found: list[Mapped] = []
     if kept(start):
         found.append(Mapped(start, None, "start"))
     if links:
+        turn(start)
         page = fetcher.page(start)
         target = page.redirect and kept(page.redirect)
         if target:

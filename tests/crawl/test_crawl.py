@@ -125,17 +125,21 @@ def started(out: Path, site: TrapSite, lines: int, timeout: float = 60) -> None:
     pytest.fail(f"the crawl wrote fewer than {lines} rows in {timeout} s")
 
 
+# Which calendar pages a pattern limit keeps depends on the order concurrent fetches end in.
+BOUNDED = ["--max-per-pattern", "30", "--exclude", "/calendar/*"]
+
+
 def test_a_crawl_killed_half_way_goes_on_without_fetching_a_page_twice(
     local: None, tmp_path: Path
 ) -> None:
     with TrapSite.running(docs=24, stall=0.05, retry_after=0.2) as site:
         whole = tmp_path / "whole.jsonl"
-        assert webtap("crawl", site.url("/"), str(whole), "--max-per-pattern", "30").returncode == 0
+        assert webtap("crawl", site.url("/"), str(whole), *BOUNDED).returncode == 0
         expected = sorted(paths(jsonl(whole)))
         site.log.clear()
 
         out = tmp_path / "killed.jsonl"
-        command = [WEBTAP, "crawl", site.url("/"), str(out), "--max-per-pattern", "30"]
+        command = [WEBTAP, "crawl", site.url("/"), str(out), *BOUNDED]
         process = subprocess.Popen([*command, "--no-progress"], stderr=subprocess.PIPE)
         try:
             started(out, site, 12)

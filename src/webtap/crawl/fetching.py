@@ -36,6 +36,7 @@ if TYPE_CHECKING:
 __all__ = ["Fetcher", "Got", "SiteRules"]
 
 ROBOTS_BYTES = 512 * 1024
+UNSAID_WAIT = 5.0  # seconds to leave a host that answers 429 or 503 without Retry-After
 _LINK_CANONICAL = re.compile(r'<\s*([^>]+)\s*>\s*;[^,]*rel\s*=\s*"?canonical"?', re.IGNORECASE)
 _JSON_LD_DATE = re.compile(r'"datePublished"\s*:\s*"([^"]{4,40})"')
 _DATE_META = (
@@ -230,10 +231,12 @@ class Fetcher:
         from webtap.net.retry_after import retry_after
 
         if got.status in (429, 503):
+            from webtap.errors import HTTPError
+
             wait = retry_after(got.headers)
-            message = f"HTTP {got.status}: the site asked to wait"
-            return Got(url, got.status, got.url, None, wait if wait is not None else 0.0,
-                       error_code="HTTP_ERROR", error=message)  # fmt: skip
+            message = f"HTTP {got.status}: the site asked to wait, and kept asking"
+            return Got(url, got.status, got.url, None, UNSAID_WAIT if wait is None else wait,
+                       error_code=HTTPError.code, error=message)  # fmt: skip
         converted, seen = None, _Reading(got.url)
         if got.status < 400:
             from webtap.fetch.media import convert_body

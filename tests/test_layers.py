@@ -57,8 +57,8 @@ LAYERS: list[tuple[str, set[str]]] = [
     ("host", {"host"}),
     ("agent", {"agent"}),
     # scale: fetch and ask over Arrow batches (ask through sql's batch entry point), for
-    # webtap batch, a Ray cluster and Spark UDFs
-    ("front doors", {"cli", "sql", "mcp", "scale"}),
+    # webtap batch, a Ray cluster and Spark UDFs; crawl: a whole site, written as a batch is
+    ("front doors", {"cli", "sql", "mcp", "scale", "crawl"}),
 ]
 # Side by side, and neither imports the other: packages of one layer, or modules of one package
 # (a dotted name: ``scale.cluster``).

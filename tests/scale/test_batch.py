@@ -83,6 +83,21 @@ def test_a_fetch_batch_writes_every_row_with_its_page(local_pages: Pages, tmp_pa
     assert not (tmp_path / "out.parquet.parts").exists()
 
 
+def test_jsonl_in_and_out_hold_the_same_rows_and_resume(local_pages: Pages, tmp_path: Path) -> None:
+    """OUT as JSON lines, IN too: one object a line, every column; a rerun skips them all."""
+    import json
+
+    table = duckdb.connect().sql(f"SELECT * FROM '{urls_file(tmp_path, local_pages)}'")
+    source = tmp_path / "in.jsonl"
+    source.write_text("".join(json.dumps(row) + "\n" for row in table.to_arrow_table().to_pylist()))
+    result = run_batch(source, tmp_path / "out.jsonl")
+    assert (result.done, result.errors) == (51, 1)
+    rows = [json.loads(line) for line in (tmp_path / "out.jsonl").read_text().splitlines()]
+    assert sorted(row["n"] for row in rows) == list(range(51))
+    assert {row["verdict"] for row in rows if row["url"].endswith("/missing")} == {"HTTP_ERROR"}
+    assert run_batch(source, tmp_path / "out.jsonl").skipped == 51
+
+
 def test_a_stopped_run_resumes_without_fetching_a_row_twice(
     local_pages: Pages, tmp_path: Path
 ) -> None:
@@ -150,7 +165,7 @@ def test_the_command_line_runs_a_batch_and_says_what_it_did(
 @pytest.mark.parametrize(
     ("arguments", "said"),
     [
-        (["fetch", "{in}", "out.json"], "use a .parquet or .csv file"),
+        (["fetch", "{in}", "out.json"], "use a .parquet, .csv or .jsonl file"),
         (["fetch", "{in}", "out.csv", "--column", "link"], "has no column 'link'"),
         (["ask", "{in}", "out.csv"], "has no column 'context', 'prompt'"),
         (["fetch", "missing.csv", "out.csv"], "no such input file"),

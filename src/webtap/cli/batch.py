@@ -60,8 +60,8 @@ def add_parser(subparsers: Any) -> None:
 
 
 def _files(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("source", metavar="IN", help="the input file (.parquet or .csv)")
-    parser.add_argument("target", metavar="OUT", help="the output file (.parquet or .csv)")
+    parser.add_argument("source", metavar="IN", help="the input file (.parquet, .csv or .jsonl)")
+    parser.add_argument("target", metavar="OUT", help="the output file (.parquet, .csv or .jsonl)")
 
 
 def _engine(parser: argparse.ArgumentParser, threads: int) -> None:
@@ -162,10 +162,16 @@ def _stop(stop: Any) -> None:
 
 
 class BatchProgress:
-    """Rows done of those to do, their rate, the errors and the time left, on stderr."""
+    """Rows done of those to do, their rate, the errors and the time left, on stderr.
 
-    def __init__(self, console: Any = None) -> None:
+    ``label`` and ``unit`` name the job and what it counts (``webtap crawl``: pages); a job
+    whose total grows as it goes (a crawl's queue) says so with :meth:`retotal`."""
+
+    def __init__(self, console: Any = None, label: str = "batch", unit: str = "rows") -> None:
         self._console = console
+        self._label = label
+        self._unit = unit
+        self._skipped = 0
         self._lock = threading.Lock()
         self._progress: Any = None
         self._task: Any = None
@@ -182,11 +188,12 @@ class BatchProgress:
         from webtap.cli._output import err_console
 
         with self._lock:
+            self._skipped = skipped
             self._progress = Progress(
                 TextColumn("[bold]{task.description}"),
                 BarColumn(),
                 MofNCompleteColumn(),
-                TextColumn("rows"),
+                TextColumn(self._unit),
                 TextColumn("{task.fields[rate]}"),
                 TextColumn("{task.fields[errors]} errors"),
                 TimeRemainingColumn(),
@@ -194,7 +201,10 @@ class BatchProgress:
                 transient=True,
             )
             self._task = self._progress.add_task(
-                f"batch ({skipped} already done)", total=total - skipped, errors=0, rate=""
+                f"{self._label} ({skipped} already done)",
+                total=total - skipped,
+                errors=0,
+                rate="",
             )
             self._progress.start()
 
@@ -209,8 +219,14 @@ class BatchProgress:
             self._progress.update(
                 self._task,
                 errors=fields["errors"] + errors,
-                rate=f"{speed:.1f} rows/s" if speed else "",
+                rate=f"{speed:.1f} {self._unit}/s" if speed else "",
             )
+
+    def retotal(self, total: int) -> None:
+        """The job now counts ``total`` in all (those already done before it started too)."""
+        with self._lock:
+            if self._progress is not None:
+                self._progress.update(self._task, total=max(0, total - self._skipped))
 
     def end(self) -> None:
         with self._lock:

@@ -95,6 +95,8 @@ INSTRUCTIONS = {
     "when it comes back as an empty shell; render=true asks for that rendering.",
     "web_search": "The web_search_* tools search the web; each needs its provider set up (an "
     "API key, or SEARXNG_URL for a SearXNG instance), and when it is not the result says so.",
+    "web_map": "web_map lists a site's URLs from its sitemaps without fetching its pages: "
+    "find the page you need, then web_fetch it.",
 }
 
 # A call: (arguments, deadline in seconds) -> its result (the ``_event`` apart, in ``event``).
@@ -160,7 +162,76 @@ def own_tools() -> list[ServedTool]:
                 ),
             )
         )
+    served.append(_map_tool())
     return served
+
+
+# web_map: a site's URLs (webtap.crawl.map_site), for an agent to find a page before fetching it.
+MAP_TOOL = "web_map"
+MAP_LIMIT = 200  # URLs when the client asks for no limit
+MAP_MAX = 5000
+MAP_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "url": {"type": "string", "description": "The site: its start page's URL"},
+        "limit": {
+            "type": "integer",
+            "minimum": 1,
+            "maximum": MAP_MAX,
+            "default": MAP_LIMIT,
+            "description": "The most URLs to return",
+        },
+        "links": {
+            "type": "boolean",
+            "default": False,
+            "description": "Add the start page's links (fetches that one page)",
+        },
+        "prefix": {"type": "string", "description": "Only URLs whose path starts with this"},
+        "subdomains": {"type": "boolean", "default": False, "description": "Subdomains too"},
+    },
+    "required": ["url"],
+    "additionalProperties": False,
+}
+
+
+def _map_tool() -> ServedTool:
+    return ServedTool(
+        name=MAP_TOOL,
+        description="List a web site's URLs without fetching its pages: those its sitemaps "
+        "list (robots.txt's Sitemap: lines, /sitemap.xml, indexes, gzip), each once (tracking "
+        "parameters, fragments and www. duplicates merged), on the site, allowed by its "
+        "robots.txt; with lastmod when the sitemap gives it. Use it to find the page to fetch.",
+        input_schema=MAP_SCHEMA,
+        run=_run_map,
+        title="Web map",
+        annotations=types.ToolAnnotations.model_validate({"title": "Web map", **WEB_ANNOTATIONS}),
+    )
+
+
+def _run_map(arguments: dict[str, Any], timeout: float) -> ToolResult:
+    from webtap.tools import attempt
+
+    def work() -> dict[str, Any]:
+        from webtap.crawl import Scope, map_site, start_url
+
+        url, limit = arguments.get("url"), arguments.get("limit", MAP_LIMIT)
+        if not isinstance(url, str) or not url.strip():
+            raise InvalidInput("Invalid input: field 'url' must be a URL")
+        if type(limit) is not int or not 1 <= limit <= MAP_MAX:
+            raise InvalidInput(f"Invalid input: field 'limit' must be from 1 to {MAP_MAX}")
+        scope = Scope.of(
+            start_url(url),
+            subdomains=arguments.get("subdomains") is True,
+            prefix=str(arguments.get("prefix") or ""),
+        )
+        found = list(
+            map_site(url, links=arguments.get("links") is True, limit=limit + 1, scope=scope)
+        )
+        records = [mapped.record() for mapped in found[:limit]]
+        return {"success": True, "urls": records, "count": len(records),
+                "truncated": len(found) > limit}  # fmt: skip
+
+    return attempt(MAP_TOOL, work, "web_map")
 
 
 def _own_runner(name: str) -> Runner:

@@ -29,11 +29,22 @@ from typing import Any, NamedTuple, Protocol
 from webtap.errors import ConfigError, InvalidInput
 from webtap.scale.rows import ASK_COLUMNS, FETCH_COLUMNS, AskRows, FetchPages, Stop
 
-__all__ = ["ENGINES", "FORMATS", "KINDS", "BatchResult", "Job", "Progress", "run_batch"]
+__all__ = [
+    "ENGINES",
+    "FORMATS",
+    "KINDS",
+    "BatchResult",
+    "Job",
+    "Progress",
+    "check_format",
+    "run_batch",
+    "write_table",
+]
 
 KINDS = ("fetch", "ask")
 ENGINES = ("local", "ray")
-FORMATS = {".parquet": "parquet", ".pq": "parquet", ".csv": "csv"}
+FORMATS = {".parquet": "parquet", ".pq": "parquet", ".csv": "csv", ".jsonl": "json"}
+_COPY_OPTIONS = {"parquet": "FORMAT parquet", "csv": "FORMAT csv, HEADER", "json": "FORMAT json"}
 # Settings a cluster's actors get from this process (keys are not sent: set them on the nodes).
 FORWARDED = (
     "WEBTAP_",
@@ -237,14 +248,38 @@ def _on_ray(todo: Any, job: Job, address: str | None, stop: Stop | None) -> Iter
 def _format(path: Path) -> str:
     kind = FORMATS.get(path.suffix.lower())
     if kind is None:
-        raise InvalidInput(f"{path}: use a .parquet or .csv file (the extension says which)")
+        raise InvalidInput(
+            f"{path}: use a .parquet, .csv or .jsonl file (the extension says which)"
+        )
     return kind
 
 
+def check_format(path: str | Path) -> None:
+    """Raise ``INVALID_INPUT`` unless ``path``'s extension names a format OUT can have."""
+    _format(Path(path))
+
+
 def _reader(path: Path) -> str:
-    if _format(path) == "parquet":
+    kind = _format(path)
+    if kind == "parquet":
         return "read_parquet($1)"
+    if kind == "json":
+        return "read_json($1, format = 'newline_delimited')"
     return "read_csv($1, header = true, all_varchar = true)"
+
+
+def write_table(target: str | Path, table: Any) -> None:
+    """Write the Arrow ``table`` to ``target`` in its format, whole or not at all (under a
+    temporary name, then renamed): what OUT is, for a batch's merge and a crawl alike."""
+    import duckdb
+
+    target = Path(target)
+    partial = _partial(target)
+    con = duckdb.connect()
+    con.register("written", table)
+    con.execute(f"COPY written TO '{_quoted(partial)}' ({_COPY_OPTIONS[_format(target)]})")
+    con.close()
+    os.replace(partial, target)
 
 
 def _read(path: Path) -> Any:
@@ -338,7 +373,7 @@ def _merge(target: Path, kept: Any, parts: Path) -> None:
     if not sources:
         return
     query = " UNION ALL BY NAME ".join(f"({s})" for s in sources)
-    options = "FORMAT parquet" if _format(target) == "parquet" else "FORMAT csv, HEADER"
+    options = _COPY_OPTIONS[_format(target)]
     params = {"parts": str(parts / "part-*.parquet")} if "$parts" in query else {}
     con.execute(f"COPY ({query}) TO '{_quoted(partial)}' ({options})", params or None)
     con.close()

@@ -107,7 +107,7 @@ def fetch(
     Raises the error of what came back when it is not content (:mod:`webtap.verdict`).
     """
     url = check_url(url)
-    settings = Session(
+    with Session(
         mode=mode,
         guard=guard,
         timeouts=timeouts,
@@ -115,12 +115,12 @@ def fetch(
         client=client,
         cache=cache,
         render=render,
-    )
-    with settings as session:
+    ) as session:
         return _fetch(url, session, model_chose)
 
 
 def _fetch(url: str, session: Session, model_chose: bool) -> Page:
+    """Steps 2 to 8 (the module doc), each asking ``session``."""
     pages, sent = session.pages, _varying_headers()
     session.permit = _robots(url, session, model_chose)
     key = pages.key(url, session.mode, session.guard, sent) if pages is not None else None

@@ -426,6 +426,8 @@ def test_a_page_served_from_the_cache_starts_no_http_stack(site):
         assert b'"success": true' in proc.stdout
         assert (b" http.client\n" in proc.stderr) is expected
         assert (b" webtap.convert\n" in proc.stderr) is expected  # nor the converters
+        assert (b" webtap.net\n" in proc.stderr) is expected  # nor webtap's HTTP at all
+        assert (b" webtap.verdict\n" in proc.stderr) is expected  # nor the classifier
         assert b" httpx\n" not in proc.stderr
     assert site.paths() == ["/"]
 

@@ -14,6 +14,7 @@ load on first use of their names.
 
 from __future__ import annotations
 
+from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -60,6 +61,4 @@ def __getattr__(name: str) -> Any:
     home = _HOME.get(name)
     if home is None:
         raise AttributeError(f"module 'webtap.browser' has no attribute {name!r}")
-    from importlib import import_module
-
     return getattr(import_module(f"webtap.browser.{home}"), name)

@@ -29,6 +29,7 @@ import threading
 from typing import TYPE_CHECKING, NamedTuple
 
 from webtap.guard import AddressRefused
+from webtap.net.connect import open_socket
 from webtap.net.errors import TransportError
 
 if TYPE_CHECKING:
@@ -201,8 +202,6 @@ class ProxySession:
 
     def _open(self, host: str, port: int, client: socket.socket) -> socket.socket | None:
         """A guarded connection to ``host:port``, or ``None`` after answering the refusal."""
-        from webtap.net.connect import open_socket
-
         bare = host.strip("[]").lower()
         if not self._count_request():
             self._refuse(bare, port, f"the render's cap of {self.limits.max_requests} requests")

@@ -176,20 +176,9 @@ class Fetcher:
     def text(self, url: str, max_bytes: int) -> tuple[int, bytes]:
         """``(status, body)`` of a file (robots.txt, a sitemap), redirects followed; the body
         is cut at ``max_bytes``. Raises a :class:`WebtapError` when no answer came."""
-        from webtap.fetch.download import download
-        from webtap.net import Deadline
-
         limits = self.limits._replace(max_body=max_bytes, max_redirects=5)
-        got = download(
-            url,
-            self.timeouts,
-            Deadline(self.timeouts.total),
-            limits,
-            self.guard,
-            self.client(),
-            headers={"Accept": "application/xml, text/xml, text/plain, */*;q=0.5"},
-            whole=False,
-        )
+        accept = {"Accept": "application/xml, text/xml, text/plain, */*;q=0.5"}
+        got = self._get(url, limits, headers=accept, whole=False)
         return got.status, got.body
 
     def site_rules(self, url: str) -> SiteRules:
@@ -210,22 +199,39 @@ class Fetcher:
         return SiteRules(rules, *_delay_and_sitemaps(text, where))
 
     def _download(self, url: str, limits: Limits) -> Download:
-        from webtap.fetch.download import download
-        from webtap.net import Deadline
-
         def permit(hop: str) -> None:
             if hop != url:  # a redirect: the crawl queues it instead
                 raise _Redirected(hop)
 
-        return download(
-            url,
-            self.timeouts,
-            Deadline(self.timeouts.total),
-            limits,
-            self.guard,
-            self.client(),
-            permit=permit,
-        )
+        return self._get(url, limits, permit=permit)
+
+    def _get(
+        self,
+        url: str,
+        limits: Limits,
+        *,
+        headers: dict[str, str] | None = None,
+        permit: Any = None,
+        whole: bool = True,
+    ) -> Download:
+        """One GET as a fetch's session makes it (:func:`webtap.fetch.redirects.follow`, its
+        errors translated as a fetch's): this fetcher is the session, each request with its
+        own deadline and permit, so that the crawl's threads share no state."""
+        from webtap.fetch.redirects import fetch_errors, follow
+        from webtap.net import Deadline
+
+        deadline = Deadline(self.timeouts.total)
+        with fetch_errors(deadline, self.timeouts):
+            return follow(
+                self,
+                url,
+                headers=headers,
+                conditions=None,
+                limits=limits,
+                deadline=deadline,
+                permit=permit,
+                whole=whole,
+            )
 
     def _read(self, url: str, got: Download) -> Got:
         from webtap.net.retry_after import retry_after

@@ -9,8 +9,10 @@ One module per step of a fetch, in the order :func:`fetch` takes them (:mod:`.pa
 - :mod:`.urls`: which URLs are followed, and where a redirect goes;
 - :mod:`.settings`: the mode, the deadline, the size cap, from the environment;
 - :mod:`.page_cache`: converted pages kept, so that paging through one is one request;
-- :mod:`.download`: a page's bytes (:class:`~webtap.fetch.download.Download`), over HTTP with
-  webtap's client; :mod:`.redirects` follows them, the SSRF guard checking every hop;
+- :mod:`.session`: the fetch's settings in one :class:`~webtap.fetch.session.Session`, whose
+  ``get`` gets a page's bytes (:class:`~webtap.fetch.download.Download`) over HTTP with
+  webtap's client (:mod:`.redirects` follows them, the SSRF guard checking every hop) and
+  whose ``convert`` converts them;
 - :mod:`.media`: the bytes to Markdown by media type and charset, without controls or
   invisible characters;
 - :mod:`.paging`: the Markdown cut into lines; :mod:`.tool`: the ``web_fetch`` handler.

@@ -18,10 +18,15 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from webtap.fetch.media import sniff
+from webtap.fetch.negotiation import markdown_alternate
+from webtap.fetch.redirects import status_line
+from webtap.verdict import Verdict, classify, read_page
+
 if TYPE_CHECKING:
     from webtap.fetch.download import Download
     from webtap.fetch.media import Converted
-    from webtap.verdict import Page, Verdict
+    from webtap.verdict import Signals
 
 __all__ = ["Inspection", "judge", "refusal"]
 
@@ -35,13 +40,10 @@ class Inspection:
 
     def __init__(self, url: str) -> None:
         self.url = url  # the page's final URL, against which links are resolved
-        self.page: Page | None = None
+        self.page: Signals | None = None
         self.alternate: str | None = None
 
     def __call__(self, root: Any) -> None:
-        from webtap.fetch.negotiation import markdown_alternate
-        from webtap.verdict import read_page
-
         self.page = read_page(root)
         self.alternate = markdown_alternate(root, self.url)
 
@@ -50,8 +52,6 @@ def judge(got: Download, converted: Converted | None, seen: Inspection | None) -
     """The verdict on ``got`` as converted (None for a status of 400 or more, which is not),
     with what ``seen`` read of its tree. One without content is raised as :func:`refusal`,
     unless the page's Markdown version stands in for it."""
-    from webtap.verdict import classify
-
     page = seen.page if seen is not None else None
     if page is None and converted is None:
         page = _error_page(got)
@@ -62,14 +62,12 @@ def refusal(verdict: Verdict, got: Download, note: str = "") -> Exception:
     """The error a fetch raises for ``verdict`` on ``got``: an HTTP error keeps the server's
     own status line (``HTTP 404: Not Found``) at the start of its message. ``note``: what the
     render step says of a page it did not render (why, and how to have it rendered)."""
-    from webtap.fetch.redirects import status_line
-
     error = verdict.error(status_line(got), note)
     assert error is not None  # only a verdict without content is refused
     return error
 
 
-def _error_page(got: Download) -> Page | None:
+def _error_page(got: Download) -> Signals | None:
     """The signals of an error page that is HTML (by its type, or sniffed when it has none)."""
     if got.status < 400 or not got.body.strip():
         return None
@@ -77,10 +75,6 @@ def _error_page(got: Download) -> Page | None:
     if media_type not in _HTML:
         if media_type not in ("", "application/octet-stream"):
             return None
-        from webtap.fetch.media import sniff
-
         if sniff(got.body) != "text/html":
             return None
-    from webtap.verdict import read_page
-
     return read_page(got.body)

@@ -20,8 +20,9 @@ import json
 import re
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from webtap.convert import code_fence
+from webtap.convert import code_fence, convert
 from webtap.errors import ParseError
+from webtap.fetch.negotiation import markdown_title
 from webtap.protocol import loads_json
 from webtap.text import strip_controls, strip_invisible
 
@@ -151,8 +152,6 @@ def _to_markdown(
     if media_type == "application/json" or media_type.endswith("+json"):
         return ("", _json(body, charset), media_type)
     if media_type in _MARKDOWN_TYPES:
-        from webtap.fetch.negotiation import markdown_title
-
         text = _text(decode(body, charset))
         return (markdown_title(text), text, media_type)
     if _is_text_type(media_type):
@@ -229,8 +228,6 @@ def _html(
     main_content: bool,
     inspect: Callable[[Any], None] | None = None,
 ) -> Converted:
-    from webtap.convert import convert
-
     text = decode(body, charset, html=True)
     # lxml refuses str input that carries an encoding declaration; the text is decoded already.
     text = _XML_DECLARATION.sub("", text, count=1)
@@ -252,7 +249,7 @@ def _pdf(body: bytes, media_type: str, deadline: Deadline | None) -> tuple[str, 
             f"Cannot read the PDF: the server said {media_type} but the body does not start "
             "like a PDF (no %PDF- header)"
         )
-    from webtap.pdf import to_markdown as pdf_to_markdown
+    from webtap.pdf import to_markdown as pdf_to_markdown  # PDFium: only for a PDF
 
     return pdf_to_markdown(body, deadline)
 
@@ -342,7 +339,7 @@ def _detect(body: bytes) -> str:
         pass
     else:
         return "utf-8"
-    from charset_normalizer import from_bytes
+    from charset_normalizer import from_bytes  # only for a body of no known charset
 
     matches = list(from_bytes(body[: 256 * 1024]))
     if not matches:

@@ -1,15 +1,18 @@
 """Fetching a page: the steps from a URL to a :class:`Page`, in order.
 
 1. The URL is checked (:mod:`webtap.fetch.urls`) and the settings read
-   (:mod:`webtap.fetch.settings`).
+   (:mod:`webtap.fetch.settings`) into the fetch's :class:`~webtap.fetch.session.Session`,
+   which every later step asks for its requests and conversions.
 2. robots.txt is asked, when the fetch obeys it (a URL the model chose;
    :mod:`webtap.fetch.robots_file`): from the caches, else with one request per origin.
 3. The page cache is asked (:mod:`webtap.fetch.page_cache`): a fresh page is the answer, with
    no request and no HTTP stack imported.
-4. The page is downloaded (:mod:`webtap.fetch.download`): over HTTP, redirects followed and
+4. The page is downloaded (:meth:`Session.get <webtap.fetch.session.Session.get>`, a
+   :class:`~webtap.fetch.download.Download`): over HTTP, redirects followed and
    every hop checked by the SSRF guard and robots.txt (:mod:`webtap.fetch.redirects`), a stale
    cached page asked for with a conditional request. A ``304`` serves the cached page.
-5. The body is converted by its media type (:mod:`webtap.fetch.media`), controls and
+5. The body is converted by its media type (:meth:`Session.convert
+   <webtap.fetch.session.Session.convert>`, :mod:`webtap.fetch.media`), controls and
    invisible characters taken out; the converter shows the verdict the page as parsed. A page
    whose content scripts build is then rendered in a browser, when it should be and can be,
    and converted the same way (:mod:`webtap.fetch.render`).
@@ -28,25 +31,24 @@ from __future__ import annotations
 
 from http import HTTPStatus
 from typing import TYPE_CHECKING, NamedTuple
+from urllib.parse import urlsplit
 
-from webtap.fetch.download import Session
-from webtap.fetch.page_cache import page_cache
-from webtap.fetch.settings import checked_mode, fetch_limits, fetch_mode, max_body
+from webtap.fetch.negotiation import ACCEPT, thin_content
+from webtap.fetch.render import Rendering, cached_page_serves, render_step
+from webtap.fetch.robots import obeys_robots
+from webtap.fetch.robots_file import robots_permit
+from webtap.fetch.session import Session
 from webtap.fetch.urls import check_url
-from webtap.guard import Guard
+from webtap.guard import AddressRefused
+from webtap.useragent import user_agent
 
 if TYPE_CHECKING:
-    from webtap.fetch.download import Download
-    from webtap.fetch.judge import Inspection
     from webtap.fetch.media import Converted
-    from webtap.fetch.page_cache import Hit, PageCache, StoredPage
+    from webtap.fetch.page_cache import StoredPage
     from webtap.fetch.redirects import Permit
-    from webtap.fetch.render import Rendering
+    from webtap.guard import Guard
     from webtap.net import Client, Limits, Timeouts
     from webtap.verdict import Verdict
-
-# webtap.net's client (and with it http.client), the converters and the classifier are
-# imported only where a request is made: a page from the cache costs none of them.
 
 __all__ = ["Page", "fetch"]
 
@@ -99,56 +101,68 @@ def fetch(
     ``render``: render the page in a browser (True), never (False), or as ``WEBTAP_RENDER``
     says (None; see :mod:`webtap.fetch.render`), which, like the cache, is only when webtap
     makes its own client: the browser does not see the web a client of yours sees.
+    These settings are the fetch's :class:`~webtap.fetch.session.Session`, which its every
+    request and conversion asks.
 
     Raises the error of what came back when it is not content (:mod:`webtap.verdict`).
     """
     url = check_url(url)
-    mode = fetch_mode() if mode is None else checked_mode(mode)
-    guard = guard or Guard.from_env()
-    pages = page_cache() if (client is None if cache is None else cache) else None
-    sent = _varying_headers()
-    with Session(guard, timeouts, client) as session:
-        permit = _robots(url, session, pages, model_chose)
-        key = pages.key(url, mode, guard, sent) if pages is not None else None
-        hit = pages.lookup(key, max_body(limits)) if pages is not None else None
-        if hit is not None and not _serves(hit.page, render):
-            hit = None  # kept unrendered, and this fetch must render it: fetched again
-        if hit is not None and hit.fresh:
-            return _from_cache(hit.page, url)
-        limits = limits or fetch_limits()
-        got = _download(url, session, limits, hit, permit)
-        if pages is not None and hit is not None and got.status == HTTPStatus.NOT_MODIFIED:
-            pages.refresh(key, hit.page, got.headers)
-            return _from_cache(hit.page, url)
-        converted, seen = _convert(got, mode, session)
-        step = _render(url, got, converted, seen, mode, session, limits, pages, render, client)
-        got, converted, seen = step.download, step.converted, step.seen
-        verdict = _judge(got, converted, seen)
-        source = _markdown_source(verdict, converted, seen, session, limits, permit)
-        if source is not None:
-            converted, verdict = source
-        elif not verdict.ok:
-            from webtap.fetch.judge import refusal
+    with Session(
+        mode=mode,
+        guard=guard,
+        timeouts=timeouts,
+        limits=limits,
+        client=client,
+        cache=cache,
+        render=render,
+    ) as session:
+        return _fetch(url, session, model_chose)
 
-            raise refusal(verdict, got, step.note)
-        assert converted is not None  # an answer that was not converted is an error
-        markdown_url = seen.alternate if source is not None and seen is not None else None
-        kept = step.keep or source is not None  # a note speaks of the page, not its Markdown
-        if pages is not None and verdict.kind == "content" and kept:
-            pages.remember(key, mode, guard, got, converted, sent, markdown_url, step.rendered)
-        if source is None:  # a page whose rendering was asked for says why it was not
-            converted = step.noted(converted)
-        return Page(
-            got.url,
-            converted.title,
-            converted.markdown,
-            converted.media_type,
-            converted.trimmed,
-            converted.invisible_removed,
-            verdict.kind,
-            markdown_url,
-            step.rendered,
+
+def _fetch(url: str, session: Session, model_chose: bool) -> Page:
+    """Steps 2 to 8 (the module doc), each asking ``session``."""
+    pages, sent = session.pages, _varying_headers()
+    session.permit = _robots(url, session, model_chose)
+    key = pages.key(url, session.mode, session.guard, sent) if pages is not None else None
+    hit = pages.lookup(key, session.max_body) if pages is not None else None
+    if hit is not None and not cached_page_serves(hit.page, session.render):
+        hit = None  # kept unrendered, and this fetch must render it: fetched again
+    if hit is not None and hit.fresh:
+        return _from_cache(hit.page, url)
+    got = session.get(url, conditions=hit.page.conditions() if hit is not None else None)
+    if pages is not None and hit is not None and got.status == HTTPStatus.NOT_MODIFIED:
+        pages.refresh(key, hit.page, got.headers)
+        return _from_cache(hit.page, url)
+    step = render_step(session, url, Rendering(got, *session.convert(got)))
+    got, converted, seen = step.download, step.converted, step.seen
+    from webtap.fetch.judge import judge, refusal  # the verdict: not for a page from the cache
+
+    verdict = judge(got, converted, seen)
+    source = _markdown_source(verdict, step, session)
+    if source is not None:
+        converted, verdict = source
+    elif not verdict.ok:
+        raise refusal(verdict, got, step.note)
+    assert converted is not None  # an answer that was not converted is an error
+    markdown_url = seen.alternate if source is not None and seen is not None else None
+    kept = step.keep or source is not None  # a note speaks of the page, not its Markdown
+    if pages is not None and verdict.kind == "content" and kept:
+        pages.remember(
+            key, session.mode, session.guard, got, converted, sent, markdown_url, step.rendered
         )
+    if source is None:  # a page whose rendering was asked for says why it was not
+        converted = step.noted(converted)
+    return Page(
+        got.url,
+        converted.title,
+        converted.markdown,
+        converted.media_type,
+        converted.trimmed,
+        converted.invisible_removed,
+        verdict.kind,
+        markdown_url,
+        step.rendered,
+    )
 
 
 # --- The steps ---------------------------------------------------------------------------------
@@ -157,133 +171,38 @@ def fetch(
 def _varying_headers() -> dict[str, str]:
     """The request headers a server may vary its answer on, as webtap sends them: in the page
     cache's key, so that ``Vary: Accept`` or ``Vary: User-Agent`` holds."""
-    from webtap.fetch.negotiation import ACCEPT
-    from webtap.useragent import user_agent
-
     return {"Accept": ACCEPT, "User-Agent": user_agent()}
 
 
-def _robots(
-    url: str, session: Session, pages: PageCache | None, model_chose: bool
-) -> Permit | None:
+def _robots(url: str, session: Session, model_chose: bool) -> Permit | None:
     """Step 2: robots.txt's word on ``url`` when the fetch obeys it (raises
     :class:`~webtap.errors.RobotsDisallowed`), and the check for the hops to come."""
-    from webtap.fetch.robots import obeys_robots
-
     if not obeys_robots(model_chose):
         return None
-    from urllib.parse import urlsplit
-
-    from webtap.fetch.robots_file import robots_permit
-    from webtap.guard import AddressRefused
-
     try:  # an address the guard refuses is refused as such, before its robots.txt is read
         session.guard.check_host(urlsplit(url).hostname or "")
     except AddressRefused as exc:
         raise exc.for_url(url) from None
-    permit = robots_permit(session, pages.cache if pages is not None else None)
+    permit = robots_permit(session)
     permit(url)
     return permit
 
 
-def _download(
-    url: str, session: Session, limits: Limits, hit: Hit | None, permit: Permit | None
-) -> Download:
-    """Step 4: the page's bytes, whatever the status (a stale page asked for conditionally)."""
-    from webtap.fetch.download import download
-
-    conditions = hit.page.conditions() if hit is not None else None
-    return download(
-        url,
-        session.timeouts,
-        session.deadline(),
-        limits,
-        session.guard,
-        session.client(),
-        conditions,
-        permit=permit,
-    )
-
-
-def _convert(
-    got: Download, mode: str, session: Session
-) -> tuple[Converted | None, Inspection | None]:
-    """Step 5: the body as Markdown, and what the verdict saw of an HTML page as parsed (an
-    answer with a status of 400 or more is not converted)."""
-    if got.status >= 400:
-        return None, None
-    from webtap.fetch.judge import Inspection
-    from webtap.fetch.media import convert_body
-
-    seen = Inspection(got.url)
-    converted = convert_body(
-        got.body,
-        got.content_type,
-        got.url,
-        main_content=mode == "main",
-        deadline=session.deadline(),
-        inspect=seen,
-    )
-    return converted, seen
-
-
-def _render(
-    url: str,
-    got: Download,
-    converted: Converted | None,
-    seen: Inspection | None,
-    mode: str,
-    session: Session,
-    limits: Limits,
-    pages: PageCache | None,
-    render: bool | None,
-    client: Client | None,
-) -> Rendering:
-    """Step 5, continued: a page whose content scripts build, rendered in a browser
-    (:mod:`webtap.fetch.render`); by default only through webtap's own client."""
-    from webtap.fetch.render import render_step
-
-    return render_step(
-        url,
-        got,
-        converted,
-        seen,
-        render=False if render is None and client is not None else render,
-        mode=mode,
-        session=session,
-        limits=limits,
-        pages=pages,
-    )
-
-
-def _judge(got: Download, converted: Converted | None, seen: Inspection | None) -> Verdict:
-    """Step 6: what came back (:mod:`webtap.verdict`)."""
-    from webtap.fetch.judge import judge
-
-    return judge(got, converted, seen)
-
-
 def _markdown_source(
-    verdict: Verdict,
-    converted: Converted | None,
-    seen: Inspection | None,
-    session: Session,
-    limits: Limits,
-    permit: Permit | None,
+    verdict: Verdict, step: Rendering, session: Session
 ) -> tuple[Converted, Verdict] | None:
     """Step 7: the page's Markdown version, when its HTML names one and came out thin (as
     content, an empty page or a script shell), as a page of content; else None."""
+    converted, seen = step.converted, step.seen
     if converted is None or seen is None or seen.alternate is None:
         return None
     if verdict.kind not in ("content", "script_shell", "empty"):
         return None
-    from webtap.fetch.negotiation import thin_content
-
     if not thin_content(converted):
         return None
-    from webtap.fetch.alternate import markdown_version
+    from webtap.fetch.alternate import markdown_version  # the request path, as judge's
 
-    version = markdown_version(seen.alternate, session, limits, permit)
+    version = markdown_version(seen.alternate, session)
     if version is None:
         return None
     title = version.title or converted.title
@@ -301,9 +220,3 @@ def _from_cache(page: StoredPage, url: str) -> Page:
         markdown_source=page.markdown_source,
         rendered=page.rendered,
     )
-
-
-def _serves(page: StoredPage, render: bool | None) -> bool:
-    from webtap.fetch.render import cached_page_serves  # light: no browser, no converter
-
-    return cached_page_serves(page, render)

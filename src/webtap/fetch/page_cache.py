@@ -123,7 +123,7 @@ def _seconds(text: str) -> float | None:
 
 
 def _http_date(text: str) -> float | None:
-    from email.utils import parsedate_to_datetime
+    from email.utils import parsedate_to_datetime  # the email package: not for a cache hit
 
     try:
         return parsedate_to_datetime(text.strip()).timestamp()

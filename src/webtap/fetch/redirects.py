@@ -1,12 +1,14 @@
 """Following redirects: every hop checked by the SSRF guard, cookies carried, at most N hops.
 
-:func:`follow` GETs a URL with a :class:`webtap.net.Client` and follows 301, 302, 303, 307 and
-308 itself. Each hop's URL passes the guard here, once, before anything is sent to it
-(:func:`checked_hop`: an address written in the URL, in any spelling); the client's transport
-checks every address a name resolves to when it connects. A fetch the model chose also asks
-robots.txt about each hop (``permit``) before it is sent. Cookies a hop sets go back to the
-same host on later hops (:class:`webtap.net.cookies.RedirectCookies`). A conditional request
-for a cached page asks only the hop whose response gave the validators.
+:func:`follow` GETs a URL with a session's client (:meth:`Session.get
+<webtap.fetch.session.Session.get>`) and follows 301, 302, 303, 307 and 308 itself. Each hop's
+URL passes the guard here, once, before anything is sent to it (:func:`checked_hop`: an address
+written in the URL, in any spelling); the client's transport checks every address a name
+resolves to when it connects. A fetch the model chose also asks robots.txt about each hop
+(``permit``) before it is sent. Cookies a hop sets go back to the same host on later hops
+(:class:`webtap.net.cookies.RedirectCookies`). A conditional request for a cached page asks
+only the hop whose response gave the validators. Transport errors become webtap's, a timeout
+told apart by the limit it reached: the fetch's deadline or the connect timeout.
 
 An answer with a status of 400 or more is returned, not raised: the fetch judges it
 (:mod:`webtap.verdict`: a bot wall's 403 is ``BLOCKED``, a 404 an ``HTTP_ERROR``), and for that
@@ -16,28 +18,43 @@ only the first :data:`ERROR_BODY_BYTES` of its body are read, never an error of 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
 from http import HTTPStatus
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 from urllib.parse import urldefrag, urlsplit
 
-from webtap.errors import HTTPError, clip
-from webtap.fetch.download import Download
+from webtap.errors import HTTPError, NetworkError, clip
+from webtap.fetch.download import WHAT, Download
 from webtap.fetch.negotiation import ACCEPT
 from webtap.fetch.urls import parsed_url, redirect_target, with_fragment
-from webtap.guard import AddressRefused
+from webtap.guard import AddressRefused, Guard
+from webtap.net import (
+    ConnectTimeout,
+    Deadline,
+    Limits,
+    ReadTimeout,
+    Response,
+    Timeouts,
+    TransportError,
+    decode_capped,
+    read_body,
+    translate_errors,
+)
+from webtap.net.cookies import RedirectCookies
+from webtap.settings import CONNECT_TIMEOUT, FETCH_TIMEOUT
 
 if TYPE_CHECKING:
     from webtap.fetch.page_cache import Conditions
-    from webtap.guard import Guard
-    from webtap.net import Client, Deadline, Limits, Response, Timeouts
-    from webtap.net.cookies import RedirectCookies
+    from webtap.net import Client
     from webtap.net.url import Target
 
 __all__ = [
     "ACCEPT",
     "ERROR_BODY_BYTES",
     "REDIRECT_STATUSES",
+    "Permit",
     "checked_hop",
+    "fetch_errors",
     "follow",
     "reason_phrase",
     "status_line",
@@ -50,20 +67,33 @@ Permit = Callable[[str], Any]
 """``permit(url)`` before a hop is sent: raises when it must not be (robots.txt)."""
 
 
+class Sender(Protocol):
+    """What following redirects needs of a fetch's session
+    (:class:`~webtap.fetch.session.Session`): a protocol, so that this module, which the
+    session imports on its first request, does not import it back."""
+
+    @property
+    def guard(self) -> Guard: ...
+
+    @property
+    def timeouts(self) -> Timeouts: ...
+
+    def client(self) -> Client: ...
+
+
 def follow(
-    client: Client,
+    session: Sender,
     url: str,
-    guard: Guard,
-    deadline: Deadline,
-    timeouts: Timeouts,
-    limits: Limits,
-    conditions: Conditions | None = None,
     *,
-    headers: Mapping[str, str] | None = None,
-    permit: Permit | None = None,
-    whole: bool = True,
+    headers: Mapping[str, str] | None,
+    conditions: Conditions | None,
+    limits: Limits,
+    deadline: Deadline,
+    permit: Permit | None,
+    whole: bool,
 ) -> Download:
-    """GET ``url``, following at most ``limits.max_redirects`` redirects, each one checked.
+    """GET ``url`` with ``session``'s client, within ``deadline``, following at most
+    ``limits.max_redirects`` redirects, each one checked.
 
     ``headers`` are sent on every hop (default: webtap's ``Accept``, :data:`ACCEPT`);
     ``permit(hop)`` is asked before each hop is sent. With ``conditions``, the hop they belong
@@ -71,8 +101,7 @@ def follow(
     of 400 or more is returned with the head of its body. ``whole``: a body past
     ``limits.max_body`` is an error; else (robots.txt) only that much of it is read.
     """
-    from webtap.net import read_body
-
+    client, guard, timeouts = session.client(), session.guard, session.timeouts
     hop = url  # this hop's URL as written: the caller's, then each Location made absolute
     visited: list[str] = []
     cookies: RedirectCookies | None = None  # made when a hop sets one (most never do)
@@ -103,8 +132,6 @@ def follow(
             ) as r:
                 if r.set_cookies:
                     if cookies is None:
-                        from webtap.net.cookies import RedirectCookies
-
                         cookies = RedirectCookies()
                     cookies.learn(target.host, path, r.set_cookies)
                 location = r.headers.get("location")
@@ -140,6 +167,26 @@ def follow(
     )
 
 
+@contextmanager
+def fetch_errors(deadline: Deadline, timeouts: Timeouts) -> Iterator[None]:
+    """Transport errors as webtap's, with timeouts told apart: the deadline or the connect limit."""
+    with translate_errors(WHAT):
+        try:
+            yield
+        except (ConnectTimeout, ReadTimeout, TimeoutError) as exc:
+            if deadline.remaining() < 0.05:  # a timeout this close to the end is the deadline
+                raise NetworkError(
+                    f"{WHAT}: no complete response within {deadline.seconds:g} s "
+                    f"(the overall deadline; set {FETCH_TIMEOUT.name} to allow more seconds)"
+                ) from None
+            if isinstance(exc, ConnectTimeout):
+                raise NetworkError(
+                    f"{WHAT}: connection timed out after {timeouts.connect:g} s "
+                    f"(set {CONNECT_TIMEOUT.name} to allow more seconds)"
+                ) from None
+            raise
+
+
 def checked_hop(url: str, guard: Guard) -> Target:
     """``url`` parsed, once the guard has seen its host as written: the one check of a hop's
     URL (its resolved addresses are checked by the transport when it connects).
@@ -158,8 +205,6 @@ def read_head(response: Response, max_bytes: int, deadline: Deadline) -> bytes:
     """The first ``max_bytes`` of the body, decoded; the rest is left unread, and a body that
     cannot be read or decoded to its end keeps what came before (an error page, robots.txt:
     the head is what counts, and it is never an error of its own)."""
-    from webtap.net import TransportError, decode_capped
-
     kept: list[bytes] = []
 
     def pieces() -> Iterator[bytes]:

@@ -48,18 +48,20 @@ import threading
 from typing import TYPE_CHECKING, NamedTuple
 from urllib.parse import urldefrag
 
+from webtap.fetch.download import Download
 from webtap.settings import RENDER
+from webtap.useragent import user_agent
 
 if TYPE_CHECKING:
     from types import TracebackType
 
     from webtap.browser import Browser, Rendered
-    from webtap.fetch.download import Download, Session
     from webtap.fetch.judge import Inspection
     from webtap.fetch.media import Converted
     from webtap.fetch.page_cache import PageCache, StoredPage
+    from webtap.fetch.session import Session
     from webtap.guard import Guard
-    from webtap.net import Deadline, Limits
+    from webtap.net import Deadline
 
 __all__ = [
     "MEMORY_TTL",
@@ -130,26 +132,17 @@ def cached_page_serves(page: StoredPage, render: bool | None) -> bool:
     return wanted(render) != "always"
 
 
-def render_step(
-    url: str,
-    got: Download,
-    converted: Converted | None,
-    seen: Inspection | None,
-    *,
-    render: bool | None,
-    mode: str,
-    session: Session,
-    limits: Limits,
-    pages: PageCache | None,
-) -> Rendering:
-    """The page fetched from ``url`` (``got``, ``converted``, ``seen``: None for an error
-    status), rendered if it should be and can be (see the module doc); ``mode`` is the fetch's
-    content mode, ``session`` gives its guard and deadline."""
-    from webtap.convert import CONTENT, SCRIPT_SHELL
+def render_step(session: Session, url: str, plain: Rendering) -> Rendering:
+    """The page fetched from ``url`` as downloaded and converted (``plain``; not converted for
+    an error status), rendered if it should be and can be (see the module doc), in
+    ``session``'s mode, under its guard, within its deadline; by default only through
+    webtap's own client."""
+    from webtap.convert import CONTENT, SCRIPT_SHELL  # the converter: not from the cache
 
-    plain = Rendering(got, converted, seen)
+    converted = plain.converted
     if converted is None or converted.media_type not in _HTML_TYPES:
         return plain
+    render = False if session.render is None and session.embedded else session.render
     how = wanted(render)
     shell = converted.state == SCRIPT_SHELL
 
@@ -165,7 +158,7 @@ def render_step(
             "or ask for this page rendered (webtap fetch --render; web_fetch's render argument "
             "in webtap mcp)."
         )
-    guard, deadline = session.guard, session.deadline()
+    pages, guard, deadline = session.pages, session.guard, session.deadline()
     if how == "auto":
         helped_before = _recall(pages, url, guard)
         if helped_before is False:
@@ -175,31 +168,21 @@ def render_step(
             )
         if not (shell or helped_before):
             return plain
-        from webtap.browser.find import INSTALL_HINT, find_browser
+        from webtap.browser.find import INSTALL_HINT, find_browser  # the browser: only here
 
         if find_browser() is None:  # a WEBTAP_BROWSER that names nothing raises here
             return unrendered(f"No browser is installed to render it: {INSTALL_HINT}.")
     if deadline.remaining() < MIN_SECONDS:
         return unrendered("Too little of the fetch's deadline was left to render it in a browser.")
-    from webtap.browser import RenderFailed
+    from webtap.browser import RenderFailed  # the browser: only for a page to render
 
     try:
-        page = _render(url, deadline, guard, limits.max_body)
+        page = _render(url, deadline, guard, session.limits.max_body)
     except RenderFailed as exc:
         return unrendered(f"Rendering it in a browser failed ({exc}).")
-    from webtap.fetch.judge import Inspection
-    from webtap.fetch.media import convert_body
-
-    download = _as_download(url, got, page)
-    inspection = Inspection(download.url)
-    made = convert_body(
-        download.body,
-        download.content_type,
-        download.url,
-        main_content=mode == "main",
-        deadline=deadline,
-        inspect=inspection,
-    )
+    download = _as_download(url, plain.download, page)
+    made, inspection = session.convert(download)
+    assert made is not None  # the DOM is converted as a page (its status is under 400)
     complete = page.outcome == "settled" and not page.truncated
     helped = made.state == CONTENT and (shell or len(made.markdown) > 2 * len(converted.markdown))
     if pages is not None and complete:
@@ -215,8 +198,6 @@ def _as_download(url: str, got: Download, page: Rendered) -> Download:
     """The rendered DOM as what a download answers: the URL the page ended on, the DOM without
     its scripts and ``<noscript>``, the page's own response's status and headers (the fetch's,
     if the browser saw none) without validators."""
-    from webtap.fetch.download import Download
-
     headers = page.headers or got.headers
     kept = {name: value for name, value in headers.items() if name not in _NOT_REVALIDATED}
     status = page.status if page.status is not None and page.status < 400 else got.status
@@ -309,8 +290,7 @@ def keep_browser() -> BrowserKept:
 def _render(url: str, deadline: Deadline, guard: Guard, max_html: int) -> Rendered:
     """``url`` rendered in the kept browser, else in a browser of its own."""
     global _kept
-    from webtap.browser import Browser, render
-    from webtap.useragent import user_agent
+    from webtap.browser import Browser, render  # the browser: only for a page to render
 
     agent = user_agent()  # the one User-Agent of every request webtap makes
 

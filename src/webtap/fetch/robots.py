@@ -35,6 +35,8 @@ from typing import Any, NamedTuple
 from urllib.parse import urlsplit
 
 from webtap.errors import Advice, NetworkError, RobotsDisallowed, clip
+from webtap.settings import ROBOTS
+from webtap.useragent import robots_token
 
 __all__ = [
     "MAX_ROBOTS_BYTES",
@@ -69,8 +71,6 @@ _MAY_DISALLOW = r"(?i)d\w*?a\w*?l\w*?w"
 def obeys_robots(model_chose: bool) -> bool:
     """Whether a fetch obeys robots.txt: ``WEBTAP_ROBOTS`` (``obey`` or ``ignore``) when set,
     else (``auto``) only when the model chose the URL."""
-    from webtap.settings import ROBOTS
-
     choice = ROBOTS.get()
     return model_chose if choice == "auto" else choice == "obey"
 
@@ -187,7 +187,7 @@ class RuleText:
     def protego(self) -> Any:
         """The file parsed by Protego (once)."""
         if self._parser is None:
-            from protego import Protego
+            from protego import Protego  # only for a file a plain reading cannot decide
 
             self._parser = Protego.parse(self.text)
         return self._parser
@@ -227,7 +227,7 @@ def _deciding_rule(parser: Any, url: str, token: str) -> tuple[str | None, str |
     file of that one rule. The names read here are Protego's own (the same from 0.5 to 0.7);
     if a release renames them the refusal still stands, only without the quote.
     """
-    from protego import Protego
+    from protego import Protego  # loaded already: the file was parsed by it
 
     try:
         rule_set = parser._get_matching_rule_set(token)
@@ -298,8 +298,6 @@ class RobotsCache:
         """Raise :class:`RobotsDisallowed` when robots.txt refuses ``url`` to ``token`` (default:
         webtap's own, :func:`webtap.useragent.robots_token`); else the decision."""
         if token is None:
-            from webtap.useragent import robots_token
-
             token = robots_token()
         decision = self.rules(url, fetch_robots).decide(url, token)
         if not decision.allowed:

@@ -2,7 +2,7 @@
 every process in the page cache's file (DESIGN 14).
 
 :mod:`webtap.fetch.robots` decides; this module gets it the file. robots.txt is asked for through
-the fetch's :class:`~webtap.fetch.download.Session` (its guard, its client, its deadline, at
+the fetch's :class:`~webtap.fetch.session.Session` (its guard, its client, its deadline, at
 most :data:`ROBOTS_SECONDS` of it), following up to five redirects (RFC 9309 2.3.1.2), at most
 512 KiB of it read. Each answer is kept twice:
 
@@ -23,11 +23,13 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from webtap.errors import HTTPError, InvalidURL, NetworkError, URLNotAllowed
+from webtap.fetch.page_cache import guard_policy
+from webtap.fetch.robots import MAX_ROBOTS_BYTES, RULES_TTL, UNREACHABLE_TTL, check_robots
 
 if TYPE_CHECKING:
     from webtap.cache import Cache
-    from webtap.fetch.download import Session
     from webtap.fetch.redirects import Permit
+    from webtap.fetch.session import Session
 
 __all__ = ["ROBOTS_ACCEPT", "ROBOTS_REDIRECTS", "ROBOTS_SECONDS", "read_robots", "robots_permit"]
 
@@ -36,11 +38,12 @@ ROBOTS_REDIRECTS = 5  # RFC 9309 2.3.1.2: at least five
 ROBOTS_ACCEPT = "text/plain, */*;q=0.5"
 
 
-def robots_permit(session: Session, cache: Cache | None) -> Permit:
-    """``permit(url)`` for :func:`webtap.fetch.redirects.follow`: raises
-    :class:`~webtap.errors.RobotsDisallowed` when the robots.txt of ``url``'s origin refuses
-    it to webtap's product token; robots.txt read with ``session``, kept in ``cache`` too."""
-    from webtap.fetch.robots import check_robots
+def robots_permit(session: Session) -> Permit:
+    """``permit(url)`` for the session's requests (:attr:`Session.permit
+    <webtap.fetch.session.Session.permit>`): raises :class:`~webtap.errors.RobotsDisallowed`
+    when the robots.txt of ``url``'s origin refuses it to webtap's product token; robots.txt
+    read with ``session``, kept in its page cache's file too."""
+    cache = session.pages.cache if session.pages is not None else None
 
     def fetch_robots(where: str) -> tuple[int, bytes | str]:
         return read_robots(where, session, cache)
@@ -54,8 +57,6 @@ def robots_permit(session: Session, cache: Cache | None) -> Permit:
 def read_robots(where: str, session: Session, cache: Cache | None) -> tuple[int, bytes | str]:
     """``(status, body)`` of the robots.txt at ``where``: from ``cache`` while fresh, else asked
     for with ``session`` (and kept). ``NetworkError`` when no answer came (kept as such)."""
-    from webtap.fetch.page_cache import guard_policy
-
     key = f"robots|{guard_policy(session.guard)}|{where}" if cache is not None else None
     known = _known(cache, key)
     if known is not None:
@@ -75,19 +76,14 @@ def read_robots(where: str, session: Session, cache: Cache | None) -> tuple[int,
 
 
 def _ask(where: str, session: Session) -> tuple[int, str]:
-    from webtap.fetch.download import download
-    from webtap.fetch.robots import MAX_ROBOTS_BYTES
-    from webtap.net import Deadline, Limits
+    from webtap.net import Deadline, Limits  # a request: robots.txt from the cache needs none
 
-    deadline = Deadline(max(0.0, min(session.deadline().remaining(), ROBOTS_SECONDS)))
-    got = download(
+    got = session.get(
         where,
-        session.timeouts,
-        deadline,
-        Limits(max_body=MAX_ROBOTS_BYTES, max_redirects=ROBOTS_REDIRECTS),
-        session.guard,
-        session.client(),
         headers={"Accept": ROBOTS_ACCEPT},
+        limits=Limits(max_body=MAX_ROBOTS_BYTES, max_redirects=ROBOTS_REDIRECTS),
+        deadline=Deadline(max(0.0, min(session.deadline().remaining(), ROBOTS_SECONDS))),
+        robots=False,
         whole=False,
     )
     if 300 <= got.status < 400:  # a redirect without a Location: no file
@@ -120,6 +116,4 @@ def _keep(cache: Cache | None, key: str | None, status: int, body: str, why: str
 
 def _lifetime(status: int) -> float:
     """Seconds an answer is kept: as long as the process keeps it (webtap.fetch.robots)."""
-    from webtap.fetch.robots import RULES_TTL, UNREACHABLE_TTL
-
     return UNREACHABLE_TTL if status == 0 or status >= 500 else RULES_TTL

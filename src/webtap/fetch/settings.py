@@ -32,7 +32,7 @@ DEFAULT_MAX_BYTES = MAX_BYTES.default  # net.Limits().max_body, without importin
 
 def fetch_timeouts() -> Timeouts:
     """Connect timeout and overall deadline, from the environment or the defaults."""
-    from webtap.net import Timeouts
+    from webtap.net import Timeouts  # not for the cache's checks (module doc)
 
     total = FETCH_TIMEOUT.get()
     connect = CONNECT_TIMEOUT.get()
@@ -53,7 +53,7 @@ def checked_mode(mode: str) -> str:
 
 def fetch_limits() -> Limits:
     """Size cap (decoded bytes) and redirect limit, from the environment or the defaults."""
-    from webtap.net import Limits
+    from webtap.net import Limits  # not for the cache's checks (module doc)
 
     return Limits(max_body=MAX_BYTES.get())
 

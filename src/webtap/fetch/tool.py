@@ -62,7 +62,7 @@ def web_fetch(
     if page.rendered:
         response["rendered"] = True
     if page.verdict != "content":
-        from webtap.verdict import Verdict
+        from webtap.verdict import Verdict  # the classifier: not for a page from the cache
 
         response.update(Verdict(page.verdict).fields())
     return response

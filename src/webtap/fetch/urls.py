@@ -58,6 +58,7 @@ def check_url(url: str) -> str:
 
 def parsed_url(url: str) -> Target:
     """``url`` ready to request (:func:`webtap.net.url.parse_url`), else :class:`InvalidURL`."""
+    # webtap.net: loaded for a request, not for check_url (every fetch, from the cache too).
     from webtap.net.url import URLProblem, parse_url
 
     try:

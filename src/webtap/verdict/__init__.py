@@ -90,9 +90,6 @@ KINDS = (
     "script_shell",
     "empty",
 )
-# The old name of `Signals`, which `webtap.fetch.judge` still imports; `webtap.fetch.Page` is
-# the one page class (issue 27).
-Page = Signals
 _SUCCESSES = frozenset(("content", "paywall"))
 # A converter's state that leaves the judgement to the classifier's own checks: none (a page
 # not converted, such as an error page read for its verdict alone) or "content" (a page that

@@ -50,8 +50,9 @@ LAYERS: list[tuple[str, set[str]]] = [
             "budget_store",
         },
     ),
-    # Pages read: to Markdown, and what a page is (its verdict, its Markdown version).
-    ("converters", {"convert", "pdf", "verdict", "negotiation"}),
+    # Pages read: to Markdown, what a page is (its verdict, its Markdown version), and whether a
+    # quote stands in its text.
+    ("converters", {"convert", "pdf", "verdict", "negotiation", "quotes"}),
     ("browser", {"browser"}),  # renders pages for the fetch, through the guard and net
     ("fetch and search", {"fetch", "search"}),
     ("tools", {"tools", "entry"}),

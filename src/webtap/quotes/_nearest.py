@@ -84,9 +84,9 @@ def _best_start(index: QuoteIndex, folded: list[str]) -> int | None:
     half = len(folded) // 2
     if half >= 3:
         for words, shift in ((folded[:half], 0), (folded[half:], half)):
-            found = index.find_words(words)
-            if found is not None:
-                return max(0, found - shift)
+            place = index.find_words(words)
+            if place is not None:
+                return max(0, place - shift)
     positions = index.positions()
     found = [(i, positions[word]) for i, word in enumerate(folded) if word in positions]
     if not found:

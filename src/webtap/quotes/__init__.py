@@ -9,7 +9,8 @@
     ('the quote leaves out “never” (a negation)',)
 
 :func:`locate` finds one quote; a :class:`QuoteIndex` reads a text once for many quotes (a
-snapshot's citations). Either answers a :class:`Match`: verified or not, the span as
+snapshot's citations); a :class:`Checker` answers ``webtap verify --jsonl``'s requests, each
+text read once, a URL's text asked of the ``text_of`` it is given (``webtap.fetch.text_of``). Either answers a :class:`Match`: verified or not, the span as
 code-point offsets into the text (``text[start:end] == exact``), a score for information, and
 for a quote not verified the nearest passage and what differs.
 
@@ -26,6 +27,7 @@ order, a passage from elsewhere.
 
 from __future__ import annotations
 
+from webtap.quotes._checker import Checker, TextOf
 from webtap.quotes._index import MAX_GAP, Match, QuoteIndex, locate
 
-__all__ = ["MAX_GAP", "Match", "QuoteIndex", "locate"]
+__all__ = ["MAX_GAP", "Checker", "Match", "QuoteIndex", "TextOf", "locate"]

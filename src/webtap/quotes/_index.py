@@ -19,13 +19,17 @@ from itertools import accumulate
 from typing import NamedTuple
 
 from webtap.errors import InvalidInput
+from webtap.quotes._negations import is_negation
 from webtap.quotes._tokens import Words, ellipsis_pieces, read, same_word
 
 __all__ = ["MAX_GAP", "Match", "QuoteIndex", "locate"]
 
 MAX_GAP = 80
 """Words the page may have between two pieces of a quote that an ellipsis joins: the pieces of
-one passage (a paragraph or two), not of the page."""
+one passage (a paragraph or two), not of the page. None of them may be a negation."""
+
+
+_STARTS = 64  # places of an ellipsis quote's first piece tried, for the one with the least gap
 
 
 class Match(NamedTuple):
@@ -112,14 +116,19 @@ class QuoteIndex:
         """Where ``quote`` stands in the text (:class:`Match`). An empty quote, or one
         without a word, is an :class:`~webtap.errors.InvalidInput`."""
         pieces = _pieces(quote)
-        for joined, lean in ((self._full, False), (self._lean, True)):
-            found = self._chain(pieces, joined, lean)
-            if found is not None:
-                start = self.words.starts[found[0]]
-                end = self.words.ends[found[1]]
-                return Match(True, start, end, self.text[start:end], 1.0)
-            if self._lean is self._full:
-                break
+        # An ellipsis the text has itself, copied: the pieces stand together. Looked for first,
+        # so that a first piece found earlier on the page does not win with a gap.
+        tries = [[_together(pieces)], pieces] if len(pieces) > 1 else [pieces]
+        ways = [(self._full, False)]
+        if self._lean is not self._full:
+            ways.append((self._lean, True))
+        for chain in tries:
+            for joined, lean in ways:
+                found = self._chain(chain, joined, lean)
+                if found is not None:
+                    start = self.words.starts[found[0]]
+                    end = self.words.ends[found[1]]
+                    return Match(True, start, end, self.text[start:end], 1.0)
         from webtap.quotes._nearest import nearest
 
         return nearest(self, [piece.full for piece in pieces])
@@ -140,30 +149,45 @@ class QuoteIndex:
         return self._positions
 
     def _chain(self, pieces: list[_Piece], joined: _Joined, lean: bool) -> tuple[int, int] | None:
-        """The first and last word (indices among all) of the first place where every piece
-        stands in order, each within :data:`MAX_GAP` words of the one before."""
+        """The first and last word (indices among all) of the place where every piece stands
+        in order, each after the one before with a gap an ellipsis may stand for; of several,
+        the one with the fewest words left out."""
         needles = [_needle(piece, lean) for piece in pieces]
         if any(not words for words, _ in needles):
             return None
-        text = joined.string
+        best: tuple[int, int, int] | None = None  # (words left out, first, last)
         search_from = 0
-        while True:
+        for _ in range(_STARTS if len(pieces) > 1 else 1):
             first = self._find(needles[0], pieces[0], joined, search_from, lean)
             if first is None:
-                return None
+                break
             k, last = first
+            left_out = 0
             for needle, piece in zip(needles[1:], pieces[1:], strict=True):
-                after = joined.at[last + 1] - 1 if last + 1 < len(joined.at) else len(text) - 1
+                after = joined.at[last + 1] - 1 if last + 1 < len(joined.at) else len(joined.string)
                 following = self._find(needle, piece, joined, after, lean)
                 if following is None:
-                    return None  # nowhere after this place, so after no later one either
+                    return _span(best)  # nowhere after this place, so after no later one either
                 next_k, next_last = following
-                if joined.number[next_k] - joined.number[last] - 1 > MAX_GAP:
+                gap = (joined.number[last] + 1, joined.number[next_k])
+                if not self._elidable(*gap):
                     break
+                left_out += gap[1] - gap[0]
                 last = next_last
             else:
-                return joined.number[k], joined.number[last]
+                if best is None or left_out < best[0]:
+                    best = (left_out, joined.number[k], joined.number[last])
+                if left_out == 0:
+                    break
             search_from = joined.at[k]  # a later place for the first piece
+        return _span(best)
+
+    def _elidable(self, start: int, end: int) -> bool:
+        """Whether an ellipsis may stand for the text's words ``start``..``end`` (excluded):
+        at most :data:`MAX_GAP` of them, and no negation (leaving out a "not" is no elision)."""
+        return end - start <= MAX_GAP and not any(
+            is_negation(word) for word in self.words.folded[start:end]
+        )
 
     def _find(
         self,
@@ -196,18 +220,38 @@ class QuoteIndex:
         )
 
 
+def _span(best: tuple[int, int, int] | None) -> tuple[int, int] | None:
+    return None if best is None else (best[1], best[2])
+
+
 def _pieces(quote: str) -> list[_Piece]:
     if not quote.strip():
         raise InvalidInput("the quote is empty; give the words to look for")
     pieces = []
     for text in ellipsis_pieces(quote):
-        words = read(text)
+        words = read(text, page=False)
         if words.folded:
             lean = [k for k in range(len(words.folded)) if k not in words.optional]
             pieces.append(_Piece(words, lean))
     if not pieces:
         raise InvalidInput(f"the quote {quote[:40]!r} has no words to look for")
     return pieces
+
+
+def _together(pieces: list[_Piece]) -> _Piece:
+    """The pieces as one, as if their ellipses were not there."""
+    words = Words(
+        [w for piece in pieces for w in piece.full.cased],
+        [w for piece in pieces for w in piece.full.folded],
+        [],
+        [],
+        frozenset(),
+    )
+    lean, offset = [], 0
+    for piece in pieces:
+        lean += [offset + k for k in piece.lean]
+        offset += len(piece.full.folded)
+    return _Piece(words, lean)
 
 
 def _needle(piece: _Piece, lean: bool) -> tuple[list[str], str]:

@@ -12,25 +12,14 @@ from collections import Counter
 from difflib import SequenceMatcher
 from typing import TYPE_CHECKING
 
+from webtap.quotes._negations import is_negation
 from webtap.quotes._tokens import Words, same_word
 
 if TYPE_CHECKING:
     from webtap.quotes._index import Match, QuoteIndex
 
-__all__ = ["NEGATIONS", "nearest"]
+__all__ = ["nearest"]
 
-# Words that turn a claim into its opposite, named as such when put in or taken out.
-_NEGATIONS_BY_LANGUAGE = (
-    "not no never none nor neither nobody nothing nowhere without cannot can't don't doesn't "
-    "didn't isn't aren't wasn't weren't won't wouldn't shouldn't couldn't hasn't haven't hadn't "
-    "mustn't needn't ain't",
-    "nicht kein keine keinen keinem keiner keines nie niemals ohne weder",
-    "ne pas non jamais aucun aucune sans ni",
-    "nie bez żaden żadna żadne nigdy",
-    "no nunca ningún ninguna sin tampoco",
-    "non mai nessuno nessuna senza né",
-)
-NEGATIONS = frozenset(word for words in _NEGATIONS_BY_LANGUAGE for word in words.split())
 _COMMON = 32  # a word found more often than this in the text casts no vote
 _SHOWN = 6  # differences named, at most
 
@@ -125,7 +114,6 @@ def _kind(ours: list[str], theirs: list[str]) -> str:
     """What kind of change it is, when it is one that turns a claim around."""
     if any(any(c.isdigit() for c in w) for w in ours + theirs):
         return " (a number)"
-    negations = {w.casefold() for w in ours} ^ {w.casefold() for w in theirs}
-    if negations & NEGATIONS:
+    if any(map(is_negation, {w.casefold() for w in ours} ^ {w.casefold() for w in theirs})):
         return " (a negation)"
     return ""

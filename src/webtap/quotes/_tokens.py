@@ -49,13 +49,15 @@ _MINUSES = "\\-\u2212\u2010\u2011\u2012\u2013"
 _UNITS = "%\u2030\u2031\u00b0\u00b1$\u00a2-\u00a5\u20a0-\u20cf"
 
 _LETTER = f"[^\\W_{_UNSPACED}]"
-# A word goes on over letters, combining marks, hidden characters, a separator between digits
-# (3.5, 1,000, 10:30) and an apostrophe between letters (don't, l'eau). Each alternative starts
-# with its character class and looks around only then: the scan stays in C's fast loops.
+# A word goes on over letters, combining marks, hidden characters before more of it, a
+# separator between digits (3.5, 1,000, 10:30) and an apostrophe before a letter (don't,
+# l'eau). Each alternative starts with its character class and looks around only then: the
+# scan stays in C's fast loops.
 _ON = (
-    f"(?:{_LETTER}++|[{MARKS}{_HIDDEN}]++"
+    f"(?:{_LETTER}++|[{MARKS}]++"
+    f"|[{_HIDDEN}]++(?=[{_APOSTROPHES}]?{_LETTER})"
     f"|[.,:](?<=\\d[.,:])(?=\\d)"
-    f"|[{_APOSTROPHES}](?<=[^\\W_][{_APOSTROPHES}])(?=[{_HIDDEN}]*{_LETTER}))*+"
+    f"|[{_APOSTROPHES}](?=[{_HIDDEN}]*{_LETTER}))*+"
 )
 _WORD = re.compile(
     f"{_LETTER}{_ON}|[{_UNSPACED}{_UNITS}]"
@@ -65,18 +67,23 @@ _WORD = re.compile(
 
 _SPLIT = re.compile(f"({_WORD.pattern})")
 
-# Read as nothing: a Markdown link's destination (after its "]"), an HTML tag.
-_DESTINATION = re.compile(r"(?<=\])\((?:[^()\s]|\([^()\s]*\))*(?:\s+\"[^\"]*\")?\)")
+# Read as nothing: a Markdown link's destination with the "]" before it, an HTML tag.
+_DESTINATION = re.compile(r"\]\((?:[^()\s]|\([^()\s]*\))*(?:\s+\"[^\"]*\")?\)")
+# Emphasis inside a word, "fa**t**", is hidden too: the word reads as it shows.
+_INNER_EMPHASIS = re.compile(r"(?<=[^\W_])(?:\*{1,3}|~~)(?=[^\W_])")
 _TAG = re.compile(r"</?[A-Za-z][\w-]*(?:\s[^<>]*)?/?>")
+_CODE = re.compile(r"(`+[^`]*?`+)")
 _ENTITY = re.compile(r"&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});")
 
 # Optional words: a list item's number, an image's alt text, a footnote mark, a fence's language.
 _OPTIONAL = re.compile(
     r"(?m)^[ \t>]*(\d{1,9})[.)](?=[ \t])"
     r"|!\[([^\]\n]*)\]"
-    r"|\[(\^?\d{1,4}|\^[^\]\s]{1,32})\]"
+    r"|\[(\^?\d{1,4}|\^[^\]\s]{1,32})\](?!\()"  # a footnote mark, not a link's text
     r"|^[ \t]*(?:```|~~~)[ \t]*([^\s`]+)"
 )
+
+_ALT = 2  # the group of _OPTIONAL that is an image's alt text
 
 # An ellipsis in a quote joins two pieces of one passage: … ... . . . [...] […] (...) (…)
 _ELLIPSIS = re.compile(r"[\[(]\s*(?:…|\.(?:\s?\.){2,})\s*[\])]|…|\.(?:\s?\.){2,}")
@@ -101,8 +108,9 @@ class Words(NamedTuple):
     optional: frozenset[int]
 
 
-def read(text: str) -> Words:
-    """The words of ``text`` (a page's or a quote's), spans into ``text`` itself."""
+def read(text: str, *, page: bool = True) -> Words:
+    """The words of ``text``, spans into ``text`` itself. ``page``: a page's words, of which an
+    image's alt text is optional too; a quote's alt text is words it claims, never left out."""
     scrubbed = _scrub(text)
     # Words and what is between them alternate in the split, so their ends are running sums.
     parts = _SPLIT.split(scrubbed)
@@ -115,7 +123,7 @@ def read(text: str) -> Words:
     else:
         cased = [word if word.isascii() else _normal(word) for word in raw]
         folded = [word.casefold() for word in cased]
-    return Words(cased, folded, starts, ends, _optional(scrubbed, starts))
+    return Words(cased, folded, starts, ends, _optional(scrubbed, starts, page))
 
 
 def _normal(word: str) -> str:
@@ -125,15 +133,35 @@ def _normal(word: str) -> str:
 
 def _scrub(text: str) -> str:
     """``text`` with what is not read blanked out and entities decoded, every character where it
-    was: a blanked span becomes spaces, an entity its character padded with soft hyphens
-    (invisible inside a word), so that a word's span is its span in ``text``."""
+    was: a tag becomes spaces, a link's destination soft hyphens (invisible inside a word), an
+    entity its character after soft hyphens, so that a word's span is its span in ``text``."""
     if "](" in text:
-        text = _DESTINATION.sub(lambda m: " " * len(m.group()), text)
+        # Hidden, not blank: "[Boeing](url)'s" reads as the one word "Boeing's" it shows.
+        text = _DESTINATION.sub(_hide, text)
     if "<" in text:
-        text = _TAG.sub(lambda m: " " * len(m.group()), text)
+        text = _blank_tags(text)
+    if "*" in text or "~" in text:
+        text = _INNER_EMPHASIS.sub(_hide, text)
     if "&" in text:
         text = _ENTITY.sub(_decoded, text)
     return text
+
+
+def _blank_tags(text: str) -> str:
+    """HTML tags blanked out, but not in a code span, where a tag is what the text says."""
+    if "`" not in text:
+        return _TAG.sub(_blank, text)
+    parts = _CODE.split(text)
+    parts[::2] = [_TAG.sub(_blank, part) for part in parts[::2]]
+    return "".join(parts)
+
+
+def _blank(match: re.Match[str]) -> str:
+    return " " * len(match.group())
+
+
+def _hide(match: re.Match[str]) -> str:
+    return "\u00ad" * len(match.group())
 
 
 def _decoded(match: re.Match[str]) -> str:
@@ -143,10 +171,10 @@ def _decoded(match: re.Match[str]) -> str:
         return entity
     if character.isspace():
         return " " * len(entity)
-    return character + "\u00ad" * (len(entity) - 1)
+    return "\u00ad" * (len(entity) - 1) + character
 
 
-def _optional(scrubbed: str, starts: list[int]) -> frozenset[int]:
+def _optional(scrubbed: str, starts: list[int], page: bool) -> frozenset[int]:
     if not ("[" in scrubbed or "```" in scrubbed or "~~~" in scrubbed or "." in scrubbed):
         return frozenset()
     from bisect import bisect_left
@@ -154,6 +182,8 @@ def _optional(scrubbed: str, starts: list[int]) -> frozenset[int]:
     optional: set[int] = set()
     for match in _OPTIONAL.finditer(scrubbed):
         group = next(g for g in range(1, 5) if match.group(g) is not None)
+        if group == _ALT and not page:
+            continue
         first = bisect_left(starts, match.start(group))
         last = bisect_left(starts, match.end(group))
         optional.update(range(first, last))
@@ -161,8 +191,9 @@ def _optional(scrubbed: str, starts: list[int]) -> frozenset[int]:
 
 
 def ellipsis_pieces(quote: str) -> list[str]:
-    """The pieces of a quote that an ellipsis joins (one piece when there is none)."""
-    return [piece for piece in _ELLIPSIS.split(quote) if piece.strip()]
+    """The pieces of a quote that an ellipsis joins (one piece when there is none), read after
+    what is not read is gone (a link's destination may hold "...")."""
+    return [piece for piece in _ELLIPSIS.split(_scrub(quote)) if piece.strip()]
 
 
 def same_word(word: str, there: str, *, first: bool = False) -> bool:

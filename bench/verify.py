@@ -28,7 +28,9 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
+import resource
 import subprocess
 import sys
 import time
@@ -83,19 +85,23 @@ def run_webtap(pages: list[dict[str, Any]]) -> tuple[dict[int, Any], float]:
     return results, time.process_time() - started
 
 
-def run_exe(pages: list[dict[str, Any]]) -> tuple[float, int, list[Any]]:
-    """``webtap verify --jsonl`` over every page: wall seconds, quotes, the answers."""
+def run_exe(pages: list[dict[str, Any]]) -> tuple[float, float, int, list[Any]]:
+    """``webtap verify --jsonl`` over every page: wall seconds, the process's CPU seconds,
+    quotes, the answers."""
     lines = "".join(
         json.dumps({"text": p["text"], "quotes": [q["quote"] for q in p["quotes"]]}) + "\n"
         for p in pages
     ).encode()
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
     done = subprocess.run(
         [str(WEBTAP), "verify", "--jsonl"], input=lines, capture_output=True, check=True
     )
     elapsed = time.perf_counter() - started
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     answers = [json.loads(line) for line in done.stdout.decode().splitlines()]
-    return elapsed, sum(len(p["quotes"]) for p in pages), answers
+    return elapsed, cpu, sum(len(p["quotes"]) for p in pages), answers
 
 
 def pct(part: int, whole: int) -> str:
@@ -215,15 +221,18 @@ def main(argv: list[str] | None = None) -> int:
     for kind, quote, found in slips[:20]:
         print(f"  {kind}: {quote!r} -> {found!r}")
     if not args.no_exe:
-        elapsed, count, answers = run_exe(pages)
+        elapsed, cpu, count, answers = run_exe(pages)
         agree = all(
             answer["results"][n]["verified"] == results[number, n].verified
             for number, answer in enumerate(answers)
             for n in range(len(pages[number]["quotes"]))
         )
         print(
-            f"webtap verify --jsonl: {count} quotes over {len(pages)} lines in {elapsed:.2f} s "
-            f"wall, startup included: {count / elapsed:,.0f} quotes/s; same verdicts: {agree}"
+            f"webtap verify --jsonl: {count} quotes over {len(pages)} lines, startup included: "
+            f"{elapsed:.2f} s wall, {count / elapsed:,.0f} quotes/s; {cpu:.2f} s of CPU, "
+            f"{count / cpu:,.0f} quotes/s (wall time counts the other processes on the machine: "
+            f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores); "
+            f"same verdicts: {agree}"
         )
     return 0
 

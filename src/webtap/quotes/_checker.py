@@ -60,9 +60,14 @@ class Checker:
         text, url = request.get("text"), request.get("url")
         if (text is None) == (url is None):
             raise InvalidInput('give either "text" or "url", not both and not neither')
-        if not isinstance(text if url is None else url, str):
-            raise InvalidInput(f'"{"text" if url is None else "url"}" must be a string')
-        index = self.index(text if url is None else self.text(url))
+        if url is None:
+            if not isinstance(text, str):
+                raise InvalidInput('"text" must be a string')
+        elif isinstance(url, str):
+            text = self.text(url)
+        else:
+            raise InvalidInput('"url" must be a string')
+        index = self.index(text)
         return {"results": [_result(index, quote) for quote in quotes]}
 
     def answer_line(self, line: str) -> str:
@@ -87,7 +92,7 @@ def _result(index: QuoteIndex, quote: Any) -> dict[str, Any]:
     if not isinstance(quote, str):
         return _refused("a quote must be a string")
     try:
-        return index.locate(quote).result()
+        return index.locate(quote, explain=False).result()
     except InvalidInput as exc:
         return _refused(exc.message)
 

@@ -112,9 +112,11 @@ class QuoteIndex:
         )
         self._positions: dict[str, list[int]] | None = None
 
-    def locate(self, quote: str) -> Match:
+    def locate(self, quote: str, *, explain: bool = True) -> Match:
         """Where ``quote`` stands in the text (:class:`Match`). An empty quote, or one
-        without a word, is an :class:`~webtap.errors.InvalidInput`."""
+        without a word, is an :class:`~webtap.errors.InvalidInput`. ``explain=False`` leaves
+        a refused quote's ``differences`` out (its score and nearest passage stay), for
+        programs that read only the verdict."""
         pieces = _pieces(quote)
         # An ellipsis the text has itself, copied: the pieces stand together. Looked for first,
         # so that a first piece found earlier on the page does not win with a gap.
@@ -131,7 +133,7 @@ class QuoteIndex:
                     return Match(True, start, end, self.text[start:end], 1.0)
         from webtap.quotes._nearest import nearest
 
-        return nearest(self, [piece.full for piece in pieces])
+        return nearest(self, [piece.full for piece in pieces], explain=explain)
 
     def find_words(self, folded: list[str]) -> int | None:
         """The index of the first word of the first place where these case-folded words stand

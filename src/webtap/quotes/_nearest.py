@@ -24,7 +24,7 @@ _COMMON = 32  # a word found more often than this in the text casts no vote
 _SHOWN = 6  # differences named, at most
 
 
-def nearest(index: QuoteIndex, pieces: list[Words]) -> Match:
+def nearest(index: QuoteIndex, pieces: list[Words], *, explain: bool = True) -> Match:
     from webtap.quotes._index import Match
 
     cased = [word for piece in pieces for word in piece.cased]
@@ -63,7 +63,8 @@ def nearest(index: QuoteIndex, pieces: list[Words]) -> Match:
     passage = [page.cased[k] for k in chosen]
     score = 2 * matched / (len(folded) + len(passage))
     text = index.text[page.starts[chosen[0]] : page.ends[chosen[-1]]]
-    return Match(False, None, None, None, score, text, _differences(cased, passage))
+    differences = _differences(cased, passage) if explain else ()
+    return Match(False, None, None, None, score, text, differences)
 
 
 def _best_start(index: QuoteIndex, folded: list[str]) -> int | None:

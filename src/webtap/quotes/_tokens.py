@@ -84,6 +84,7 @@ _OPTIONAL = re.compile(
 )
 
 _ALT = 2  # the group of _OPTIONAL that is an image's alt text
+_ORDINAL = re.compile(r"\d[.)][ \t]")  # what a list item's number needs, found fast
 
 # An ellipsis in a quote joins two pieces of one passage: … ... . . . [...] […] (...) (…)
 _ELLIPSIS = re.compile(r"[\[(]\s*(?:…|\.(?:\s?\.){2,})\s*[\])]|…|\.(?:\s?\.){2,}")
@@ -175,7 +176,9 @@ def _decoded(match: re.Match[str]) -> str:
 
 
 def _optional(scrubbed: str, starts: list[int], page: bool) -> frozenset[int]:
-    if not ("[" in scrubbed or "```" in scrubbed or "~~~" in scrubbed or "." in scrubbed):
+    if not ("[" in scrubbed or "`" in scrubbed or "~" in scrubbed) and not _ORDINAL.search(
+        scrubbed
+    ):
         return frozenset()
     from bisect import bisect_left
 

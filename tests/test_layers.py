@@ -49,8 +49,9 @@ LAYERS: list[tuple[str, set[str]]] = [
             "signals",
         },
     ),
-    # Pages read: to Markdown, and what a page is (its verdict).
-    ("converters", {"convert", "pdf", "verdict"}),
+    # Pages read: to Markdown, what a page is (its verdict), and whether a quote stands in its
+    # text.
+    ("converters", {"convert", "pdf", "verdict", "quotes"}),
     ("browser", {"browser"}),  # renders pages for the fetch, through the guard and net
     ("fetch and search", {"fetch", "search"}),
     ("tools", {"tools", "entry"}),

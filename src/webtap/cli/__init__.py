@@ -19,6 +19,7 @@ COMMANDS = [
     "fetch",
     "search",
     "ask",
+    "verify",
     "sql",
     "batch",
     "map",

@@ -97,6 +97,8 @@ INSTRUCTIONS = {
     "API key, or SEARXNG_URL for a SearXNG instance), and when it is not the result says so.",
     "web_map": "web_map lists a site's URLs from its sitemaps without fetching its pages: "
     "find the page you need, then web_fetch it.",
+    "verify_quote": "verify_quote checks that a quote stands on a page, as web_fetch reads it, "
+    "before you cite it.",
 }
 
 # A call: (arguments, deadline in seconds) -> its result (the ``_event`` apart, in ``event``).
@@ -138,7 +140,10 @@ class ServedTool:
 
 
 def own_tools() -> list[ServedTool]:
-    """webtap's own tools, with the spec's schemas, run in process."""
+    """webtap's own tools, with the spec's schemas, run in process; then ``verify_quote``
+    (:mod:`webtap.mcp.quote`), which checks a quote against a page."""
+    from webtap.mcp.quote import verify_quote_tool
+
     served = []
     for spec in TOOLS.values():
         schema = spec.schema
@@ -163,6 +168,7 @@ def own_tools() -> list[ServedTool]:
             )
         )
     served.append(_map_tool())
+    served.append(verify_quote_tool())
     return served
 
 

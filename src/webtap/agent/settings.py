@@ -55,7 +55,8 @@ DEFAULT_TIME_LIMITS = TimeLimits()
 class AskSettings:
     """How one question is asked. ``model``: empty for :func:`default_model`.
     ``search_provider``: ``"brave"``, ``"searxng"``, ``"google"``, ``"none"``, or ``None`` for
-    the first that is set up."""
+    the first that is set up. ``citations``: what the tools read goes to the model as citable
+    documents and the answer comes with its citations, each checked (off: the spec's texts)."""
 
     model: str = ""
     max_tokens: int = DEFAULT_MAX_TOKENS
@@ -65,6 +66,7 @@ class AskSettings:
     fetch_limit: int = DEFAULT_FETCH_LIMIT
     max_retries: int = DEFAULT_MAX_RETRIES
     store_events: bool = True
+    citations: bool = False
 
 
 DEFAULT_SETTINGS = AskSettings()

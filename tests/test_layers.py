@@ -47,10 +47,12 @@ LAYERS: list[tuple[str, set[str]]] = [
             "useragent",
             "budget",
             "signals",
+            "snapshots",
         },
     ),
-    # Pages read: to Markdown, and what a page is (its verdict).
-    ("converters", {"convert", "pdf", "verdict"}),
+    # Pages read: to Markdown, what a page is (its verdict), and whether a quote stands in its
+    # text.
+    ("converters", {"convert", "pdf", "verdict", "quotes"}),
     ("browser", {"browser"}),  # renders pages for the fetch, through the guard and net
     ("fetch and search", {"fetch", "search"}),
     ("tools", {"tools", "entry"}),

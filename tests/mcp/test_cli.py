@@ -13,8 +13,9 @@ import pytest
         (
             ["--only", "web_fetch", "web_crawl"],
             {},
-            "webtap: unknown tool 'web_crawl' in --only; available: web_fetch, web_search_brave, "
-            "web_search_google, web_search_searxng (add --discovered for the host's tools)\n",
+            "webtap: unknown tool 'web_crawl' in --only; available: verify_quote, web_fetch, "
+            "web_search_brave, web_search_google, web_search_searxng (add --discovered for the "
+            "host's tools)\n",
         ),
         (
             ["--http", "localhost"],

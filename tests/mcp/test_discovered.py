@@ -79,7 +79,7 @@ async def test_discovered_tools_are_listed_beside_webtaps_own(
     monkeypatch.chdir(project)
     async with mcp_memory(discovered=True) as session:
         listed = {tool.name: tool for tool in (await session.client.list_tools()).tools}
-    assert set(listed) == {*TOOLS, "echo"}
+    assert set(listed) == {*TOOLS, "verify_quote", "echo"}
     echo = listed["echo"]
     assert echo.description == "Say the text back" and echo.title == "Echo"
     assert echo.input_schema["required"] == ["text"]
@@ -134,6 +134,8 @@ async def test_only_names_a_discovered_tool_only_with_discovered(run_exe: Any, p
     # With --discovered, the names there are include echo, and the broken tool's reason shows.
     result = run_exe("webtap", "mcp", "--discovered", "--only", "nope", cwd=project, timeout=30)
     assert result.returncode == 2
-    available = "echo, web_fetch, web_search_brave, web_search_google, web_search_searxng"
+    available = (
+        "echo, verify_quote, web_fetch, web_search_brave, web_search_google, web_search_searxng"
+    )
     assert f"available: {available}\n" in result.stderr
     assert "left out " in result.stderr and "broken-tool" in result.stderr

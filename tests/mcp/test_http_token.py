@@ -144,7 +144,7 @@ async def test_with_the_token_the_sdk_s_client_lists_and_calls(
     async with http, Client(streamable_http_client(url, http_client=http)) as client:
         listed = (await client.list_tools()).tools
         answer = await client.call_tool("web_fetch", {"url": "ftp://example.com/"})
-    assert [tool.name for tool in listed] == list(TOOLS)
+    assert [tool.name for tool in listed] == [*TOOLS, "verify_quote"]
     assert answer.is_error and answer.structured_content["error_code"] == "INVALID_URL"
 
 

@@ -53,7 +53,7 @@ async def test_streamable_http_lists_calls_and_logs(http_server: str, mode: str)
         listed = (await c.list_tools()).tools
         bad = await c.call_tool("web_fetch", {"url": "ftp://example.com/", "limit": -1})
         missing_key = await c.call_tool("web_search_google", {"query": "duckdb"})
-    assert [tool.name for tool in listed] == list(TOOLS)
+    assert [tool.name for tool in listed] == [*TOOLS, "verify_quote"]
     assert bad.is_error and "'limit'" in bad.content[0].text
     assert missing_key.is_error
     assert missing_key.structured_content["error_code"] == "AUTH_MISSING"

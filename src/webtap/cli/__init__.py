@@ -15,7 +15,7 @@ from webtap import __version__
 __all__ = ["main"]
 
 # Subcommand modules, in the order --help lists them.
-COMMANDS = ["fetch", "search", "ask", "sql", "batch", "tools", "events", "install", "mcp"]
+COMMANDS = ["fetch", "search", "ask", "verify", "sql", "batch", "tools", "events", "install", "mcp"]
 
 
 def build_parser() -> argparse.ArgumentParser:

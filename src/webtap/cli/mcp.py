@@ -15,8 +15,8 @@ __all__ = ["add_parser", "run"]
 MIN_TOKEN = 16  # characters of a WEBTAP_MCP_TOKEN: a guessable token is no token
 
 DESCRIPTION = """\
-Serve webtap's tools (web_fetch, web_search_brave, web_search_searxng, web_search_google) over
-the Model Context Protocol. By default the server speaks MCP on stdin/stdout, as Claude Desktop
+Serve webtap's tools (web_fetch, web_search_brave, web_search_searxng, web_search_google, and
+verify_quote, which checks a quote against a page) over the Model Context Protocol. By default the server speaks MCP on stdin/stdout, as Claude Desktop
 and Claude Code start it; --http HOST:PORT serves the streamable HTTP transport at
 http://HOST:PORT/mcp instead.
 Nothing but protocol messages is written to stdout; diagnostics go to stderr.

@@ -95,6 +95,8 @@ INSTRUCTIONS = {
     "when it comes back as an empty shell; render=true asks for that rendering.",
     "web_search": "The web_search_* tools search the web; each needs its provider set up (an "
     "API key, or SEARXNG_URL for a SearXNG instance), and when it is not the result says so.",
+    "verify_quote": "verify_quote checks that a quote stands on a page, as web_fetch reads it, "
+    "before you cite it.",
 }
 
 # A call: (arguments, deadline in seconds) -> its result (the ``_event`` apart, in ``event``).
@@ -136,7 +138,10 @@ class ServedTool:
 
 
 def own_tools() -> list[ServedTool]:
-    """webtap's own tools, with the spec's schemas, run in process."""
+    """webtap's own tools, with the spec's schemas, run in process; then ``verify_quote``
+    (:mod:`webtap.mcp.quote`), which checks a quote against a page."""
+    from webtap.mcp.quote import verify_quote_tool
+
     served = []
     for spec in TOOLS.values():
         schema = spec.schema
@@ -160,6 +165,7 @@ def own_tools() -> list[ServedTool]:
                 ),
             )
         )
+    served.append(verify_quote_tool())
     return served
 
 

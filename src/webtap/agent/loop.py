@@ -222,7 +222,7 @@ class _Loop:
             from webtap.host.events import keep_event
 
             keep_event(reply.event, self.session_id)
-        self.sources += reply.sources
+        self.sources += self.api.citable(reply)
         if self.on_step:
             self.on_step(reply)
         return reply

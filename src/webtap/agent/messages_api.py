@@ -14,7 +14,7 @@ from typing import Any
 
 from webtap.agent.reply import parse_reply
 from webtap.agent.retry import ModelCall, send
-from webtap.agent.steps import ToolCall, ToolReply
+from webtap.agent.steps import Source, ToolCall, ToolReply
 from webtap.agent.turn import CitedSpan, ModelTurn, ToolSpec
 
 __all__ = ["MessagesAPI"]
@@ -109,8 +109,17 @@ class MessagesAPI:
             block["is_error"] = True
         return block
 
+    def citable(self, reply: ToolReply) -> tuple[Source, ...]:
+        """The sources of ``reply`` sent as documents the model can cite, in the order sent
+        (what ``search_result_index`` counts): all of them, or none when citations are off or
+        one has no text (the API refuses an empty document; the spec's text goes instead)."""
+        if not self.citations or not all(source.blocks for source in reply.sources):
+            return ()
+        return reply.sources
+
     def _content(self, reply: ToolReply) -> str | list[dict[str, Any]]:
-        if not (self.citations and reply.sources):
+        sources = self.citable(reply)
+        if not sources:
             return reply.content
         blocks: list[dict[str, Any]] = [
             {
@@ -123,7 +132,7 @@ class MessagesAPI:
                 ],
                 "citations": {"enabled": True},
             }
-            for source in reply.sources
+            for source in sources
         ]
         if reply.note:
             blocks.append({"type": "text", "text": reply.note})

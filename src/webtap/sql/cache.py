@@ -34,10 +34,11 @@ class Question(NamedTuple):
     max_tokens: int
     search_provider: str  # "none" when the model gets no search
     max_tool_calls: int
+    cited: bool = False  # stps_ask_ai_cited: the answer is JSON, with its citations
 
     def cache_key(self) -> str:
         # This order is the key of files written by earlier versions: keep it.
-        return AnswerCache.key(
+        parts: tuple[Any, ...] = (
             self.model,
             self.max_tokens,
             self.context,
@@ -45,6 +46,7 @@ class Question(NamedTuple):
             self.search_provider,
             self.max_tool_calls,
         )
+        return AnswerCache.key(*parts, "cited") if self.cited else AnswerCache.key(*parts)
 
 
 def _m001_answers(db: sqlite3.Connection) -> None:

@@ -7,10 +7,12 @@ progress count, and the generation that a cancel bumps.
 
 from __future__ import annotations
 
+import json
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, wait
+from dataclasses import replace
 from typing import Any
 
 from webtap import agent
@@ -140,9 +142,11 @@ def ask_model(
 ) -> str:
     """One question's answer text, from ``cache`` or the model; a failure is an ``ERROR:``
     value. The answer is redacted before it is kept or returned, so a cache file never holds
-    a key."""
+    a key. A cited question's answer is the JSON of :func:`cited_value`."""
     secrets = credentials.secrets()
     key = question.cache_key()
+    if question.cited:
+        settings = replace(settings, citations=True)
     try:
         if cache is not None:
             hit = cache.get(key)
@@ -158,9 +162,26 @@ def ask_model(
                 credentials=credentials,
                 client=client,
             )
-        text = redact(answer.text, secrets)
+        text = cited_value(answer, secrets) if question.cited else redact(answer.text, secrets)
         if cache is not None:
             cache.put(key, question.model, text)
         return text
     except Exception as exc:  # a failure, or a bug, becomes a value, not a failed query
-        return error_value(exc, secrets)
+        failure = error_value(exc, secrets)
+        return json.dumps({"answer": failure, "citations": []}) if question.cited else failure
+
+
+def cited_value(answer: agent.Answer, secrets: Sequence[str]) -> str:
+    """``stps_ask_ai_cited``'s value as JSON: the answer and its citations (URL, title, the
+    quote, whether it stands in what was read), every text redacted."""
+    citations = [
+        {
+            "url": redact(c.url, list(secrets)),
+            "title": redact(c.title, list(secrets)),
+            "quote": redact(c.quote, list(secrets)),
+            "verified": c.verified,
+        }
+        for c in answer.citations
+    ]
+    value = {"answer": redact(answer.text, list(secrets)), "citations": citations}
+    return json.dumps(value, ensure_ascii=False)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import json
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import replace
@@ -46,6 +47,8 @@ Row = tuple[str | None, str | None, str | None, int | None]
 # name -> (what it does, for docs and --help)
 FUNCTIONS = {
     "stps_ask_ai(context, prompt [, model] [, max_tokens])": "the model's answer, or ERROR: ...",
+    "stps_ask_ai_cited(context, prompt [, model] [, max_tokens])": "the answer with its sources: "
+    "STRUCT(answer, citations[]: url, title, quote, verified)",
     **{source.setter: source.setter_help for source in KEY_SOURCES.values()},
     "stps_set_model(model)": "the default model (NULL restores the default)",
     "stps_get_model()": "the default model",
@@ -92,18 +95,23 @@ class SqlFunctions:
 
     # -- the batch ------------------------------------------------------------------------
 
-    def ask_many(self, rows: Sequence[Row], scope: Any = None) -> list[str | None]:
+    def ask_many(
+        self, rows: Sequence[Row], scope: Any = None, *, cited: bool = False
+    ) -> list[str | None]:
         """Answer each ``(context, prompt, model, max_tokens)``; NULL context or prompt → None.
 
         Rows with the same ``scope`` (one per query) share answers to identical questions.
-        Raises :class:`~webtap.sql.Interrupted` when cancelled; never raises for a row's
-        failure.
+        ``cited``: each answer is the JSON ``stps_ask_ai_cited`` gives (the answer and its
+        checked citations). Raises :class:`~webtap.sql.Interrupted` when cancelled; never
+        raises for a row's failure.
         """
         credentials = self.keys.resolve()
         try:
             api_key = credentials.require_anthropic()
         except WebtapError as exc:
             missing = error_value(exc, credentials.secrets())
+            if cited:
+                missing = json.dumps({"answer": missing, "citations": []})
             return [None if c is None or p is None else missing for c, p, _, _ in rows]
         # Resolved once for the chunk; "none" keeps a chosen provider without keys from
         # falling back to the other one.
@@ -120,6 +128,7 @@ class SqlFunctions:
                 settings.max_tokens if max_tokens is None else int(max_tokens),
                 provider,
                 settings.max_tool_calls,
+                cited,
             )
             for context, prompt, row_model, max_tokens in rows
         ]
@@ -257,16 +266,39 @@ class SqlFunctions:
         return self
 
     def _register_ask(self, connection: Any) -> None:
+        self._register_batch(connection, ASK_FUNCTION, cited=False)
+        self._register_batch(connection, CITED_FUNCTION, cited=True)
+        # DuckDB has no overloads for Python functions; a macro gives the optional arguments,
+        # and txid_current() tells one query from the next for deduplication.
+        for macro, function, wrap in (
+            ("stps_ask_ai", ASK_FUNCTION, "{}"),
+            ("stps_ask_ai_cited", CITED_FUNCTION, f"CAST(CAST({{}} AS JSON) AS {CITED_TYPE})"),
+        ):
+            call = wrap.format(
+                f"{function}(context::VARCHAR, prompt::VARCHAR, {{}}, {{}}, txid_current())"
+            )
+            connection.execute(
+                f"CREATE OR REPLACE TEMP MACRO {macro}"
+                f"(context, prompt) AS {call.format('NULL', 'NULL')}, "
+                f"(context, prompt, model) AS {call.format('model::VARCHAR', 'NULL')}, "
+                f"(context, prompt, model, max_tokens) AS "
+                f"{call.format('model::VARCHAR', 'max_tokens::BIGINT')}"
+            )
+
+    def _register_batch(self, connection: Any, name: str, *, cited: bool) -> None:
         from duckdb.func import ARROW, SPECIAL
 
         parameters = ["VARCHAR", "VARCHAR", "VARCHAR", "BIGINT", "UBIGINT"]
-        _drop(connection, ASK_FUNCTION)
+        _drop(connection, name)
         try:
             import pyarrow  # noqa: F401
 
+            def chunk(contexts: Any, prompts: Any, models: Any, limits: Any, scopes: Any) -> Any:
+                return self._arrow_chunk(contexts, prompts, models, limits, scopes, cited=cited)
+
             connection.create_function(
-                ASK_FUNCTION,
-                self._arrow_chunk,
+                name,
+                chunk,
                 parameters,
                 "VARCHAR",
                 type=ARROW,
@@ -274,26 +306,28 @@ class SqlFunctions:
                 side_effects=True,
             )
         except ImportError:
+            def row(context: Any, prompt: Any, model: Any, limit: Any, scope: Any) -> Any:
+                return self._one_row(context, prompt, model, limit, scope, cited=cited)
+
             connection.create_function(
-                ASK_FUNCTION,
-                self._one_row,
+                name,
+                row,
                 parameters,
                 "VARCHAR",
                 null_handling=SPECIAL,
                 side_effects=True,
             )
-        # DuckDB has no overloads for Python functions; a macro gives the optional arguments,
-        # and txid_current() tells one query from the next for deduplication.
-        call = f"{ASK_FUNCTION}(context::VARCHAR, prompt::VARCHAR, {{}}, {{}}, txid_current())"
-        connection.execute(
-            "CREATE OR REPLACE TEMP MACRO stps_ask_ai"
-            f"(context, prompt) AS {call.format('NULL', 'NULL')}, "
-            f"(context, prompt, model) AS {call.format('model::VARCHAR', 'NULL')}, "
-            f"(context, prompt, model, max_tokens) AS "
-            f"{call.format('model::VARCHAR', 'max_tokens::BIGINT')}"
-        )
 
-    def _arrow_chunk(self, contexts: Any, prompts: Any, models: Any, limits: Any, scopes: Any):
+    def _arrow_chunk(
+        self,
+        contexts: Any,
+        prompts: Any,
+        models: Any,
+        limits: Any,
+        scopes: Any,
+        *,
+        cited: bool = False,
+    ) -> Any:
         import pyarrow as pa
 
         scope_values = scopes.to_pylist()
@@ -306,14 +340,22 @@ class SqlFunctions:
                 strict=True,
             )
         )
-        answers = self.ask_many(rows, scope_values[0] if scope_values else None)
+        answers = self.ask_many(rows, scope_values[0] if scope_values else None, cited=cited)
         return pa.array(answers, type=pa.string())
 
-    def _one_row(self, context: Any, prompt: Any, model: Any, limit: Any, scope: Any) -> Any:
-        return self.ask_many([(context, prompt, model, limit)], scope)[0]
+    def _one_row(
+        self, context: Any, prompt: Any, model: Any, limit: Any, scope: Any, *, cited: bool = False
+    ) -> Any:
+        return self.ask_many([(context, prompt, model, limit)], scope, cited=cited)[0]
 
 
 ASK_FUNCTION = "webtap_ask_ai_batch"
+CITED_FUNCTION = "webtap_ask_ai_cited_batch"
+# What stps_ask_ai_cited returns (issue 28).
+CITED_TYPE = (
+    "STRUCT(answer VARCHAR, citations STRUCT(url VARCHAR, title VARCHAR, quote VARCHAR, "
+    "verified BOOLEAN)[])"
+)
 
 
 def register(

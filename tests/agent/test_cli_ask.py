@@ -168,3 +168,46 @@ def test_no_citations_sends_the_specs_texts(
     assert run.stdout == "41,300.\n"
     (result,) = anthropic_api.bodies[1]["messages"][-1]["content"]
     assert isinstance(result["content"], str)
+
+
+# -- typed answers (issue 29) --------------------------------------------------------------------
+
+
+def test_schema_prints_the_value_as_json(
+    run_exe: Any, anthropic_api: FakeAnthropic, tmp_path: Any
+) -> None:
+    schema = tmp_path / "facts.json"
+    schema.write_text(
+        '{"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}'
+    )
+    anthropic_api.queue(
+        message(text("Lyon.")),
+        message(tool_use("answer", {"city": "Lyon"}), stop_reason="tool_use"),
+    )
+
+    run = run_exe("webtap", "ask", "Where?", "--schema", str(schema), "--json")
+
+    assert run.returncode == 0, run.stderr
+    assert run.json == {"city": "Lyon"}
+
+
+def test_a_duckdb_type_as_schema_and_a_value_that_never_fits(
+    run_exe: Any, anthropic_api: FakeAnthropic
+) -> None:
+    never = message(tool_use("answer", {"year": "soon"}), stop_reason="tool_use")
+    anthropic_api.queue(message(text("Soon.")), never, never)
+
+    run = run_exe("webtap", "ask", "When?", "--schema", "STRUCT(year INTEGER)")
+
+    assert run.returncode == 1
+    assert run.stdout == ""
+    assert "did not fit the schema, also when asked again: At year" in run.stderr
+    assert "Traceback" not in run.stderr
+
+
+def test_a_bad_schema_is_one_line(run_exe: Any, anthropic_api: FakeAnthropic) -> None:
+    run = run_exe("webtap", "ask", "q", "--schema", "STRUCT(a NOPE)")
+    assert run.returncode == 1
+    assert "is not a DuckDB type" in run.stderr
+    assert len(run.stderr.strip().splitlines()) == 1
+    assert anthropic_api.requests == []

@@ -34,7 +34,12 @@ class Question(NamedTuple):
     max_tokens: int
     search_provider: str  # "none" when the model gets no search
     max_tool_calls: int
-    cited: bool = False  # stps_ask_ai_cited: the answer is JSON, with its citations
+    kind: str = ""  # "cited" (stps_ask_ai_cited) or "json" (stps_ask_ai_json): JSON answers
+    schema: str = ""  # a typed answer's JSON Schema, as canonical JSON text
+
+    @property
+    def cited(self) -> bool:
+        return self.kind == "cited"
 
     def cache_key(self) -> str:
         # This order is the key of files written by earlier versions: keep it.
@@ -46,7 +51,11 @@ class Question(NamedTuple):
             self.search_provider,
             self.max_tool_calls,
         )
-        return AnswerCache.key(*parts, "cited") if self.cited else AnswerCache.key(*parts)
+        return (
+            AnswerCache.key(*parts, self.kind, self.schema)
+            if self.kind
+            else AnswerCache.key(*parts)
+        )
 
 
 def _m001_answers(db: sqlite3.Connection) -> None:

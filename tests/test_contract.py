@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 from webtap import agent, errors
+from webtap.agent.messages_api import MessagesAPI
 from webtap.host.validate import BTCP_SCHEMA_FILE, validate_btcp
 from webtap.search import quota
 from webtap.tools import TOOLS
@@ -180,7 +181,8 @@ def test_the_failed_search_tool_result_is_the_specs() -> None:
     assert content is not None
     assert content.group(1) == agent.SEARCH_UNAVAILABLE
     call = agent.ToolCall("toolu_01ABC123", "web_search", {"query": "x"})
-    assert agent.ToolReply(call, agent.SEARCH_UNAVAILABLE, True).block() == {
+    reply = agent.ToolReply(call, agent.SEARCH_UNAVAILABLE, True)
+    assert MessagesAPI(client=None).tool_result(reply) == {
         "type": "tool_result",
         "tool_use_id": "toolu_01ABC123",
         "content": "Search unavailable. Please answer from your knowledge.",

@@ -47,6 +47,8 @@ LAYERS: list[tuple[str, set[str]]] = [
             "useragent",
             "budget",
             "signals",
+            "snapshots",
+            "answer_schema",
         },
     ),
     # Pages read: to Markdown, what a page is (its verdict), and whether a quote stands in its

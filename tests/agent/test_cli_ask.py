@@ -86,3 +86,128 @@ def test_a_blank_question_is_refused_before_any_call(
         'webtap: the question is empty: ask something, e.g. webtap ask "What is DuckDB?"\n'
     )
     assert anthropic_api.requests == []
+
+
+# -- citations (issue 28) ------------------------------------------------------------------------
+
+CITED_PAGE = (
+    "<html><head><title>Harbour</title></head><body>"
+    "<p>The ferry carried 41,300 passengers in 2025.</p><p>The pier opened in September.</p>"
+    "</body></html>"
+)
+
+
+def citing_model(anthropic_api: FakeAnthropic, url: str) -> None:
+    from tests.fakes.anthropic import cited
+
+    def answer(body: dict[str, Any]) -> Any:
+        good = cited(body, "41,300 rode the ferry.", 0, 0)
+        forged = cited(body, " The pier opened in May.", 0, 1)
+        forged["citations"][0]["cited_text"] = "The pier opened in May."
+        return message(good, forged)
+
+    anthropic_api.queue(
+        message(tool_use("web_fetch", {"url": url}), stop_reason="tool_use"), answer
+    )
+
+
+def test_the_answer_is_printed_with_numbered_sources_each_marked(
+    run_exe: Any, anthropic_api: FakeAnthropic, httpserver: Any, allow_private: None
+) -> None:
+    httpserver.expect_request("/h").respond_with_data(CITED_PAGE, content_type="text/html")
+    url = f"http://127.0.0.1:{httpserver.port}/h"
+    citing_model(anthropic_api, url)
+
+    run = run_exe("webtap", "ask", "How many rode?")
+
+    assert run.returncode == 0, run.stderr
+    assert run.stdout == (
+        "41,300 rode the ferry.[1] The pier opened in May.[1]\n"
+        "\n"
+        "Sources:\n"
+        f"[1] Harbour — {url}\n"
+        "    ✓ “The ferry carried 41,300 passengers in 2025.”\n"
+        "    ✗ not found in what was read: “The pier opened in May.”\n"
+    )
+
+
+def test_json_gives_the_answer_and_its_citations(
+    run_exe: Any, anthropic_api: FakeAnthropic, httpserver: Any, allow_private: None
+) -> None:
+    httpserver.expect_request("/h").respond_with_data(CITED_PAGE, content_type="text/html")
+    url = f"http://127.0.0.1:{httpserver.port}/h"
+    citing_model(anthropic_api, url)
+
+    out = run_exe("webtap", "ask", "How many rode?", "--json").json
+
+    good, forged = out["citations"]
+    assert out["answer"] == "41,300 rode the ferry. The pier opened in May."
+    assert {k: good[k] for k in ("url", "title", "quote", "verified")} == {
+        "url": url,
+        "title": "Harbour",
+        "quote": "The ferry carried 41,300 passengers in 2025.",
+        "verified": True,
+    }
+    assert good["end"] - good["start"] == len(good["quote"])
+    assert len(good["snapshot"]) == 64
+    assert (forged["verified"], forged["start"], forged["end"]) == (False, None, None)
+
+
+def test_no_citations_sends_the_specs_texts(
+    run_exe: Any, anthropic_api: FakeAnthropic, httpserver: Any, allow_private: None
+) -> None:
+    httpserver.expect_request("/h").respond_with_data(CITED_PAGE, content_type="text/html")
+    url = f"http://127.0.0.1:{httpserver.port}/h"
+    anthropic_api.queue(
+        message(tool_use("web_fetch", {"url": url}), stop_reason="tool_use"),
+        message(text("41,300.")),
+    )
+
+    run = run_exe("webtap", "ask", "How many?", "--no-citations")
+
+    assert run.stdout == "41,300.\n"
+    (result,) = anthropic_api.bodies[1]["messages"][-1]["content"]
+    assert isinstance(result["content"], str)
+
+
+# -- typed answers (issue 29) --------------------------------------------------------------------
+
+
+def test_schema_prints_the_value_as_json(
+    run_exe: Any, anthropic_api: FakeAnthropic, tmp_path: Any
+) -> None:
+    schema = tmp_path / "facts.json"
+    schema.write_text(
+        '{"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}'
+    )
+    anthropic_api.queue(
+        message(text("Lyon.")),
+        message(tool_use("answer", {"city": "Lyon"}), stop_reason="tool_use"),
+    )
+
+    run = run_exe("webtap", "ask", "Where?", "--schema", str(schema), "--json")
+
+    assert run.returncode == 0, run.stderr
+    assert run.json == {"city": "Lyon"}
+
+
+def test_a_duckdb_type_as_schema_and_a_value_that_never_fits(
+    run_exe: Any, anthropic_api: FakeAnthropic
+) -> None:
+    never = message(tool_use("answer", {"year": "soon"}), stop_reason="tool_use")
+    anthropic_api.queue(message(text("Soon.")), never, never)
+
+    run = run_exe("webtap", "ask", "When?", "--schema", "STRUCT(year INTEGER)")
+
+    assert run.returncode == 1
+    assert run.stdout == ""
+    assert "did not fit the schema, also when asked again: At year" in run.stderr
+    assert "Traceback" not in run.stderr
+
+
+def test_a_bad_schema_is_one_line(run_exe: Any, anthropic_api: FakeAnthropic) -> None:
+    run = run_exe("webtap", "ask", "q", "--schema", "STRUCT(a NOPE)")
+    assert run.returncode == 1
+    assert "is not a DuckDB type" in run.stderr
+    assert len(run.stderr.strip().splitlines()) == 1
+    assert anthropic_api.requests == []

@@ -80,6 +80,38 @@ def last_user_text(body: dict[str, Any]) -> str:
     return content if isinstance(content, str) else json.dumps(content)
 
 
+def search_results(body: dict[str, Any]) -> list[dict[str, Any]]:
+    """Every ``search_result`` block of a request, in the order the API counts them
+    (``search_result_index``): across messages, inside tool results too."""
+    found = []
+    for msg in body["messages"]:
+        for block in msg["content"] if isinstance(msg["content"], list) else []:
+            inner = block.get("content") if block.get("type") == "tool_result" else [block]
+            for part in inner if isinstance(inner, list) else []:
+                if part.get("type") == "search_result":
+                    found.append(part)
+    return found
+
+
+def cited(
+    body: dict[str, Any], value: str, index: int, first: int = 0, end: int | None = None
+) -> dict[str, Any]:
+    """A text block that cites blocks ``[first, end)`` of search result ``index`` of the
+    request, as the API does: ``cited_text`` copied from what was sent, joined as it joins."""
+    result = search_results(body)[index]
+    end = first + 1 if end is None else end
+    location = {
+        "type": "search_result_location",
+        "cited_text": "".join(part["text"] for part in result["content"][first:end]),
+        "search_result_index": index,
+        "source": result["source"],
+        "title": result["title"],
+        "start_block_index": first,
+        "end_block_index": end,
+    }
+    return {"type": "text", "text": value, "citations": [location]}
+
+
 def echo(body: dict[str, Any]) -> Reply:
     """Default responder: answer with the model, max_tokens and the question it was asked."""
     answer = f"[{body['model']}|{body['max_tokens']}] {last_user_text(body)}"
@@ -254,6 +286,10 @@ def check_messages(messages: list[Any], tools: Any) -> str | None:
         results = [b for b in blocks if b.get("type") == "tool_result"]
         if (uses or results) and not tools:
             return f"messages.{index}: tool blocks require tools to be defined"
+        for result in results:
+            problem = check_result_content(result.get("content"))
+            if problem:
+                return f"messages.{index}: {problem}"
         if expected_role == "user":
             answered = {b.get("tool_use_id") for b in results}
             if answered != pending:
@@ -267,4 +303,33 @@ def check_messages(messages: list[Any], tools: Any) -> str | None:
         expected_role = "assistant" if expected_role == "user" else "user"
     if expected_role == "user":  # the last message was the assistant's
         return "messages: the last message must be a user message"
+    return None
+
+
+def check_result_content(content: Any) -> str | None:
+    """A ``tool_result``'s content: a string, or text and ``search_result`` blocks (each with
+    a source, a title and non-empty text blocks; citations enabled in all or none)."""
+    if isinstance(content, str):
+        return None
+    if not isinstance(content, list) or not content:
+        return "tool_result.content: a string or a non-empty list of blocks"
+    enabled = set()
+    for block in content:
+        kind = block.get("type") if isinstance(block, dict) else None
+        if kind == "text":
+            if not isinstance(block.get("text"), str) or not block["text"]:
+                return "tool_result.content: text blocks must be non-empty"
+        elif kind == "search_result":
+            if not isinstance(block.get("source"), str) or not isinstance(block.get("title"), str):
+                return "search_result: source and title are required strings"
+            parts = block.get("content")
+            if not isinstance(parts, list) or not parts:
+                return "search_result.content: at least one text block is required"
+            if any(p.get("type") != "text" or not p.get("text") for p in parts):
+                return "search_result.content: text blocks must be non-empty"
+            enabled.add(bool((block.get("citations") or {}).get("enabled")))
+        else:
+            return f"tool_result.content: unexpected block type {kind!r}"
+    if len(enabled) > 1:
+        return "search_result: citations must be enabled for all search results or none"
     return None

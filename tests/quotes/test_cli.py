@@ -145,3 +145,22 @@ def test_a_url_that_cannot_be_read(verify: Any, site: Site) -> None:
     stdin = json.dumps({"url": url, "quotes": ["x"]}) + "\n"
     [answer] = [json.loads(line) for line in verify("--jsonl", stdin=stdin).stdout.splitlines()]
     assert "WEBTAP_ALLOW_PRIVATE_NETWORKS" in answer["error"]
+
+
+def test_a_url_with_a_snapshot_is_checked_against_what_the_model_was_given(
+    run_exe: Any, isolated_env: Any
+) -> None:
+    from webtap.snapshots import Snapshots
+
+    url = "https://snapshot.example/report"  # never fetched: its snapshot answers
+    store = Snapshots()
+    store.take(url, "Report", "The ferry carried 41,300 passengers in 2025.")
+    store.close()
+    line = json.dumps({"url": url, "quotes": ["carried 41,300 passengers", "carried 41,000"]})
+
+    run = run_exe("webtap", "verify", "--jsonl", stdin=line + "\n")
+
+    assert run.returncode == 0, run.stderr
+    first, second = json.loads(run.stdout)["results"]
+    assert first["verified"] is True and first["exact"] == "carried 41,300 passengers"
+    assert second["verified"] is False

@@ -7,23 +7,31 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
+from webtap import answer_schema
+from webtap.agent import typed
 from webtap.agent.api_errors import Refused
+from webtap.agent.citations import from_spans
 from webtap.agent.client import anthropic_client, one_attempt_per_call
+from webtap.agent.messages_api import MessagesAPI
 from webtap.agent.prompt import (
     SEARCH_RESULTS,
     SEARCH_TOOL,
     SEARCH_UNAVAILABLE,
     format_search_results,
+    shorten,
     user_message,
 )
-from webtap.agent.reply import parse_reply
-from webtap.agent.retry import ModelCall, send, spent
+from webtap.agent.retry import ModelCall, spent
 from webtap.agent.settings import DEFAULT_SETTINGS, AskSettings, check_settings, default_model
-from webtap.agent.steps import Answer, Step, ToolCall, ToolReply
+from webtap.agent.steps import Answer, Source, Step, ToolCall, ToolReply
+from webtap.agent.turn import ModelTurn, ToolSpec
+from webtap.answer_schema import Mismatch
 from webtap.credentials import Credentials, Keys
 from webtap.errors import APIError, InvalidInput
 from webtap.net import Deadline
+from webtap.protocol import load_schema
 from webtap.redact import redact, remember
+from webtap.snapshots import Snapshots, blocks
 from webtap.tools import ToolResult, attempt
 from webtap.tools import call as call_tool
 
@@ -43,18 +51,25 @@ def ask(
     search_client: Any = None,
     on_step: Callable[[Step], None] | None = None,
     session_id: str | None = None,
+    citations: bool | None = None,
+    schema: str | dict[str, Any] | None = None,
 ) -> Answer:
     """Answer ``question`` in ``context`` with the model and webtap's tools.
 
     ``credentials`` default to :meth:`Keys.resolve` (environment, ``~/.stps``, credentials
     file). ``client`` is an ``anthropic.Anthropic`` (made from the key when omitted).
     ``on_step`` sees each :class:`ToolCall` before it runs and its :class:`ToolReply` after.
+    ``citations`` (default: the settings'): the answer's :attr:`Answer.citations`, each quote
+    checked against the snapshot of what the model read. ``schema`` (a JSON Schema, its JSON
+    text, or a DuckDB type): the answer's :attr:`Answer.value` is data that fits it.
     """
     settings = replace(
         settings,
         model=model or settings.model or default_model(),
         max_tokens=settings.max_tokens if max_tokens is None else max_tokens,
         max_tool_calls=settings.max_tool_calls if max_tool_calls is None else max_tool_calls,
+        citations=settings.citations if citations is None else citations,
+        schema=settings.schema if schema is None else answer_schema.parse(schema),
     )
     check_settings(settings)
     credentials = credentials or Keys().resolve()
@@ -64,13 +79,15 @@ def ask(
         client = anthropic_client(
             api_key, time_limits=settings.time_limits, max_retries=settings.max_retries
         )
-    loop = _Loop(settings, credentials, client, search_client, on_step, session_id)
+    api = MessagesAPI(one_attempt_per_call(client), citations=settings.citations)
+    loop = _Loop(settings, credentials, api, search_client, on_step, session_id)
     from webtap.fetch.render import keep_browser
 
     try:
         with keep_browser():  # the question's fetches render in one browser, closed at its end
             return loop.run(user_message(question, context))
     finally:
+        loop.snapshots.close()
         if owned:
             client.close()
 
@@ -82,14 +99,14 @@ class _Loop:
         self,
         settings: AskSettings,
         credentials: Credentials,
-        client: Any,
+        api: MessagesAPI,
         search_client: Any,
         on_step: Callable[[Step], None] | None,
         session_id: str | None,
     ) -> None:
         self.settings = settings
         self.credentials = credentials
-        self.client = one_attempt_per_call(client)
+        self.api = api
         self.search_client = search_client
         self.on_step = on_step
         self.session_id = session_id
@@ -101,56 +118,48 @@ class _Loop:
         # URLs whose fetch was refused for good (a bot wall, robots.txt): asked again in the
         # same question, they get the same answer without another request.
         self.refused: dict[str, ToolResult] = {}
+        self.snapshots = Snapshots()
+        self.sources: list[Source] = []  # every source sent as a citable document, in order
+        self.read: list[Source] = []  # every source this question read
 
-    def tools(self) -> list[dict[str, Any]]:
-        from webtap.protocol import load_schema
-
+    def tools(self) -> list[ToolSpec]:
         fetch = load_schema("web_fetch")
-        tools = [SEARCH_TOOL] if self.provider else []
-        tools.append(
-            {
-                "name": "web_fetch",
-                "description": fetch["description"],
-                "input_schema": fetch["parameters"],
-            }
+        search = SEARCH_TOOL
+        tools = (
+            [ToolSpec(search["name"], search["description"], search["input_schema"])]
+            if self.provider
+            else []
         )
+        tools.append(ToolSpec("web_fetch", fetch["description"], fetch["parameters"]))
         return tools
 
     def run(self, prompt: str) -> Answer:
-        messages: list[dict[str, Any]] = [{"role": "user", "content": prompt}]
+        messages = self.api.opening(prompt)
         tools = self.tools() if self.settings.max_tool_calls > 0 else []
         while True:
             limit_reached = len(self.results) >= self.settings.max_tool_calls
-            request: dict[str, Any] = {
-                "model": self.settings.model,
-                "max_tokens": self.settings.max_tokens,
-                "messages": messages,
-            }
-            if tools:
-                # Still listed once the limit is reached: the history holds tool_use blocks.
-                request["tools"] = tools
-                if limit_reached:
-                    request["tool_choice"] = {"type": "none"}
-            reply = self.call_model(request)
-            content = reply["content"]
-            stop_reason = reply.get("stop_reason") or "end_turn"
-            text = "".join(
-                block.get("text", "") for block in content if block.get("type") == "text"
+            request = self.api.request(
+                model=self.settings.model,
+                max_tokens=self.settings.max_tokens,
+                messages=messages,
+                tools=tools,
+                tools_off=limit_reached,
             )
+            turn = self.call_model(request)
+            text, stop_reason, uses = turn.text, turn.stop_reason, turn.calls
             if stop_reason == "refusal":
                 raise Refused(
                     "The model declined to answer this question (stop_reason: refusal). "
                     "Rephrase the question or its context."
                 )
-            uses = [block for block in content if block.get("type") == "tool_use"]
             if stop_reason != "tool_use" or not uses:
-                return self.answer(text, stop_reason)
-            known = {tool["name"] for tool in tools}
-            if limit_reached or not any(use.get("name") in known for use in uses):
+                return self.finish(turn, messages, tools)
+            known = {tool.name for tool in tools}
+            if limit_reached or not any(use.name in known for use in uses):
                 # Spec 002: "Unknown tool name: Ignore, return text response".
                 if text.strip():
-                    return self.answer(text, stop_reason)
-                names = ", ".join(sorted({str(use.get("name")) for use in uses}))
+                    return self.finish(turn, messages, tools)
+                names = ", ".join(sorted({use.name for use in uses}))
                 if limit_reached:
                     raise APIError(
                         f"The model asked for more tool calls ({names}) than the limit of "
@@ -161,20 +170,69 @@ class _Loop:
                     f"The model asked for a tool webtap does not offer ({names}) and gave no "
                     "text answer. Try again, or rephrase the question."
                 )
-            messages.append({"role": "assistant", "content": content})
-            messages.append({"role": "user", "content": [self.run_tool(use) for use in uses]})
+            messages.append(self.api.assistant(turn))
+            messages += self.api.results([self.run_tool(use) for use in uses])
 
-    def answer(self, text: str, stop_reason: str) -> Answer:
+    def finish(
+        self, turn: ModelTurn, messages: list[dict[str, Any]], tools: list[ToolSpec]
+    ) -> Answer:
+        """The answer: the model's text, and with a schema, its value as data (typed)."""
+        schema = self.settings.schema
+        if schema is None:
+            return self.answer(turn)
+        with_sources = self.settings.citations
+        messages.append(self.api.assistant(turn))
+        ask = typed.ASK_FOR_DATA + (typed.ASK_FOR_SOURCES if with_sources else "")
+        messages += self.api.results([_not_run(call) for call in turn.calls], note=ask)
+        offered = [*tools, typed.answer_tool(schema, with_sources=with_sources)]
+        problem = Mismatch("The model did not call the answer tool.")
+        for _ in range(2):  # the value, and once more with what was wrong with it
+            request = self.api.request(
+                model=self.settings.model,
+                max_tokens=self.settings.max_tokens,
+                messages=messages,
+                tools=offered,
+                tools_off=False,
+                force=typed.ANSWER_TOOL,
+            )
+            given = self.call_model(request)
+            calls = [call for call in given.calls if call.name == typed.ANSWER_TOOL]
+            if calls:
+                try:
+                    value, claimed = typed.split(calls[0].input, schema)
+                except Mismatch as exc:
+                    problem = exc
+                else:
+                    value, sources = typed.sourced(
+                        value, claimed, schema, self.read, unsupported=self.settings.unsupported
+                    )
+                    return replace(self.answer(turn), value=value, value_sources=sources)
+            messages.append(self.api.assistant(given))
+            replies = [
+                ToolReply(call, typed.mismatch_reply(problem), True, problem.message)
+                if call.name == typed.ANSWER_TOOL
+                else _not_run(call)
+                for call in given.calls
+            ]
+            messages += self.api.results(
+                replies, note="" if calls else typed.mismatch_reply(problem)
+            )
+        raise typed.NoFit(
+            f"The model's answer did not fit the schema, also when asked again: {problem.message}"
+        )
+
+    def answer(self, turn: ModelTurn) -> Answer:
         return Answer(
-            text=text,
-            stop_reason=stop_reason,
+            text=turn.text,
+            stop_reason=turn.stop_reason,
             model=self.settings.model,
             tool_results=tuple(self.results),
             model_calls=self.model_calls,
             usage=dict(self.usage),
+            citations=from_spans(turn.cited, self.sources),
         )
 
-    def call_model(self, request: dict[str, Any]) -> dict[str, Any]:
+    def call_model(self, request: dict[str, Any]) -> ModelTurn:
         secrets = self.credentials.secrets()
         remember(secrets)  # every quote of a reply hides them, wherever it is cut
         call = ModelCall(
@@ -186,28 +244,18 @@ class _Loop:
         if self.deadline.expired:
             raise spent(self.deadline)
         self.model_calls += 1
-        body = send(self.client, request, call, self.settings.max_retries)
-        reply = parse_reply(body)
-        usage = reply.get("usage")
-        if isinstance(usage, dict):
-            for name in self.usage:
-                value = usage.get(name)
-                if type(value) is int and 0 <= value < 2**53:  # a count, not a bool or 1e300
-                    self.usage[name] += value
-        return reply
+        turn = self.api.call(request, call, self.settings.max_retries)
+        for name, value in turn.usage.items():
+            if name in self.usage:
+                self.usage[name] += value
+        return turn
 
-    def run_tool(self, use: dict[str, Any]) -> dict[str, Any]:
-        raw_input = use.get("input")
-        call = ToolCall(
-            str(use.get("id", "")),
-            str(use.get("name", "")),
-            raw_input if isinstance(raw_input, dict) else {},
-        )
+    def run_tool(self, call: ToolCall) -> ToolReply:
         provider = self.provider  # the search offered, if any
         if call.name not in ("web_search", "web_fetch") or (
             call.name == "web_search" and not provider
         ):
-            return ToolReply(call, f"Unknown tool '{call.name}'.", True, "unknown tool").block()
+            return ToolReply(call, f"Unknown tool '{call.name}'.", True, "unknown tool")
         if len(self.results) >= self.settings.max_tool_calls:
             # The model asked for several tools at once; the ones past the limit are refused.
             reply = ToolReply(
@@ -216,7 +264,7 @@ class _Loop:
                 True,
                 "over the tool call limit",
             )
-            return reply.block()
+            return reply
         if self.on_step:
             self.on_step(call)
         # Both tools the same way: a webtap.tools.ToolResult, then the reply made of it.
@@ -229,9 +277,10 @@ class _Loop:
             from webtap.host.events import keep_event
 
             keep_event(reply.event, self.session_id)
+        self.sources += self.api.citable(reply)
         if self.on_step:
             self.on_step(reply)
-        return reply.block()
+        return reply
 
     def search(self, call: ToolCall, provider: str) -> ToolResult:
         query = call.input.get("query")
@@ -243,9 +292,12 @@ class _Loop:
 
     def search_reply(self, call: ToolCall, outcome: ToolResult) -> ToolReply:
         if outcome.failure is None:
-            results = outcome.result["results"]
-            shown = min(len(results), SEARCH_RESULTS)
-            return ToolReply(call, format_search_results(results), False, f"{shown} results")
+            results = outcome.result["results"][:SEARCH_RESULTS]
+            sources = tuple(
+                self.source(result.url, result.title, shorten(result.snippet)) for result in results
+            )
+            text = format_search_results(results)
+            return ToolReply(call, text, False, f"{len(results)} results", sources=sources)
         detail = redact(outcome.failure.message, self.credentials.secrets())
         if isinstance(outcome.failure, InvalidInput):  # the model's mistake: it must see it
             return ToolReply(call, detail, True, detail, outcome.event)
@@ -299,9 +351,33 @@ class _Loop:
                 )
             return ToolReply(call, f"Fetch failed: {error}", True, error, outcome.event)
         page = {key: value for key, value in outcome.result.items() if key != "success"}
-        lines = str(page.get("content", "")).count("\n") + 1
+        content = str(page.get("content", ""))
+        lines = content.count("\n") + 1
         detail = f"{page.get('title') or page.get('url')} ({lines} lines)"
-        return ToolReply(call, json.dumps(page, ensure_ascii=False), False, detail, outcome.event)
+        url = str(page.get("url") or call.input.get("url") or "")
+        source = self.source(url, str(page.get("title") or ""), content)
+        # With citations the page goes as a document; what else the model needs (its URL, the
+        # lines it holds, where it goes on) as a note beside it.
+        note = {key: value for key, value in page.items() if key != "content"}
+        return ToolReply(
+            call,
+            json.dumps(page, ensure_ascii=False),
+            False,
+            detail,
+            outcome.event,
+            sources=(source,),
+            note=json.dumps(note, ensure_ascii=False),
+        )
+
+    def source(self, url: str, title: str, text: str) -> Source:
+        """``text`` as read from ``url``, kept (a snapshot) and cut into citable blocks."""
+        source = Source(self.snapshots.take(url, title, text), tuple(blocks(text)))
+        self.read.append(source)
+        return source
+
+
+def _not_run(call: ToolCall) -> ToolReply:
+    return ToolReply(call, "Not run: give your answer now.", True, "not run")
 
 
 # Fetch failures that no retry of the same URL can turn into content: a bot wall, robots.txt

@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
-__all__ = ["Answer", "Step", "ToolCall", "ToolReply"]
+if TYPE_CHECKING:
+    from webtap.agent.citations import Citation
+    from webtap.snapshots import Snapshot
+
+__all__ = ["Answer", "Source", "Step", "ToolCall", "ToolReply"]
 
 
 @dataclass(frozen=True)
@@ -17,28 +21,30 @@ class ToolCall:
     input: dict[str, Any]
 
 
+class Source(NamedTuple):
+    """What a tool read, as the model was given it: a snapshot, and the spans of its text a
+    citation can point at (:func:`webtap.snapshots.blocks`)."""
+
+    snapshot: Snapshot
+    blocks: tuple[tuple[int, int], ...]
+
+
 @dataclass(frozen=True)
 class ToolReply:
-    """What the loop answers the model for one tool call (its ``tool_result`` block), and a line
-    for the person: ``content`` for the model, ``detail`` and ``event`` for the person. The run
-    of the tool itself is a :class:`webtap.tools.ToolResult`."""
+    """What the loop answers the model for one tool call, and a line for the person:
+    ``content`` for the model (the spec's text), ``detail`` and ``event`` for the person. With
+    citations, ``sources`` is what the tool read (sent as citable documents in place of
+    ``content``) and ``note`` what else the model needs to know (where a page goes on). The run
+    of the tool itself is a :class:`webtap.tools.ToolResult`; each protocol writes the reply
+    its own way (:class:`webtap.agent.messages_api.MessagesAPI`)."""
 
     call: ToolCall
     content: str
     is_error: bool = False
     detail: str = ""
     event: dict[str, Any] | None = None
-
-    def block(self) -> dict[str, Any]:
-        """The ``tool_result`` content block for the next user message."""
-        block: dict[str, Any] = {
-            "type": "tool_result",
-            "tool_use_id": self.call.id,
-            "content": self.content,
-        }
-        if self.is_error:
-            block["is_error"] = True
-        return block
+    sources: tuple[Source, ...] = ()
+    note: str = ""
 
 
 Step = ToolCall | ToolReply
@@ -54,6 +60,16 @@ class Answer:
     tool_results: tuple[ToolReply, ...] = ()  # the replies, in the order made
     model_calls: int = 1
     usage: dict[str, int] = field(default_factory=dict)
+    citations: tuple[Citation, ...] = ()
+    value: Any = None  # a typed answer's value (AskSettings.schema), checked against it
+    value_sources: dict[str, Any] = field(default_factory=dict)  # per field: its quote, checked
+
+    def data(self) -> Any:
+        """A typed answer as one JSON value: the value, with ``_sources`` beside its fields
+        when there are any (an object), as ``webtap ask --schema`` prints it."""
+        if isinstance(self.value, dict) and self.value_sources:
+            return {**self.value, "_sources": self.value_sources}
+        return self.value
 
     @property
     def events(self) -> list[dict[str, Any]]:
@@ -71,4 +87,6 @@ class Answer:
             ],
             "events": self.events,
             "usage": self.usage,
+            "citations": [citation.to_dict() for citation in self.citations],
+            **({"value": self.data()} if self.value is not None else {}),
         }

@@ -34,16 +34,27 @@ class Question(NamedTuple):
     max_tokens: int
     search_provider: str  # "none" when the model gets no search
     max_tool_calls: int
+    kind: str = ""  # "cited" (stps_ask_ai_cited) or "json" (stps_ask_ai_json): JSON answers
+    schema: str = ""  # a typed answer's JSON Schema, as canonical JSON text
+
+    @property
+    def cited(self) -> bool:
+        return self.kind == "cited"
 
     def cache_key(self) -> str:
         # This order is the key of files written by earlier versions: keep it.
-        return AnswerCache.key(
+        parts: tuple[Any, ...] = (
             self.model,
             self.max_tokens,
             self.context,
             self.prompt,
             self.search_provider,
             self.max_tool_calls,
+        )
+        return (
+            AnswerCache.key(*parts, self.kind, self.schema)
+            if self.kind
+            else AnswerCache.key(*parts)
         )
 
 

@@ -7,10 +7,12 @@ progress count, and the generation that a cancel bumps.
 
 from __future__ import annotations
 
+import json
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, wait
+from dataclasses import replace
 from typing import Any
 
 from webtap import agent
@@ -140,9 +142,12 @@ def ask_model(
 ) -> str:
     """One question's answer text, from ``cache`` or the model; a failure is an ``ERROR:``
     value. The answer is redacted before it is kept or returned, so a cache file never holds
-    a key."""
+    a key. A cited question's answer is the JSON of :func:`cited_value`."""
     secrets = credentials.secrets()
     key = question.cache_key()
+    if question.kind:
+        schema = json.loads(question.schema) if question.schema else None
+        settings = replace(settings, citations=True, schema=schema)
     try:
         if cache is not None:
             hit = cache.get(key)
@@ -158,9 +163,48 @@ def ask_model(
                 credentials=credentials,
                 client=client,
             )
-        text = redact(answer.text, secrets)
+        if question.kind == "json":
+            text = typed_value(answer, secrets)
+        elif question.cited:
+            text = cited_value(answer, secrets)
+        else:
+            text = redact(answer.text, secrets)
         if cache is not None:
             cache.put(key, question.model, text)
         return text
     except Exception as exc:  # a failure, or a bug, becomes a value, not a failed query
-        return error_value(exc, secrets)
+        return failed_value(question.kind, error_value(exc, secrets))
+
+
+def failed_value(kind: str, failure: str) -> str:
+    """A failed row's value for its function: the ``ERROR:`` text, in the JSON a cited or
+    typed answer is made of."""
+    if kind == "cited":
+        return json.dumps({"answer": failure, "citations": []})
+    if kind == "json":
+        return json.dumps({"value": None, "sources": {}, "error": failure})
+    return failure
+
+
+def typed_value(answer: agent.Answer, secrets: Sequence[str]) -> str:
+    """``stps_ask_ai_json``'s row, as JSON: the value, each field's checked source, no error.
+    Redacted as JSON text: a key could only be in a string, and JSON escapes none of its
+    characters."""
+    value = {"value": answer.value, "sources": answer.value_sources, "error": None}
+    return redact(json.dumps(value, ensure_ascii=False), list(secrets))
+
+
+def cited_value(answer: agent.Answer, secrets: Sequence[str]) -> str:
+    """``stps_ask_ai_cited``'s value as JSON: the answer and its citations (URL, title, the
+    quote, whether it stands in what was read), every text redacted."""
+    citations = [
+        {
+            "url": redact(c.url, list(secrets)),
+            "title": redact(c.title, list(secrets)),
+            "quote": redact(c.quote, list(secrets)),
+            "verified": c.verified,
+        }
+        for c in answer.citations
+    ]
+    value = {"answer": redact(answer.text, list(secrets)), "citations": citations}
+    return json.dumps(value, ensure_ascii=False)

@@ -1,0 +1,182 @@
+"""The Anthropic Messages API: how the ask loop's conversation is written for it and read back
+(DESIGN 18: one adapter per protocol; the loop knows no provider).
+
+A tool result is the spec's text (``tool_result`` with a string ``content``). With citations on,
+what a tool read goes back as ``search_result`` blocks with citations enabled, one text block per
+paragraph, list item or table row (:func:`webtap.snapshots.blocks`), so that the API's own
+citations (``search_result_location``: a source and a range of its blocks, ``cited_text`` always
+copied from what was sent) say which passage each stretch of the answer rests on.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from webtap.agent.reply import parse_reply
+from webtap.agent.retry import ModelCall, send
+from webtap.agent.steps import Source, ToolCall, ToolReply
+from webtap.agent.turn import CitedSpan, ModelTurn, ToolSpec
+
+__all__ = ["MessagesAPI"]
+
+
+class MessagesAPI:
+    """The Messages API through an ``anthropic.Anthropic`` client (or a scripted fake)."""
+
+    name = "the Anthropic API"
+
+    def __init__(self, client: Any, *, citations: bool = False) -> None:
+        self.client = client
+        self.citations = citations
+
+    # --- the request ---------------------------------------------------------------------------
+
+    def opening(self, prompt: str) -> list[dict[str, Any]]:
+        """The conversation's first message: the spec's user message."""
+        return [{"role": "user", "content": prompt}]
+
+    def request(
+        self,
+        *,
+        model: str,
+        max_tokens: int,
+        messages: list[dict[str, Any]],
+        tools: list[ToolSpec],
+        tools_off: bool,
+        force: str | None = None,
+    ) -> dict[str, Any]:
+        """A request; ``tools_off``: the tools stay listed (the history holds tool_use blocks)
+        but none may be called; ``force``: the one tool the model must call."""
+        request: dict[str, Any] = {"model": model, "max_tokens": max_tokens, "messages": messages}
+        if tools:
+            request["tools"] = [
+                {"name": t.name, "description": t.description, "input_schema": t.parameters}
+                for t in tools
+            ]
+            if force:
+                request["tool_choice"] = {"type": "tool", "name": force}
+            elif tools_off:
+                request["tool_choice"] = {"type": "none"}
+        return request
+
+    def call(self, request: dict[str, Any], call: ModelCall, max_retries: int) -> ModelTurn:
+        """One model call (its retries within the question's deadline), read into a turn."""
+        return self.turn(parse_reply(send(self.client, request, call, max_retries)))
+
+    # --- the reply -----------------------------------------------------------------------------
+
+    def turn(self, reply: dict[str, Any]) -> ModelTurn:
+        content = reply["content"]
+        text = ""
+        cited: list[CitedSpan] = []
+        for block in content:
+            if block.get("type") != "text":
+                continue
+            start = len(text)
+            text += block.get("text", "")
+            cited += _cited(block.get("citations"), start, len(text))
+        calls = tuple(
+            ToolCall(
+                str(block.get("id", "")),
+                str(block.get("name", "")),
+                block["input"] if isinstance(block.get("input"), dict) else {},
+            )
+            for block in content
+            if block.get("type") == "tool_use"
+        )
+        usage = reply.get("usage")
+        return ModelTurn(
+            text=text,
+            calls=calls,
+            stop_reason=reply.get("stop_reason") or "end_turn",
+            usage=_counts(usage if isinstance(usage, dict) else {}),
+            raw=content,
+            cited=tuple(cited),
+        )
+
+    # --- the history ---------------------------------------------------------------------------
+
+    def assistant(self, turn: ModelTurn) -> dict[str, Any]:
+        return {"role": "assistant", "content": turn.raw}
+
+    def results(self, replies: list[ToolReply], note: str = "") -> list[dict[str, Any]]:
+        """The user message that answers a turn's tool calls, one ``tool_result`` each, and
+        ``note`` after them (a user's words for the model)."""
+        content: list[dict[str, Any]] = [self.tool_result(reply) for reply in replies]
+        if note:
+            content.append({"type": "text", "text": note})
+        return [{"role": "user", "content": content}]
+
+    def tool_result(self, reply: ToolReply) -> dict[str, Any]:
+        block: dict[str, Any] = {
+            "type": "tool_result",
+            "tool_use_id": reply.call.id,
+            "content": self._content(reply),
+        }
+        if reply.is_error:
+            block["is_error"] = True
+        return block
+
+    def citable(self, reply: ToolReply) -> tuple[Source, ...]:
+        """The sources of ``reply`` sent as documents the model can cite, in the order sent
+        (what ``search_result_index`` counts): all of them, or none when citations are off or
+        one has no text (the API refuses an empty document; the spec's text goes instead)."""
+        if not self.citations or not all(source.blocks for source in reply.sources):
+            return ()
+        return reply.sources
+
+    def _content(self, reply: ToolReply) -> str | list[dict[str, Any]]:
+        sources = self.citable(reply)
+        if not sources:
+            return reply.content
+        blocks: list[dict[str, Any]] = [
+            {
+                "type": "search_result",
+                "source": source.snapshot.url,
+                "title": source.snapshot.title or source.snapshot.url,
+                "content": [
+                    {"type": "text", "text": source.snapshot.text[start:end]}
+                    for start, end in source.blocks
+                ],
+                "citations": {"enabled": True},
+            }
+            for source in sources
+        ]
+        if reply.note:
+            blocks.append({"type": "text", "text": reply.note})
+        return blocks
+
+
+def _cited(citations: Any, start: int, end: int) -> list[CitedSpan]:
+    """The ``search_result_location`` citations of one text block (others are not webtap's)."""
+    if not isinstance(citations, list):
+        return []
+    found = []
+    for citation in citations:
+        if not isinstance(citation, dict) or citation.get("type") != "search_result_location":
+            continue
+        index, first, last = (
+            _count(citation.get("search_result_index")),
+            _count(citation.get("start_block_index")),
+            _count(citation.get("end_block_index")),
+        )
+        if index is None or first is None or last is None:
+            continue
+        cited_text = citation.get("cited_text")
+        cited_text = cited_text if isinstance(cited_text, str) else ""
+        found.append(CitedSpan(start, end, index, first, last, cited_text))
+    return found
+
+
+def _count(value: Any) -> int | None:
+    """A JSON count (not a bool, not negative), or None."""
+    return value if type(value) is int and value >= 0 else None
+
+
+def _counts(usage: dict[str, Any]) -> dict[str, int]:
+    counts = {}
+    for name in ("input_tokens", "output_tokens"):
+        value = usage.get(name)
+        if type(value) is int and 0 <= value < 2**53:  # a count, not a bool or 1e300
+            counts[name] = value
+    return counts

@@ -23,6 +23,7 @@ from webtap.errors import InvalidInput
 
 __all__ = [
     "MAX_DEPTH",
+    "MAX_EVENT_CONTENT",
     "MAX_INT_DIGITS",
     "RequestError",
     "describe_schema_error",
@@ -55,6 +56,10 @@ def load_schema(name: str) -> dict[str, Any]:
     """The tool's schema as a dict (``name``, ``description``, ``parameters``)."""
     return json.loads(schema_text(name))
 
+
+# An event is a few lines for a person (setup steps, a quota reset); a tool that sends megabytes
+# gets its first 64 KiB kept and shown, not a table that grows without bound.
+MAX_EVENT_CONTENT = 64 * 1024
 
 MAX_DEPTH = 64
 """How deeply JSON from outside may nest. Real requests, responses, schemas and provider bodies

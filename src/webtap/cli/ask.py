@@ -4,60 +4,19 @@ from __future__ import annotations
 
 import argparse
 import json
+from dataclasses import replace
 from typing import Any
 
-__all__ = ["add_parser", "run"]
+from webtap import agent
+from webtap.agent import ToolCall
+from webtap.cli._output import err_console, escape, fail, print_json, show_event
+from webtap.errors import WebtapError
+from webtap.host.process import stop_tools_on_signals
 
-
-def add_parser(subparsers: Any) -> None:
-    from webtap.providers import PROVIDERS
-    from webtap.settings import MODEL
-
-    parser = subparsers.add_parser(
-        "ask",
-        help="answer a question with Claude, searching and fetching the web when it helps",
-        description=(
-            "Ask the Anthropic Messages API a question. The model may search the web (when "
-            "Brave, SearXNG or Google is set up) and fetch pages; each tool call is shown on "
-            "stderr, the answer goes to stdout. The Anthropic key comes from ANTHROPIC_API_KEY "
-            "or the first line of ~/.stps/anthropic_api_key."
-        ),
-    )
-    parser.add_argument("question", nargs="+", help="the question")
-    parser.add_argument("--context", "-c", default="", help="context for the question")
-    parser.add_argument(
-        "--model", "-m", help=f"the model (default: {MODEL.name}, else {MODEL.default})"
-    )
-    parser.add_argument(
-        "--max-tokens", type=int, metavar="N", help="the answer's length limit (default 1000)"
-    )
-    parser.add_argument(
-        "--max-tool-calls",
-        type=int,
-        metavar="N",
-        help="tool calls the model may make, 0-20 (default 1)",
-    )
-    parser.add_argument(
-        "--provider",
-        "--search-provider",
-        dest="search_provider",
-        choices=[*PROVIDERS, "none"],
-        help=f"the search the model gets (default: the first set up of {', '.join(PROVIDERS)})",
-    )
-    parser.add_argument(
-        "--json", action="store_true", help="print the answer and its steps as JSON"
-    )
-    parser.set_defaults(run=run)
+__all__ = ["run"]
 
 
 def run(args: argparse.Namespace) -> int:
-    from dataclasses import replace
-
-    from webtap import agent
-    from webtap.cli._output import fail, print_json
-    from webtap.errors import WebtapError
-    from webtap.host.process import stop_tools_on_signals
-
     stop_tools_on_signals()  # SIGTERM/SIGHUP stop the question as Ctrl-C does (exit 143, 129)
     question = " ".join(args.question).strip()
     if not question:
@@ -80,19 +39,12 @@ def run(args: argparse.Namespace) -> int:
         return 0
     print(answer.text)
     if answer.stop_reason == "max_tokens":
-        from webtap.cli._output import err_console
-
         err_console().print("[dim](the answer was cut at --max-tokens)[/dim]")
     return 0
 
 
 def show_step(step: Any) -> None:
     """A tool call as it starts, and its result as it ends, dim on stderr."""
-    from rich.markup import escape
-
-    from webtap.agent import ToolCall
-    from webtap.cli._output import err_console, show_event
-
     console = err_console()
     if isinstance(step, ToolCall):
         shown = json.dumps(step.input, ensure_ascii=False)

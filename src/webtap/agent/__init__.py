@@ -22,6 +22,10 @@ The package, a module a concept: :mod:`~webtap.agent.settings` (model, limits, t
 the deadline), :mod:`~webtap.agent.loop` (the conversation), :mod:`~webtap.agent.prompt` (what the
 model is given), :mod:`~webtap.agent.reply` (what it sent, checked), :mod:`~webtap.agent.steps`
 (what a question did) and :mod:`~webtap.agent.api_errors` (the SDK's errors as webtap's).
+
+The SDK (``anthropic``, a few hundred milliseconds to import) is imported at the first model
+call, by the three functions that use it: ``webtap sql`` loads this package for its functions
+whether or not a query asks the model anything.
 """
 
 from __future__ import annotations

@@ -20,10 +20,15 @@ from webtap.agent.reply import parse_reply
 from webtap.agent.retry import ModelCall, send, spent
 from webtap.agent.settings import DEFAULT_SETTINGS, AskSettings, check_settings, default_model
 from webtap.agent.steps import Answer, Step, ToolCall, ToolReply
+from webtap.budget.rate import TurnDeadline
 from webtap.credentials import Credentials, Keys
 from webtap.errors import APIError, InvalidInput
+from webtap.fetch.render import keep_browser
+from webtap.host.events import keep_event
 from webtap.net import Deadline
+from webtap.protocol import load_schema
 from webtap.redact import redact, remember
+from webtap.search import search
 from webtap.tools import ToolResult, attempt
 from webtap.tools import call as call_tool
 
@@ -65,8 +70,6 @@ def ask(
             api_key, time_limits=settings.time_limits, max_retries=settings.max_retries
         )
     loop = _Loop(settings, credentials, client, search_client, on_step, session_id)
-    from webtap.fetch.render import keep_browser
-
     try:
         with keep_browser():  # the question's fetches render in one browser, closed at its end
             return loop.run(user_message(question, context))
@@ -103,8 +106,6 @@ class _Loop:
         self.refused: dict[str, ToolResult] = {}
 
     def tools(self) -> list[dict[str, Any]]:
-        from webtap.protocol import load_schema
-
         fetch = load_schema("web_fetch")
         tools = [SEARCH_TOOL] if self.provider else []
         tools.append(
@@ -226,8 +227,6 @@ class _Loop:
             reply = self.fetch_reply(call, self.fetch(call))
         self.results.append(reply)
         if reply.event and self.settings.store_events:
-            from webtap.host.events import keep_event
-
             keep_event(reply.event, self.session_id)
         if self.on_step:
             self.on_step(reply)
@@ -253,9 +252,6 @@ class _Loop:
         return ToolReply(call, SEARCH_UNAVAILABLE, True, detail, outcome.event)
 
     def run_search(self, query: str, provider: str) -> list[Any]:
-        from webtap.budget.rate import TurnDeadline
-        from webtap.search import search
-
         # The search may wait for its turn in the key's shared rate budget as long as the
         # question has time; then it has its own time limit, its one retry included.
         left = max(self.deadline.remaining(), 0.1)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from webtap.errors import InvalidInput
 from webtap.settings import MODEL
 
 __all__ = [
@@ -76,8 +77,6 @@ def default_model() -> str:
 
 
 def check_settings(settings: AskSettings) -> None:
-    from webtap.errors import InvalidInput
-
     if not settings.model.strip():
         raise InvalidInput("The model name is empty; give one such as " + DEFAULT_MODEL)
     if not settings.model.isprintable():

@@ -15,6 +15,7 @@ from webtap.budget.rate import Pace
 from webtap.errors import APIError, AuthInvalid, InvalidInput, RateLimit, WebtapError
 from webtap.providers import BRAVE
 from webtap.search.pipeline import Engine, Request, Search, run
+from webtap.search.quota import brave_quota_exceeded
 from webtap.search.request import ProviderReply, server_error_pause
 
 if TYPE_CHECKING:
@@ -103,8 +104,6 @@ class Brave(Engine):
         )
 
     def quota_error(self, resets_in: float | None) -> WebtapError:
-        from webtap.search.quota import brave_quota_exceeded
-
         return brave_quota_exceeded(resets_in)
 
     def items(self, body: Any, where: str) -> list[Any]:
@@ -165,8 +164,6 @@ def _error(reply: ProviderReply, source: str) -> WebtapError:
         resets = rate_header(reply.headers, "reset")
         remaining = rate_header(reply.headers, "remaining")
         if code == "QUOTA_LIMITED" or (len(remaining) > 1 and remaining[1] == 0):
-            from webtap.search.quota import brave_quota_exceeded
-
             return brave_quota_exceeded(resets[1] if len(resets) > 1 else None)
         wait = f"{resets[0]:g} s" if resets else "a moment"
         per_second = rate_header(reply.headers, "limit")

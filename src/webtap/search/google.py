@@ -10,13 +10,17 @@ filtered as in DESIGN 4, which is how several blocked domains are handled.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 from webtap.budget.rate import Pace
+from webtap.credentials import configured_providers
 from webtap.errors import APIError, AuthInvalid, RateLimit, WebtapError
 from webtap.providers import GOOGLE
 from webtap.search.cached import fingerprint
+from webtap.search.domains import normalize_domains
 from webtap.search.pipeline import Call, Engine, Request, Search, run
+from webtap.search.quota import google_quota_exceeded, next_pacific_midnight
 from webtap.search.request import ProviderReply
 from webtap.settings import GOOGLE_MAX_CALLS
 
@@ -105,18 +109,12 @@ class Google(Engine):
     def pace(self, reply: ProviderReply) -> Pace:
         """Google sends no rate headers; a used-up daily quota is known from the error itself."""
         if reply.status in (403, 429) and _daily_quota(_error_of(reply.body)):
-            from datetime import UTC, datetime
-
-            from webtap.search.quota import next_pacific_midnight
-
             now = datetime.now(UTC)
             return Pace(blocked_for=(next_pacific_midnight(now) - now).total_seconds())
         return Pace()
 
     def quota_error(self, resets_in: float | None) -> WebtapError:
         """A used-up daily quota stops callers until Pacific midnight."""
-        from webtap.search.quota import google_quota_exceeded
-
         return google_quota_exceeded()
 
     def items(self, body: Any, where: str) -> list[Any]:
@@ -132,8 +130,6 @@ class Google(Engine):
 
     def notice(self, request: dict[str, Any]) -> str | None:
         """Which allowed domains the call cap left out, if any."""
-        from webtap.search.domains import normalize_domains
-
         num = request.get("num", 10)
         allowed = normalize_domains(request.get("allowed_domains") or (), "allowed_domains")
         if len(allowed) < 2:
@@ -190,7 +186,9 @@ def parse_google(body: Any) -> list[SearchResult]:
 
 def _fan_out(call: Call, domains: Sequence[str], num: int) -> list[SearchResult]:
     """One call per allowed domain, concurrently; results merged round-robin."""
-    from concurrent.futures import ThreadPoolExecutor  # only this path needs threads
+    # Only this path needs threads, and concurrent.futures imports logging, which a tool
+    # call does not otherwise load.
+    from concurrent.futures import ThreadPoolExecutor
 
     sizes = shares(num, len(domains))
     with ThreadPoolExecutor(max_workers=min(len(domains), MAX_PARALLEL)) as pool:
@@ -247,8 +245,6 @@ def _error(reply: ProviderReply, source: str) -> WebtapError:
             "web_search.google.api_key."
         )
     if status in (403, 429) and _daily_quota(error):
-        from webtap.search.quota import google_quota_exceeded
-
         return google_quota_exceeded()
     if status == 429 or reasons & {"rateLimitExceeded", "userRateLimitExceeded"}:
         return RateLimit(
@@ -283,8 +279,6 @@ _CLOSED_WORDS = (
 
 def closed_message() -> str:
     """The closed API's error, naming the alternatives and which of them is set up here."""
-    from webtap.credentials import configured_providers
-
     ready = [name for name, ok in configured_providers().items() if ok and name != GOOGLE.name]
     if ready:
         tools = " and ".join(f"web_search_{name}" for name in ready)

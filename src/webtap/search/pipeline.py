@@ -19,6 +19,7 @@ GET per search with a JSON list of results.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from importlib import import_module
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from webtap.budget.rate import Pace, RateBudget
@@ -27,6 +28,7 @@ from webtap.errors import APIError, InvalidInput, WebtapError
 from webtap.providers import PROVIDERS, Provider
 from webtap.search.cached import cached
 from webtap.search.domains import filter_results, normalize_domains
+from webtap.search.quota import exceeded
 from webtap.search.request import (
     ProviderReply,
     call_provider,
@@ -126,8 +128,6 @@ class Engine:
 
     def quota_error(self, resets_in: float) -> WebtapError:
         """The used-up quota's error, ``resets_in`` seconds before it resets."""
-        from webtap.search.quota import exceeded
-
         return exceeded(self.provider, resets_in)
 
     def cache_key(self, search: Search) -> dict[str, Any]:
@@ -300,8 +300,6 @@ def search(
 def engine_of(provider: Provider) -> Engine:
     """The provider's own part (its module under :mod:`webtap.search`, named by the record's
     ``engine_path``), imported on first use: a search call loads only its own provider."""
-    from importlib import import_module
-
     module, _, name = provider.engine_path.partition(":")
     engine: Engine = getattr(import_module(module), name)(provider)
     return engine

@@ -16,6 +16,8 @@ import sqlite3
 from pathlib import Path
 from typing import Any
 
+from platformdirs import user_data_dir
+
 from webtap.errors import clip
 from webtap.protocol import MAX_EVENT_CONTENT, loads_json
 from webtap.settings import DB
@@ -62,8 +64,6 @@ def default_path() -> Path:
     override = DB.get()
     if override:
         return Path(override).expanduser()
-    from platformdirs import user_data_dir
-
     return Path(user_data_dir("webtap")) / "webtap.db"
 
 

@@ -14,6 +14,8 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from duckdb.func import ARROW, SPECIAL
+
 from webtap import agent
 from webtap.credentials import KEY_SOURCES, Keys
 from webtap.errors import WebtapError
@@ -231,7 +233,6 @@ class SqlFunctions:
 
     def register(self, connection: Any) -> SqlFunctions:
         """Create the ``stps_*`` functions on ``connection`` (again, if they exist)."""
-        from duckdb.func import SPECIAL
 
         def scalar(name: str, function: Callable[..., Any], parameters: list[str], returns: str):
             _drop(connection, name)
@@ -257,11 +258,10 @@ class SqlFunctions:
         return self
 
     def _register_ask(self, connection: Any) -> None:
-        from duckdb.func import ARROW, SPECIAL
-
         parameters = ["VARCHAR", "VARCHAR", "VARCHAR", "BIGINT", "UBIGINT"]
         _drop(connection, ASK_FUNCTION)
         try:
+            # Arrow UDFs take whole chunks of rows; without pyarrow, rows come one by one.
             import pyarrow  # noqa: F401
 
             connection.create_function(
@@ -294,7 +294,7 @@ class SqlFunctions:
         )
 
     def _arrow_chunk(self, contexts: Any, prompts: Any, models: Any, limits: Any, scopes: Any):
-        import pyarrow as pa
+        import pyarrow as pa  # registered only when it could be imported (_register_ask)
 
         scope_values = scopes.to_pylist()
         rows = list(

@@ -88,7 +88,7 @@ class KeySource:
 
 
 def _userinfo_forms(url: str) -> list[str]:
-    from urllib.parse import unquote, urlsplit
+    from urllib.parse import unquote, urlsplit  # not for webtap --help, which loads this module
 
     try:
         parts = urlsplit(url.strip())

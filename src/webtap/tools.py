@@ -6,6 +6,7 @@ use it); each executable's ``main`` is that same call between stdin and stdout.
 
 from __future__ import annotations
 
+import json
 import sys
 from collections.abc import Callable
 from functools import partial
@@ -24,6 +25,7 @@ from webtap.protocol import (
     whole_integers,
 )
 from webtap.providers import PROVIDERS
+from webtap.redact import redact
 
 __all__ = [
     "TOOLS",
@@ -162,8 +164,6 @@ def attempt(name: str, work: Callable[[], dict[str, Any]], where: str = "") -> T
     except WebtapError as exc:
         return ToolResult(name, failure=exc, event=exc.event)
     except Exception as exc:
-        from webtap.redact import redact
-
         # A bug's text may quote a URL or a body: no key known to this process leaves with it.
         message = redact(f"Internal error in {where or name}: {type(exc).__name__}: {exc}")
         return ToolResult(name, failure=InternalError(message))
@@ -225,8 +225,6 @@ Exit status 0 when the request was carried out (see "success"), 1 when it could 
 
 def main(name: str, argv: list[str] | None = None) -> int:
     """The executable: flags, then stdin -> :func:`call` -> stdout."""
-    import json
-
     spec = TOOLS[name]
     args = sys.argv[1:] if argv is None else argv
     if args:

@@ -12,7 +12,10 @@ Two orders read it:
 
 What every search tool does first is :func:`require`: the provider's typed credentials
 (:class:`webtap.providers.Found`) in the tools' order, or :class:`AuthMissing` with the
-provider's spec text and ``config_required`` event. :func:`pick_provider` is the one place that
+provider's spec text and ``config_required`` event; :func:`available` is the same without the
+error. Nothing here names a provider: each is a record of :mod:`webtap.providers`, and what is
+one provider's own (``brave_key()``) is in its module under :mod:`webtap.search`.
+:func:`pick_provider` is the one place that
 picks a provider (DESIGN 7): the CLI, the ask loop, SQL and a quota message's alternative all
 ask it, so they agree on every configuration.
 
@@ -26,23 +29,15 @@ import json
 import os
 import re
 from functools import partial
-from typing import TYPE_CHECKING, Any, cast
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from webtap.errors import AuthMissing, ConfigError
 from webtap.protocol import loads_json
-from webtap.providers import (
-    PROVIDERS,
-    BraveCredentials,
-    Found,
-    GoogleCredentials,
-    KeySource,
-    Provider,
-    SearxngConfig,
-)
+from webtap.providers import PROVIDERS, Found, KeySource, Provider
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Mapping, Sequence
-    from pathlib import Path
 
     # A source of keys: for a key's name and its KeySource, ``(value, where it came from)``,
     # or None when it has no such key.
@@ -55,20 +50,16 @@ __all__ = [
     "CredentialsFile",
     "KeySource",
     "ask_order",
-    "brave_key",
+    "available",
     "check_key",
     "configured_keys",
     "configured_providers",
     "credentials_path",
     "from_environment",
     "from_stps",
-    "google_credentials",
     "pick_provider",
     "read_file",
     "require",
-    "require_brave",
-    "require_google",
-    "require_searxng",
     "resolve",
     "stps_dir",
     "tool_order",
@@ -157,19 +148,13 @@ def require(provider: Provider, given: Mapping[str, str | None] | None = None) -
     return kind(*(values[argument] for argument in kind.keys), source=" and ".join(sources))
 
 
-def require_brave() -> BraveCredentials:
-    """The Brave key, or :class:`AuthMissing` with the spec's text and event."""
-    return cast(BraveCredentials, require(PROVIDERS["brave"]))
-
-
-def require_google() -> GoogleCredentials:
-    """The Google key and engine id, or :class:`AuthMissing` with the spec's text and event."""
-    return cast(GoogleCredentials, require(PROVIDERS["google"]))
-
-
-def require_searxng() -> SearxngConfig:
-    """The SearXNG instance's base URL, or :class:`AuthMissing` with setup text and event."""
-    return cast(SearxngConfig, require(PROVIDERS["searxng"]))
+def available(provider: Provider) -> Found | None:
+    """``provider``'s credentials if they resolve (:func:`require`); None when they are missing
+    or the file is unusable."""
+    try:
+        return require(provider)
+    except (AuthMissing, ConfigError):
+        return None
 
 
 def configured_keys() -> dict[str, str]:
@@ -220,23 +205,6 @@ def pick_provider(
     )
 
 
-def brave_key() -> str | None:
-    """The Brave key if one resolves; ``None`` when missing or the file is unusable."""
-    try:
-        return require_brave().api_key
-    except (AuthMissing, ConfigError):
-        return None
-
-
-def google_credentials() -> tuple[str, str] | None:
-    """``(api_key, engine_id)`` if both resolve; ``None`` when missing or the file is unusable."""
-    try:
-        found = require_google()
-    except (AuthMissing, ConfigError):
-        return None
-    return found.api_key, found.engine_id
-
-
 # -- the sources ------------------------------------------------------------------------------
 
 
@@ -268,8 +236,6 @@ class CredentialsFile:
 
 def stps_dir() -> Path:
     """``~/.stps`` under the current ``HOME``."""
-    from pathlib import Path  # only when it is read: the tools never do
-
     return Path.home() / ".stps"
 
 
@@ -308,8 +274,6 @@ def _noting(
 
 def credentials_path() -> Path:
     """``~/.config/ikigai/credentials.json`` under the current ``HOME`` (the spec's path)."""
-    from pathlib import Path  # only when the file is read: a key in the environment needs none
-
     return Path.home() / ".config" / "ikigai" / "credentials.json"
 
 

@@ -219,6 +219,7 @@ async def serve_http(
     """Serve the streamable HTTP transport at ``http://HOST:PORT/mcp`` (on ``sock`` if given);
     with ``token``, only to requests that carry it (:class:`BearerGate`). Returns the number
     of the signal that stopped it."""
+
     class Server(uvicorn.Server):
         def capture_signals(self) -> Any:
             return contextlib.nullcontext()  # the event loop takes the signals: _watch_signals

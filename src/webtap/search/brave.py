@@ -12,8 +12,9 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from webtap.budget.rate import Pace
+from webtap.credentials import available
 from webtap.errors import APIError, AuthInvalid, InvalidInput, RateLimit, WebtapError
-from webtap.providers import BRAVE
+from webtap.providers import BRAVE, BraveCredentials
 from webtap.search.pipeline import Engine, Request, Search, run
 from webtap.search.quota import brave_quota_exceeded
 from webtap.search.request import ProviderReply, server_error_pause
@@ -22,7 +23,7 @@ if TYPE_CHECKING:
     from webtap.net import Client, Deadline
     from webtap.search.results import SearchResult
 
-__all__ = ["BRAVE_SEARCH_URL", "MAX_RATE_WAIT", "Brave", "brave_search", "parse_brave"]
+__all__ = ["BRAVE_SEARCH_URL", "MAX_RATE_WAIT", "Brave", "brave_key", "brave_search", "parse_brave"]
 
 BRAVE_SEARCH_URL = BRAVE.endpoint_default
 # Brave's per-second limit says when its window resets; waiting longer than this is not worth
@@ -121,6 +122,12 @@ class Brave(Engine):
                 f"{where} returned an unexpected response ('web.results' is not a list)."
             )
         return items
+
+
+def brave_key() -> str | None:
+    """The Brave key if one resolves; ``None`` when missing or the file is unusable."""
+    found = available(BRAVE)
+    return found.api_key if isinstance(found, BraveCredentials) else None
 
 
 def parse_brave(body: Any) -> list[SearchResult]:

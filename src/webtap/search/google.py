@@ -14,9 +14,9 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 from webtap.budget.rate import Pace
-from webtap.credentials import configured_providers
+from webtap.credentials import available, configured_providers
 from webtap.errors import APIError, AuthInvalid, RateLimit, WebtapError
-from webtap.providers import GOOGLE
+from webtap.providers import GOOGLE, GoogleCredentials
 from webtap.search.cached import fingerprint
 from webtap.search.domains import normalize_domains
 from webtap.search.pipeline import Call, Engine, Request, Search, run
@@ -33,6 +33,7 @@ __all__ = [
     "GOOGLE_SEARCH_URL",
     "Google",
     "fan_out_plan",
+    "google_credentials",
     "google_search",
     "max_calls",
     "parse_google",
@@ -177,6 +178,12 @@ def shares(total: int, parts: int) -> list[int]:
     part asks for at least one result (the merge trims back to ``total``)."""
     base, extra = divmod(total, parts)
     return [max(1, base + (1 if i < extra else 0)) for i in range(parts)]
+
+
+def google_credentials() -> tuple[str, str] | None:
+    """``(api_key, engine_id)`` if both resolve; ``None`` when missing or the file is unusable."""
+    found = available(GOOGLE)
+    return (found.api_key, found.engine_id) if isinstance(found, GoogleCredentials) else None
 
 
 def parse_google(body: Any) -> list[SearchResult]:

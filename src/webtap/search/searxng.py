@@ -24,7 +24,7 @@ if TYPE_CHECKING:
     from webtap.net import Client, Deadline
     from webtap.providers import Found
 
-__all__ = ["JSON_DISABLED", "Searxng", "parse_searxng", "searxng_search"]
+__all__ = ["JSON_DISABLED", "Searxng", "searxng_search"]
 
 WHAT = SEARXNG.title
 JSON_DISABLED = (
@@ -127,11 +127,6 @@ def search_url(url: str) -> str:
     if not path.endswith("/search"):
         path += "/search"
     return urlunsplit((parsed.scheme.lower(), parsed.netloc, path, "", ""))
-
-
-def parse_searxng(body: Any, where: str = WHAT) -> list[SearchResult]:
-    """SearXNG's ``results[]`` as search results (see :meth:`Searxng.parse`)."""
-    return Searxng(SEARXNG).parse(body, where)
 
 
 def _unresponsive(value: Any) -> list[str]:

@@ -1,4 +1,4 @@
-"""Caches in the user cache folder (DESIGN 12): small key–value stores in SQLite.
+"""Caches in the user cache folder (decision: Caches): small key–value stores in SQLite.
 
 Converted pages and search results are kept so that paging through a long page costs one
 request and an identical search one provider call. A cache only ever saves work: a folder that

@@ -2,7 +2,7 @@
 
 A tool reads one JSON object on stdin and writes one JSON object on stdout. A request that the
 tool could not run at all (empty stdin, not a JSON object) is a :class:`RequestError` and exits 1;
-everything else exits 0 with ``success`` telling how it went (DESIGN 2).
+everything else exits 0 with ``success`` telling how it went (decision: Exit codes).
 
 This module is imported on every tool call, so it must stay light: no httpx, no lxml, and no
 jsonschema (the three fixed schemas have generated validators; the host's arbitrary tool schemas
@@ -239,7 +239,8 @@ def _validator(name: str) -> _Generated:
 
     parameters = dict(load_schema(name)["parameters"])
     # The printed schema is the spec's, to the byte; unknown fields are still a model's mistake
-    # that it must hear about (DESIGN 3), so validation is stricter than the schema says.
+    # that it must hear about (decision: Bad parameters), so validation is stricter than the schema
+    # says.
     parameters["additionalProperties"] = False
     return _Generated(parameters, VALIDATORS[name])
 

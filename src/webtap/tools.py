@@ -59,7 +59,7 @@ class ToolSpec(NamedTuple):
         return partial(handler, self.provider) if self.provider else handler
 
 
-# web_fetch, then a search tool per provider of the registry, in its order (DESIGN 7).
+# web_fetch, then a search tool per provider of the registry, in its order (decision: Which search).
 TOOLS: dict[str, ToolSpec] = {
     spec.name: spec
     for spec in (
@@ -184,7 +184,7 @@ def split_event(response: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any
         event = {"kind": "event", "content": str(event), "data": {}}
     elif "data" not in event and isinstance(event.get("data_json"), str):
         # Spec 000 spells the event's data as a JSON string, ``data_json``; webtap stores and
-        # shows ``data`` as an object (DESIGN 1), so a tool written to either reading works.
+        # shows ``data`` as an object (decision: Events), so a tool written to either reading works.
         event = {key: value for key, value in event.items() if key != "data_json"}
         try:
             event["data"] = loads_json(response["_event"]["data_json"])

@@ -1,4 +1,5 @@
-"""The Anthropic key's requests-per-minute budget, shared wherever the key is used (DESIGN 16).
+"""The Anthropic key's requests-per-minute budget, shared wherever the key is used (decision: Rate
+budgets past one machine).
 
 Before each attempt of a model call, :func:`take_turn` waits for the key's turn in the shared
 rate budget (:mod:`webtap.budget.rate`, in the store ``WEBTAP_BUDGET`` names: one machine, one

@@ -28,8 +28,8 @@ __all__ = [
 # its day; the setting WEBTAP_MODEL declares it); WEBTAP_MODEL overrides it for every front end,
 # and --model / stps_set_model win.
 DEFAULT_MODEL = MODEL.default
-# Where the Anthropic API is (DESIGN 10): the SDK reads the variable itself; webtap names it in
-# messages, and the docs list it beside the search providers' endpoints.
+# Where the Anthropic API is (decision: Endpoints): the SDK reads the variable itself; webtap names
+# it in messages, and the docs list it beside the search providers' endpoints.
 ENDPOINT_ENV = "ANTHROPIC_BASE_URL"
 ENDPOINT_DEFAULT = "https://api.anthropic.com"
 DEFAULT_MAX_TOKENS = 1000

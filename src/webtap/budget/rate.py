@@ -1,4 +1,5 @@
-"""One rate budget per key, shared by every caller that uses the key (DESIGN 13 and 16).
+"""One rate budget per key, shared by every caller that uses the key (decisions: Rate budgets; Rate
+budgets past one machine).
 
 :class:`RateBudget` is what callers use: a search provider's key here, the Anthropic key
 (:mod:`webtap.agent.rate`) and, for politeness, a web host (:mod:`webtap.scale.rows`). Its steps are

@@ -18,7 +18,8 @@ def run(args: argparse.Namespace) -> int:
         request["offset"] = args.offset
     if args.limit is not None:
         request["limit"] = args.limit
-    # A person chose this URL: robots.txt is for the URLs a model chooses (DESIGN 14).
+    # A person chose this URL: robots.txt is for the URLs a model chooses (decision: What a fetch
+    # got).
     result = call(
         "web_fetch",
         request,

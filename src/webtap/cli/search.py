@@ -14,8 +14,8 @@ __all__ = ["default_provider", "run"]
 
 
 def default_provider() -> str:
-    """The first provider set up (DESIGN 7, :func:`webtap.credentials.pick_provider`), else
-    the first of the registry (Brave), whose missing-key message then tells the person how to
+    """The first provider set up (decision: Which search, :func:`webtap.credentials.pick_provider`),
+    else the first of the registry (Brave), whose missing-key message then tells the person how to
     set one up."""
     return pick_provider(configured_keys()) or next(iter(PROVIDERS))
 

@@ -5,9 +5,9 @@ The table is the Anthropic key and each search provider's keys as its record dec
 (:mod:`webtap.providers`): the variable, the path in ``credentials.json``, the ``~/.stps`` file.
 Two orders read it:
 
-- the tools' (:func:`tool_order`, spec 000 "Credential Discovery", DESIGN 6): the environment
-  (an empty variable counts as unset), then ``~/.config/ikigai/credentials.json``;
-- the ask loop's and SQL's (:func:`ask_order`, DESIGN 8): a value set from SQL, the
+- the tools' (:func:`tool_order`, spec 000 "Credential Discovery", decision: Credentials): the
+  environment (an empty variable counts as unset), then ``~/.config/ikigai/credentials.json``;
+- the ask loop's and SQL's (:func:`ask_order`, decision: Ask keys): a value set from SQL, the
   environment, the first line of the key's ``~/.stps`` file, then ``credentials.json``.
 
 What every search tool does first is :func:`require`: the provider's typed credentials
@@ -15,9 +15,9 @@ What every search tool does first is :func:`require`: the provider's typed crede
 provider's spec text and ``config_required`` event; :func:`available` is the same without the
 error. Nothing here names a provider: each is a record of :mod:`webtap.providers`, and what is
 one provider's own (``brave_key()``) is in its module under :mod:`webtap.search`.
-:func:`pick_provider` is the one place that
-picks a provider (DESIGN 7): the CLI, the ask loop, SQL and a quota message's alternative all
-ask it, so they agree on every configuration.
+:func:`pick_provider` is the one place that picks a provider (decision: Which search): the CLI,
+the ask loop, SQL and a quota message's alternative all ask it, so they agree on every
+configuration.
 
 A credentials file that cannot be read or is not a JSON object is a :class:`ConfigError` that
 names the file and never quotes its content; so is a value that cannot be a key.
@@ -76,7 +76,7 @@ ANTHROPIC_KEY = KeySource(
     "the Anthropic key for this session (NULL clears it)",
 )
 
-# The one table of keys and their sources (DESIGN 6 and 8), by name.
+# The one table of keys and their sources (decisions: Credentials; Ask keys), by name.
 KEY_SOURCES: dict[str, KeySource] = {
     source.name: source
     for source in (
@@ -105,14 +105,14 @@ def resolve(names: Iterable[str], *order: Source) -> dict[str, tuple[str, str]]:
 
 
 def tool_order() -> tuple[Source, Source]:
-    """The tools' precedence (DESIGN 6): the environment, then the credentials file."""
+    """The tools' precedence (decision: Credentials): the environment, then the credentials file."""
     return from_environment, CredentialsFile()
 
 
 def ask_order(given: dict[str, str], problems: list[str]) -> tuple[Source, ...]:
-    """The ask loop's and SQL's precedence (DESIGN 8): ``given`` (set from SQL or the API), the
-    environment, ``~/.stps``, then the credentials file. An unreadable file is skipped and its
-    problem added to ``problems``; a variable set wrongly is an error."""
+    """The ask loop's and SQL's precedence (decision: Ask keys): ``given`` (set from SQL or the
+    API), the environment, ``~/.stps``, then the credentials file. An unreadable file is skipped and
+    its problem added to ``problems``; a variable set wrongly is an error."""
     return (
         partial(_given, given),
         from_environment,
@@ -184,7 +184,7 @@ def pick_provider(
     preferred: str | None = None,
     among: Sequence[str] | None = None,
 ) -> str | None:
-    """The one place that picks a search provider (DESIGN 7), from the keys in effect
+    """The one place that picks a search provider (decision: Which search), from the keys in effect
     (``{"brave": "...", ...}``, names of the key table).
 
     ``preferred`` (a provider's name) when its keys are there, else None; ``"none"`` means no

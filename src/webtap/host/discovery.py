@@ -1,15 +1,15 @@
 """Find every tool on the machine: three folders, ``--schema`` run concurrently, cached.
 
-Folders, lowest precedence first (DESIGN 9): system ``<prefix>/libexec/ikigai/`` (prefix is this
-environment's ``sys.prefix``; ``WEBTAP_SYSTEM_TOOLS_DIR`` names another folder), user
-``~/.ikigai/tools/``, project ``./.ikigai/tools/``. A tool is an executable regular file whose
-name ends in ``-tool``; its registry name is the file name without ``-tool``, hyphens made
-underscores. A project tool shadows a user tool of the same name, which shadows a system one.
+Folders, lowest precedence first (decision: Discovery): system ``<prefix>/libexec/ikigai/`` (prefix
+is this environment's ``sys.prefix``; ``WEBTAP_SYSTEM_TOOLS_DIR`` names another folder), user
+``~/.ikigai/tools/``, project ``./.ikigai/tools/``. A tool is an executable regular file whose name
+ends in ``-tool``; its registry name is the file name without ``-tool``, hyphens made underscores. A
+project tool shadows a user tool of the same name, which shadows a system one.
 
 Every winner's ``--schema`` runs concurrently, each under a timeout and an output cap. Results
 (good schemas and lasting failures) are cached by path, size and mtime in webtap's cache folder,
 so that discovering an unchanged set of tools spawns no process at all. The cache obeys the one
-switch and the one folder every webtap cache obeys (DESIGN 12, :mod:`webtap.cache`):
+switch and the one folder every webtap cache obeys (decision: Caches, :mod:`webtap.cache`):
 ``WEBTAP_CACHE=off`` asks every tool each time, ``WEBTAP_CACHE_DIR`` moves the file.
 """
 

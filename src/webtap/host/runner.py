@@ -1,6 +1,6 @@
 """Run a discovered tool: check the arguments, then one bounded process, then one result.
 
-The protocol (DESIGN 9): no arguments, the JSON arguments on stdin, the JSON response on
+The protocol (decision: Discovery): no arguments, the JSON arguments on stdin, the JSON response on
 stdout, read whole. The model sees ``{"tool_success": true, "result": {...}}`` when the tool
 ran, and ``{"tool_success": false, "error": ..., "error_code": ...}`` when it could not (bad
 arguments, a crash, a non-zero exit, silence, a timeout, output that is not a JSON object). A

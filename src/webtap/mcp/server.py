@@ -76,7 +76,7 @@ MAX_CONCURRENT_CALLS = 64
 PAGED_TOOL = "web_fetch"
 HOST_GRACE = 5.0
 
-# The arguments webtap's MCP schema adds to the spec's (DESIGN 11).
+# The arguments webtap's MCP schema adds to the spec's (decision: Main content).
 FULL_PAGE = "full_page"
 FULL_PAGE_SCHEMA = {
     "type": "boolean",

@@ -1,10 +1,11 @@
 """Google Custom Search JSON API: ``GET /customsearch/v1?key=&cx=&q=&num=&start=``.
 
 The key travels as a query parameter, so request URLs never reach a message (see
-:mod:`webtap.search.request`). Domains (DESIGN 5): one allowed or one blocked domain uses
-``siteSearch``/``siteSearchFilter``; several allowed domains make one call each, run
-concurrently with ``num`` shared out evenly, merged round-robin; every result is also
-filtered as in DESIGN 4, which is how several blocked domains are handled.
+:mod:`webtap.search.request`). Domains (decision: Google with several allowed domains): one allowed
+or one blocked domain uses ``siteSearch``/``siteSearchFilter``; several allowed domains make one
+call each, run concurrently with ``num`` shared out evenly, merged round-robin; every result is
+also filtered by the domain rules (decision: Domain filters), which is how several blocked domains
+are handled.
 """
 
 from __future__ import annotations
@@ -90,8 +91,8 @@ class Google(Engine):
         return Request(params, {"Accept": "application/json"})
 
     def gather(self, search: Search, call: Call) -> list[SearchResult]:
-        """Several allowed domains: one call each (DESIGN 5); else one call, with Google's own
-        filter for one allowed or one blocked domain."""
+        """Several allowed domains: one call each (decision: Google with several allowed domains);
+        else one call, with Google's own filter for one allowed or one blocked domain."""
         if len(search.allowed) > 1:
             searched, _ = fan_out_plan(search.allowed, search.count)
             return _fan_out(call, searched, search.count)
@@ -165,7 +166,8 @@ def fan_out_plan(domains: Sequence[str], num: int) -> tuple[list[str], list[str]
 
 
 def _site_search(allowed: Sequence[str], blocked: Sequence[str]) -> dict[str, str]:
-    """Google's own filter for one allowed domain, or for one blocked domain (DESIGN 5)."""
+    """Google's own filter for one allowed domain, or for one blocked domain (decision: Google with
+    several allowed domains)."""
     if allowed:
         return {"siteSearch": allowed[0], "siteSearchFilter": "i"}
     if len(blocked) == 1:

@@ -6,8 +6,8 @@ caller's mistake before anything else), credentials (given or discovered,
 search is fresh in the cache, the provider's calls with every secret redacted from what they
 raise, through the process's shared client, with one retry and in the key's rate budget, and
 one parse loop over the result items (:func:`parse_items`); the results filtered by domain
-(DESIGN 4) and cut to ``count``. :func:`search` is the library's entry (pages of ``count``
-results), :func:`answer` the tools'.
+(decision: Domain filters) and cut to ``count``. :func:`search` is the library's entry (pages of
+``count`` results), :func:`answer` the tools'.
 
 What is a provider's own is its module's :class:`Engine` subclass: the request it sends
 (:meth:`Engine.request`), where its result list is in the answer and what its fields are
@@ -104,7 +104,7 @@ class Engine:
     # -- before the call --------------------------------------------------------------------
 
     def endpoint(self, credentials: Found) -> str:
-        """The URL to call: the record's variable, else its default (DESIGN 10)."""
+        """The URL to call: the record's variable, else its default (decision: Endpoints)."""
         variable, default = self.provider.endpoint_env, self.provider.endpoint_default
         if variable is None or default is None:
             raise NotImplementedError(f"{self.what} names no endpoint: its engine must")
@@ -119,8 +119,8 @@ class Engine:
         raise NotImplementedError
 
     def budget(self, search: Search) -> RateBudget | None:
-        """The key's rate budget (DESIGN 13), when the provider has a rate; the budget is
-        named by the first credential (the key), hashed."""
+        """The key's rate budget (decision: Rate budgets), when the provider has a rate; the budget
+        is named by the first credential (the key), hashed."""
         if self.provider.rate is None:
             return None
         key = next(iter(search.credentials.arguments().values()))

@@ -101,8 +101,8 @@ def _duration(delta: timedelta) -> str:
 
 
 def _alternative(provider: Provider) -> tuple[str, str, bool]:
-    """The first other provider that is configured (DESIGN 7's order), else the first other
-    one: (its tool, its title, whether it is configured)."""
+    """The first other provider that is configured (the order "Which search" decides), else the
+    first other one: (its tool, its title, whether it is configured)."""
     others = [name for name in PROVIDERS if name != provider.name]
     chosen = pick_provider(configured_keys(), among=others)
     other = PROVIDERS[chosen or others[0]]

@@ -75,7 +75,7 @@ class ProviderReply(NamedTuple):
 
 
 def endpoint(variable: str, default: str) -> str:
-    """The provider URL, overridable for tests and private deployments (DESIGN 10)."""
+    """The provider URL, overridable for tests and private deployments (decision: Endpoints)."""
     url = os.environ.get(variable, "").strip() or default
     if not url.lower().startswith(("http://", "https://")):
         raise ConfigError(f"{variable} must be an http:// or https:// URL (got {url!r}).")

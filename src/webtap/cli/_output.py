@@ -1,8 +1,9 @@
 """Terminal input and output shared by the subcommands: data on stdout, messages on stderr.
 
-Everything drawn with rich goes through here, and rich is imported when something is first
-drawn (:func:`console`, :func:`err_console`, :func:`table`, :func:`escape`): ``webtap fetch``
-prints its Markdown without it, and ``--json`` or ``--csv`` output never needs it.
+rich is imported when something is first drawn with it: here (:func:`console`,
+:func:`err_console`, :func:`table`, :func:`escape`), and in the progress bars of ``webtap sql``
+and ``webtap batch``. ``webtap fetch`` prints its Markdown without it, and ``--json`` or
+``--csv`` output never needs it.
 """
 
 from __future__ import annotations

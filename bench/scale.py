@@ -1,13 +1,14 @@
 """Rows a second against workers, past one machine: fetch+convert, and ask under a rate limit.
 
     .venv/bin/python bench/scale.py [--fetch-rows 240] [--ask-rows 100] [--limit 12]
-                                    [--workers 1,2,4] [--pages DIR]
+                                    [--workers 1,2,4] [--data DIR]
 
 Needs the ray extra. Starts a local Ray cluster (2 CPUs, every port on 127.0.0.1) and, for 1, 2
 and 4 workers (Ray actors of ``webtap.scale.cluster``; half a CPU each, so that four fit), runs:
 
-- **fetch+convert** of local pages: real news pages (``DIR/articles/html/*.html.gz``, default
-  ``/work/shared/data/html``; generated ones if absent) served by the suite's fake site
+- **fetch+convert** of local pages: real news pages (``DIR/html/articles/html/*.html.gz``, the
+  shared data folder, ``../shared/data`` beside the repository by default; generated ones if
+  absent) served by the suite's fake site
   (tests/fakes/site.py) on 127.0.0.1, two fetches at once per worker, the page cache off and
   per-host politeness lifted (all pages are on one host). CPU bound: it rises with workers until
   the cores are used.
@@ -43,7 +44,8 @@ from tests.fakes.anthropic import API_KEY, FakeAnthropic, Reply, echo
 from tests.fakes.site import Site
 from tests.scale.scale_kit import HTML, most_in_any_window, page
 
-DEFAULT_PAGES = Path("/work/shared/data/html")
+import shared_data
+
 LATENCY = 0.2
 
 
@@ -70,11 +72,11 @@ def main() -> None:
     parser.add_argument("--ask-rows", type=int, default=100)
     parser.add_argument("--limit", type=int, default=12, help="the API's requests a second")
     parser.add_argument("--workers", default="1,2,4")
-    parser.add_argument("--pages", type=Path, default=DEFAULT_PAGES)
+    shared_data.add_argument(parser)
     args = parser.parse_args()
     workers = [int(n) for n in args.workers.split(",")]
 
-    articles = sorted((args.pages / "articles" / "html").glob("*.html.gz"))
+    articles = sorted((args.data / "html" / "articles" / "html").glob("*.html.gz"))
     bodies = [gzip.decompress(p.read_bytes()) for p in articles] or [page(n) for n in range(50)]
     stack = contextlib.ExitStack()
     site = stack.enter_context(Site.running())

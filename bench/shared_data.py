@@ -25,6 +25,8 @@ ORIGINS = {
     "https://github.com/scrapinghub/article-extraction-benchmark",
     "html/docs": "pages of the Python 3.11 and PostgreSQL 15 manuals as Debian installs them "
     "(python3.11-doc, postgresql-doc-15)",
+    "html/modern": "500 real pages of 2025-2026 of seven kinds and ground-truth.json (the shared "
+    "data's README says where they come from)",
 }
 
 

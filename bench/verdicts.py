@@ -1,8 +1,9 @@
 """The fetch's verdicts on real pages: how many get one other than content, and what it costs.
 
-    .venv/bin/python bench/verdicts.py [--data /work/shared/data/html] [--show]
+    .venv/bin/python bench/verdicts.py [--data DIR] [--show]
 
-Every page of ``modern/`` (500) and ``articles/`` (181) goes through the real fetch flow,
+Every page of ``DIR/html/modern/`` (500) and ``DIR/html/articles/`` (181), in the shared data
+folder (``../shared/data`` beside the repository by default), goes through the real fetch flow,
 ``webtap.fetch.fetch(url)`` at its own URL from ``ground-truth.json`` (two pages without one
 get ``https://example.com/<folder>/<id>``), on a ``webtap.net.MockTransport`` that answers the
 page's bytes as ``text/html`` with status 200, and any other URL (a page's Markdown version)
@@ -25,14 +26,12 @@ import json
 import sys
 import time
 from collections import Counter
-from pathlib import Path
 
+import shared_data
 from webtap.errors import WebtapError
 from webtap.fetch import fetch
 from webtap.guard import Guard
 from webtap.net import Client, MockTransport, Request, Response
-
-DATA = Path("/work/shared/data/html")
 
 
 class Timed:
@@ -67,7 +66,7 @@ class Timed:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--data", type=Path, default=DATA)
+    shared_data.add_argument(parser)
     parser.add_argument("--show", action="store_true")
     args = parser.parse_args()
     import lxml.html
@@ -77,8 +76,9 @@ def main() -> int:
     flagged = []
     fetch_time = parse_time = 0.0
     for folder in ("modern", "articles"):
-        truth = json.loads((args.data / folder / "ground-truth.json").read_text())
-        for path in sorted((args.data / folder / "html").glob("*.html.gz")):
+        pages = shared_data.need(args.data, f"html/{folder}")
+        truth = json.loads((pages / "ground-truth.json").read_text())
+        for path in sorted((pages / "html").glob("*.html.gz")):
             key = path.name.split(".")[0]
             body = gzip.decompress(path.read_bytes())
             url = truth[key]["url"]

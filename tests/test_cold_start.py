@@ -32,9 +32,10 @@ FORBIDDEN = (
     "pydantic",
     "click",
     "pygments",
-    # The HTTP stack the tools no longer use (issue 11): the standard library's http.client
-    # does their requests, httpx stays for the Anthropic SDK.
+    # The HTTP stacks the tools do not use (issue 11): the standard library's http.client
+    # does their requests; the Anthropic and MCP SDKs bring the httpx2 fork.
     "httpx",
+    "httpx2",
     "httpcore",
     "h11",
     "anyio",

@@ -81,9 +81,9 @@ def test_missing_credentials_answer_with_the_spec_text_and_event(executable, nam
 
     run = run_exe(executable, stdin={"query": "test"})
 
-    assert run.returncode == 0  # DESIGN 2: the request was carried out
+    assert run.returncode == 0  # the request was carried out (decision: Exit codes)
     assert run.stderr == ""  # spec 003: "Never write to stderr (protocol is stdout-only)"
-    # DESIGN 1: the event rides in stdout as ``_event`` with ``data`` an object.
+    # The event rides in stdout as ``_event`` with ``data`` an object (decision: Events).
     assert run.json == {
         "success": False,
         "error": auth_missing["error"],

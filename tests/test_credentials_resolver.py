@@ -16,7 +16,10 @@ from webtap import credentials
 from webtap.cli.search import default_provider
 from webtap.credentials import Keys
 from webtap.errors import ConfigError
+from webtap.providers import BRAVE, GOOGLE
 from webtap.search import quota
+from webtap.search.brave import brave_key
+from webtap.search.google import google_credentials
 
 SEARCH_KEYS = ["brave", "searxng", "google_api_key", "google_cse_id"]
 
@@ -81,7 +84,7 @@ def test_the_file_is_read_once_for_all_keys(isolated_env: Path, monkeypatch) -> 
     # The file is read where the sources are (webtap.credentials.sources).
     monkeypatch.setattr(credentials.sources, "read_file", lambda: reads.append(1) or real())
 
-    assert credentials.google_credentials() == ("k", "cx")
+    assert google_credentials() == ("k", "cx")
     assert credentials.configured_providers() == {
         "brave": False,
         "searxng": False,
@@ -97,8 +100,8 @@ def test_a_broken_file_is_one_error_for_the_tools_and_a_noted_problem_for_sql(
     monkeypatch.setenv("BRAVE_API_KEY", "env-brave")
 
     with pytest.raises(ConfigError, match="is not valid JSON"):
-        credentials.require_google()
-    assert credentials.brave_key() == "env-brave"  # the environment needs no file
+        credentials.require(GOOGLE)
+    assert brave_key() == "env-brave"  # the environment needs no file
     assert credentials.configured_keys() == {"brave": "env-brave"}
 
     found = Keys().resolve()
@@ -115,7 +118,7 @@ def test_a_bad_variable_makes_its_provider_unconfigured_not_the_others(
 
     # The bad variable is not passed over for the file: the tool says what is wrong with it.
     with pytest.raises(ConfigError, match="key in BRAVE_API_KEY is not usable"):
-        credentials.require_brave()
+        credentials.require(BRAVE)
     assert credentials.configured_providers() == {
         "brave": False,
         "searxng": True,

@@ -39,7 +39,7 @@ def tables() -> str:
         out += [f"| `{s.name}` | {_default(s)} | {s.doc} |" for s in rows]
         out.append("")
     out += [
-        "**Endpoints**, for tests and private deployments (DESIGN 10)",
+        "**Endpoints**, for tests and private deployments (decision: Endpoints)",
         "",
         "| variable | default | what |",
         "|---|---|---|",

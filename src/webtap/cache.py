@@ -1,4 +1,4 @@
-"""Caches in the user cache folder (DESIGN 12): small key–value stores in SQLite.
+"""Caches in the user cache folder (decision: Caches): small key–value stores in SQLite.
 
 Converted pages and search results are kept so that paging through a long page costs one
 request and an identical search one provider call. A cache only ever saves work: a folder that
@@ -8,6 +8,9 @@ replaced. ``WEBTAP_CACHE=off`` turns every cache off; ``WEBTAP_CACHE_DIR`` moves
 (default: the platform's user cache folder for ``webtap``). Each file is bounded in bytes and
 the oldest entries leave first. Callers decide what a key is made of and must keep secrets out
 of it: keys are stored as SHA-256 digests, values as JSON text.
+
+Every tool call imports this module, and with the caches off one uses none of SQLite, pathlib,
+hashlib or platformdirs: each is imported inside the function that first needs it.
 
     >>> pages = Cache("pages", max_bytes=64 * 1024 * 1024)
     >>> pages.put("https://example.com/|main", {"markdown": "# Example"})
@@ -69,7 +72,7 @@ def _user_cache_dir() -> str:
         if not os.path.isabs(base):
             base = os.path.expanduser("~/.cache")
         return os.path.join(base, "webtap")
-    from platformdirs import user_cache_dir
+    from platformdirs import user_cache_dir  # not Linux: see above
 
     return user_cache_dir("webtap")
 
@@ -154,7 +157,7 @@ class Cache:
                 self._db = None
 
     def _run(self, operation: Any) -> Any:
-        import sqlite3
+        import sqlite3  # the module's docstring says why here
 
         with self._lock:
             if self._unusable:
@@ -179,7 +182,7 @@ class Cache:
         self._unusable = True
 
     def _open(self) -> sqlite3.Connection:
-        import sqlite3
+        import sqlite3  # the module's docstring says why here
 
         from webtap.sqlite import connect
 

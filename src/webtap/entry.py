@@ -4,6 +4,7 @@ The host spawns every tool with ``--schema`` at each cold discovery, so that pat
 file and exits; every other invocation goes to :func:`webtap.tools.main`.
 """
 
+import os
 import sys
 
 __all__ = ["brave_main", "closed_stdout", "fetch_main", "google_main", "searxng_main"]
@@ -12,13 +13,12 @@ __all__ = ["brave_main", "closed_stdout", "fetch_main", "google_main", "searxng_
 def _run(name: str) -> int:
     try:
         if sys.argv[1:] == ["--schema"]:
-            from os import path
-
-            with open(path.join(path.dirname(__file__), "schemas", f"{name}.json"), "rb") as file:
+            schema = os.path.join(os.path.dirname(__file__), "schemas", f"{name}.json")
+            with open(schema, "rb") as file:
                 sys.stdout.buffer.write(file.read())
                 sys.stdout.flush()
             return 0
-        from webtap.tools import main
+        from webtap.tools import main  # after --schema: the boundary in the docstring
 
         return main(name)
     except BrokenPipeError:
@@ -32,8 +32,6 @@ def closed_stdout() -> int:
     again with "Exception ignored ... BrokenPipeError"; the exit status is 0, as for ``head``'s
     writer in a shell pipeline, since nothing went wrong that the reader wants to hear about.
     """
-    import os
-
     try:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())

@@ -2,7 +2,7 @@
 
 A tool reads one JSON object on stdin and writes one JSON object on stdout. A request that the
 tool could not run at all (empty stdin, not a JSON object) is a :class:`RequestError` and exits 1;
-everything else exits 0 with ``success`` telling how it went (DESIGN 2).
+everything else exits 0 with ``success`` telling how it went (decision: Exit codes).
 
 This module is imported on every tool call, so it must stay light: no httpx, no lxml, and no
 jsonschema (the three fixed schemas have generated validators; the host's arbitrary tool schemas
@@ -23,6 +23,7 @@ from webtap.errors import InvalidInput
 
 __all__ = [
     "MAX_DEPTH",
+    "MAX_EVENT_CONTENT",
     "MAX_INT_DIGITS",
     "RequestError",
     "describe_schema_error",
@@ -55,6 +56,10 @@ def load_schema(name: str) -> dict[str, Any]:
     """The tool's schema as a dict (``name``, ``description``, ``parameters``)."""
     return json.loads(schema_text(name))
 
+
+# An event is a few lines for a person (setup steps, a quota reset); a tool that sends megabytes
+# gets its first 64 KiB kept and shown, not a table that grows without bound.
+MAX_EVENT_CONTENT = 64 * 1024
 
 MAX_DEPTH = 64
 """How deeply JSON from outside may nest. Real requests, responses, schemas and provider bodies
@@ -234,7 +239,8 @@ def _validator(name: str) -> _Generated:
 
     parameters = dict(load_schema(name)["parameters"])
     # The printed schema is the spec's, to the byte; unknown fields are still a model's mistake
-    # that it must hear about (DESIGN 3), so validation is stricter than the schema says.
+    # that it must hear about (decision: Bad parameters), so validation is stricter than the schema
+    # says.
     parameters["additionalProperties"] = False
     return _Generated(parameters, VALIDATORS[name])
 

@@ -10,10 +10,11 @@ declares the others), its setup texts (the spec's exact ``AUTH_MISSING`` text an
 with. What a provider *does* (request parameters and headers, parsing, error mapping,
 rate-limit headers) is its own module's, named by ``engine`` and imported only when it searches.
 
-:data:`PROVIDERS` is in DESIGN 7's order (Brave, SearXNG, Google): the first configured one is
-the one offered. Each is added by :func:`register`, the one hook, as simonw/llm's models declare
-their own ``needs_key``/``key_env_var`` and are registered through one hook. A fourth provider
-is one more record and credentials class here, and its own module under :mod:`webtap.search`.
+:data:`PROVIDERS` is in the order "Which search" decides (Brave, SearXNG, Google): the first
+configured one is the one offered. Each is added by :func:`register`, the one hook, as simonw/llm's
+models declare their own ``needs_key``/``key_env_var`` and are registered through one hook. A fourth
+provider is one more record and credentials class here, and its own module under
+:mod:`webtap.search`.
 
 Light on purpose (no dataclasses, no pathlib): every tool call imports it.
 """
@@ -88,7 +89,7 @@ class KeySource:
 
 
 def _userinfo_forms(url: str) -> list[str]:
-    from urllib.parse import unquote, urlsplit
+    from urllib.parse import unquote, urlsplit  # not for webtap --help, which loads this module
 
     try:
         parts = urlsplit(url.strip())
@@ -190,9 +191,11 @@ class Provider:
         self.event_data = event_data  # the config_required event's data
         self.count_field = count_field  # the tool request's field for how many results
         self.start_field = start_field  # ... and for where they start
-        self.endpoint_env = endpoint_env  # the variable that points it elsewhere (DESIGN 10)
+        # The variable that points it elsewhere (decision: Endpoints).
+        self.endpoint_env = endpoint_env
         self.endpoint_default = endpoint_default
-        self.rate = rate  # requests a second a key starts with (DESIGN 13); None: no budget
+        # Requests a second a key starts with (decision: Rate budgets); None: no budget.
+        self.rate = rate
         self.rate_env = rate_env  # the variable that overrides it
         self.rate_setting: Setting[float] | None = None  # its declaration, once registered
         self.quota_message = quota_message  # the spec's text when the free quota is used up
@@ -219,8 +222,8 @@ PROVIDERS: dict[str, Provider] = {}
 
 
 def register(provider: Provider) -> Provider:
-    """Add ``provider`` after those already registered (the order of DESIGN 7). Everything that
-    reads the registry builds its tables when it is imported: register first."""
+    """Add ``provider`` after those already registered (the order "Which search" decides).
+    Everything that reads the registry builds its tables when it is imported: register first."""
     if provider.name in PROVIDERS:
         raise ValueError(f"search provider {provider.name!r} is registered already")
     if provider.rate is not None and provider.rate_env:

@@ -1,4 +1,5 @@
-"""What a question read, kept: snapshots addressed by the SHA-256 of the exact text (DESIGN 17).
+"""What a question read, kept: snapshots addressed by the SHA-256 of the exact text
+(decision: Checkable answers).
 
 Every page the ask loop gives the model (and every search result it shows it) is kept as a
 :class:`Snapshot`: the text, its URL, its title and when it was read, named by the SHA-256 of

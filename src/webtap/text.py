@@ -1,8 +1,8 @@
 """Text from outside made safe to show: terminal controls and invisible characters taken out.
 
 Every string that a tool, a page, a provider, a file name or a store hands to a terminal or to a
-model goes through :func:`strip_controls` first (DESIGN 2: never a surprise for the person).
-Text that webtap hands a model from the web (a page's content and title, search titles and
+model goes through :func:`strip_controls` first: never a surprise for the person (decision: Exit
+codes). Text that webtap hands a model from the web (a page's content and title, search titles and
 snippets) also goes through :func:`strip_invisible`: characters a person never sees but a model
 reads would let a page speak to the model behind the reader's back.
 """

@@ -6,6 +6,7 @@ use it); each executable's ``main`` is that same call between stdin and stdout.
 
 from __future__ import annotations
 
+import json
 import sys
 from collections.abc import Callable
 from functools import partial
@@ -24,6 +25,7 @@ from webtap.protocol import (
     whole_integers,
 )
 from webtap.providers import PROVIDERS
+from webtap.redact import redact
 
 __all__ = [
     "TOOLS",
@@ -57,7 +59,7 @@ class ToolSpec(NamedTuple):
         return partial(handler, self.provider) if self.provider else handler
 
 
-# web_fetch, then a search tool per provider of the registry, in its order (DESIGN 7).
+# web_fetch, then a search tool per provider of the registry, in its order (decision: Which search).
 TOOLS: dict[str, ToolSpec] = {
     spec.name: spec
     for spec in (
@@ -162,8 +164,6 @@ def attempt(name: str, work: Callable[[], dict[str, Any]], where: str = "") -> T
     except WebtapError as exc:
         return ToolResult(name, failure=exc, event=exc.event)
     except Exception as exc:
-        from webtap.redact import redact
-
         # A bug's text may quote a URL or a body: no key known to this process leaves with it.
         message = redact(f"Internal error in {where or name}: {type(exc).__name__}: {exc}")
         return ToolResult(name, failure=InternalError(message))
@@ -184,7 +184,7 @@ def split_event(response: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any
         event = {"kind": "event", "content": str(event), "data": {}}
     elif "data" not in event and isinstance(event.get("data_json"), str):
         # Spec 000 spells the event's data as a JSON string, ``data_json``; webtap stores and
-        # shows ``data`` as an object (DESIGN 1), so a tool written to either reading works.
+        # shows ``data`` as an object (decision: Events), so a tool written to either reading works.
         event = {key: value for key, value in event.items() if key != "data_json"}
         try:
             event["data"] = loads_json(response["_event"]["data_json"])
@@ -225,8 +225,6 @@ Exit status 0 when the request was carried out (see "success"), 1 when it could 
 
 def main(name: str, argv: list[str] | None = None) -> int:
     """The executable: flags, then stdin -> :func:`call` -> stdout."""
-    import json
-
     spec = TOOLS[name]
     args = sys.argv[1:] if argv is None else argv
     if args:

@@ -12,6 +12,7 @@ import re
 
 from webtap import __version__
 from webtap.errors import ConfigError, clip
+from webtap.settings import USER_AGENT
 
 __all__ = ["DEFAULT_USER_AGENT", "robots_token", "user_agent"]
 
@@ -32,8 +33,6 @@ def user_agent() -> str:
     A value that cannot be sent as a header (control characters, non-ASCII, over 512 characters)
     is a :class:`ConfigError` naming the variable.
     """
-    from webtap.settings import USER_AGENT
-
     raw = USER_AGENT.get()
     if not isinstance(raw, str):
         return DEFAULT_USER_AGENT

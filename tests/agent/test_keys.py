@@ -1,4 +1,5 @@
-"""Key precedence for the ask side (DESIGN 8): set value, environment, ~/.stps, credentials file."""
+"""Key precedence for the ask side (decision: Ask keys): set value, environment, ~/.stps,
+credentials file."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""SearXNG behind the ask loop's web_search, in the library, the CLI and SQL; DESIGN 7's order."""
+"""SearXNG behind the ask loop's web_search, in the library, the CLI and SQL; the order "Which
+search" decides."""
 
 from __future__ import annotations
 

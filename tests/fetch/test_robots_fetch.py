@@ -1,7 +1,7 @@
-"""robots.txt in the fetch (issue 22, DESIGN 14): obeyed for the URLs a model chose (the
-executable), not for a person's (``webtap fetch``), ``WEBTAP_ROBOTS`` over both; read through
-the same guard and client, once per origin for ten executable calls (the page cache's file),
-every redirect hop asked; the statuses of robots.txt itself; the User-Agent's token.
+"""robots.txt in the fetch (issue 22, decision: What a fetch got): obeyed for the URLs a model chose
+(the executable), not for a person's (``webtap fetch``), ``WEBTAP_ROBOTS`` over both; read through
+the same guard and client, once per origin for ten executable calls (the page cache's file), every
+redirect hop asked; the statuses of robots.txt itself; the User-Agent's token.
 
 The rules themselves (wildcards, ``$``, the longest match, groups) are webtap.fetch.robots's, tested
 in tests/test_robots.py; here they are asked by real fetches of the fake site.

@@ -1,7 +1,7 @@
-"""What a fetch says it got (issue 22, DESIGN 14), end to end: each verdict's code, message and
-advice through web-fetch-tool (and every vendor's wall through the same handler in process),
-the paywall's marked teaser, the pages that only talk about walls staying content, walls never
-kept in the page cache, and ``webtap fetch`` for a person.
+"""What a fetch says it got (issue 22, decision: What a fetch got), end to end: each verdict's code,
+message and advice through web-fetch-tool (and every vendor's wall through the same handler in
+process), the paywall's marked teaser, the pages that only talk about walls staying content, walls
+never kept in the page cache, and ``webtap fetch`` for a person.
 
 The pages are tests/fakes/walls.py's, served by the fake site on 127.0.0.1.
 """

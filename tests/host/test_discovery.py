@@ -243,7 +243,7 @@ def _counted_tool(folders) -> Path:
 
 
 def test_webtap_cache_off_turns_the_discovery_cache_off(folders, monkeypatch) -> None:
-    """DESIGN 12: one switch for every cache, the discovery cache too."""
+    """One switch for every cache, the discovery cache too (decision: Caches)."""
     counter = _counted_tool(folders)
     monkeypatch.setenv("WEBTAP_CACHE", "off")
 
@@ -255,7 +255,7 @@ def test_webtap_cache_off_turns_the_discovery_cache_off(folders, monkeypatch) ->
 
 
 def test_webtap_cache_dir_moves_the_discovery_cache(folders, monkeypatch, tmp_path) -> None:
-    """DESIGN 12: one folder for every cache, the discovery cache too."""
+    """One folder for every cache, the discovery cache too (decision: Caches)."""
     counter = _counted_tool(folders)
     elsewhere = tmp_path / "caches"
     monkeypatch.setenv("WEBTAP_CACHE_DIR", str(elsewhere))

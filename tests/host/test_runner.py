@@ -196,7 +196,8 @@ def test_argument_patterns_end_at_the_end_of_the_string(tmp_path: Path) -> None:
 
 
 def test_an_event_in_spec_000s_spelling_gets_its_data_as_an_object() -> None:
-    # Spec 000's config_required event carries "data_json", a JSON string; DESIGN 1: "data".
+    # Spec 000's config_required event carries "data_json", a JSON string; webtap's carries
+    # "data" (decision: Events).
     event = {
         "kind": "config_required",
         "content": "⚠ Configuration Required",

@@ -1,4 +1,5 @@
-"""MCP's ``full_page``: the one argument webtap's MCP schema adds to the spec's (DESIGN 11)."""
+"""MCP's ``full_page``: the one argument webtap's MCP schema adds to the spec's (decision: Main
+content)."""
 
 from __future__ import annotations
 

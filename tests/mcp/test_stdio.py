@@ -62,7 +62,8 @@ async def test_tools_are_listed_with_the_spec_schemas_titles_and_annotations(
         schema = tool.input_schema
         if tool.name == MAP_TOOL:  # webtap's own, not the spec's (tests/mcp/test_web_map.py)
             continue
-        if tool.name == "web_fetch":  # the arguments webtap adds to the spec's (DESIGN 11)
+        # The arguments webtap adds to the spec's (decision: Main content).
+        if tool.name == "web_fetch":
             properties = dict(schema["properties"])
             assert properties.pop("full_page")["type"] == "boolean"
             assert properties.pop("render")["type"] == "boolean"

@@ -6,6 +6,9 @@ import pytest
 
 from webtap import credentials
 from webtap.errors import AuthMissing, ConfigError
+from webtap.providers import BRAVE, GOOGLE
+from webtap.search.brave import brave_key
+from webtap.search.google import google_credentials
 
 # Copied from spec 000 ("Error Response" and "config_required Event" of each search tool).
 BRAVE_ERROR = (
@@ -24,7 +27,7 @@ GOOGLE_ERROR = (
 
 def test_nothing_configured_is_auth_missing_with_the_spec_text_and_event() -> None:
     with pytest.raises(AuthMissing) as brave:
-        credentials.require_brave()
+        credentials.require(BRAVE)
     assert brave.value.message == BRAVE_ERROR
     assert brave.value.event["kind"] == "config_required"
     assert brave.value.event["data"] == {
@@ -33,20 +36,20 @@ def test_nothing_configured_is_auth_missing_with_the_spec_text_and_event() -> No
         "signup_url": "https://brave.com/search/api/",
     }
     with pytest.raises(AuthMissing) as google:
-        credentials.require_google()
+        credentials.require(GOOGLE)
     assert google.value.message == GOOGLE_ERROR
     assert google.value.event["data"] == {
         "tool": "web_search_google",
         "credentials": ["api_key", "engine_id"],
     }
-    assert credentials.brave_key() is None
-    assert credentials.google_credentials() is None
+    assert brave_key() is None
+    assert google_credentials() is None
 
 
 def test_environment_beats_the_file(monkeypatch, write_credentials) -> None:
     write_credentials({"web_search": {"brave": {"api_key": "from-file"}}})
     monkeypatch.setenv("BRAVE_API_KEY", "from-env")
-    found = credentials.require_brave()
+    found = credentials.require(BRAVE)
     assert (found.api_key, found.source) == ("from-env", "BRAVE_API_KEY")
     assert "from-env" not in repr(found)
 
@@ -54,22 +57,22 @@ def test_environment_beats_the_file(monkeypatch, write_credentials) -> None:
 def test_an_empty_variable_counts_as_unset(monkeypatch, write_credentials) -> None:
     write_credentials({"web_search": {"brave": {"api_key": "from-file"}}})
     monkeypatch.setenv("BRAVE_API_KEY", "  ")
-    assert credentials.brave_key() == "from-file"
+    assert brave_key() == "from-file"
 
 
 def test_the_file_follows_home(isolated_env, write_credentials) -> None:
     path = write_credentials({"web_search": {"google": {"api_key": "g-key", "engine_id": "g-cx"}}})
     assert path == isolated_env / ".config" / "ikigai" / "credentials.json"
     assert credentials.credentials_path() == path
-    assert credentials.google_credentials() == ("g-key", "g-cx")
+    assert google_credentials() == ("g-key", "g-cx")
 
 
 def test_google_fields_resolve_one_by_one(monkeypatch, write_credentials) -> None:
     write_credentials({"web_search": {"google": {"engine_id": "file-cx"}}})
-    assert credentials.google_credentials() is None  # no key anywhere
+    assert google_credentials() is None  # no key anywhere
     monkeypatch.setenv("GOOGLE_SEARCH_API_KEY", "env-key")
-    assert credentials.google_credentials() == ("env-key", "file-cx")
-    assert "GOOGLE_SEARCH_API_KEY and" in credentials.require_google().source
+    assert google_credentials() == ("env-key", "file-cx")
+    assert "GOOGLE_SEARCH_API_KEY and" in credentials.require(GOOGLE).source
 
 
 @pytest.mark.parametrize(
@@ -87,21 +90,21 @@ def test_a_malformed_file_is_a_config_error_naming_the_file(
 ) -> None:
     path = write_credentials(content)
     with pytest.raises(ConfigError) as error:
-        credentials.require_brave()
+        credentials.require(BRAVE)
     assert str(path) in error.value.message
     assert fragment in error.value.message
     assert "sekrit" not in error.value.message and "12345" not in error.value.message
-    assert credentials.brave_key() is None  # the non-raising lookup says "not available"
+    assert brave_key() is None  # the non-raising lookup says "not available"
 
 
 def test_an_unreadable_file_is_a_config_error(isolated_env) -> None:
     path = isolated_env / ".config" / "ikigai" / "credentials.json"
     path.mkdir(parents=True)  # a directory where the file should be: reading fails
     with pytest.raises(ConfigError, match="Cannot read the credentials file"):
-        credentials.require_google()
+        credentials.require(GOOGLE)
 
 
 def test_the_environment_alone_needs_no_readable_file(monkeypatch, write_credentials) -> None:
     write_credentials("{ broken")
     monkeypatch.setenv("BRAVE_API_KEY", "env-key")
-    assert credentials.brave_key() == "env-key"
+    assert brave_key() == "env-key"

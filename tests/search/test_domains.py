@@ -1,4 +1,4 @@
-"""The domain matcher (DESIGN 4): examples, then properties over generated hosts."""
+"""The domain matcher (decision: Domain filters): examples, then properties over generated hosts."""
 
 from __future__ import annotations
 

@@ -200,4 +200,5 @@ def test_a_fourth_provider_needs_only_its_module_and_its_record(
     assert report["sql"] == "Search provider set to fourth"
     assert report["rate"] == 5.0
     assert report["cli"] == "fourth" and report["ask"] == "fourth" and report["mcp"] is True
-    assert report["order"] == "brave"  # registered last: after the three in DESIGN 7's order
+    # Registered last: after the three in the order "Which search" decides.
+    assert report["order"] == "brave"

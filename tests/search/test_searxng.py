@@ -233,7 +233,7 @@ def test_nothing_listens_is_a_network_error(run_exe: Any, unused_port: int) -> N
     assert (out["success"], out["error_code"]) == (False, "NETWORK_ERROR")
 
 
-# -- domain filtering (DESIGN 4), through the library ------------------------------------------
+# -- domain filtering (decision: Domain filters), through the library ----------------------------
 
 MIXED = {
     "results": [

@@ -1,7 +1,8 @@
 """Domain filters and international domain names, through web-search-brave-tool.
 
-``bücher.de`` and ``xn--bcher-kva.de`` are one domain (DESIGN 4): a filter written either way
-applies to result URLs written either way, and a URL whose host cannot be read is no match.
+``bücher.de`` and ``xn--bcher-kva.de`` are one domain (decision: Domain filters): a filter written
+either way applies to result URLs written either way, and a URL whose host cannot be read is no
+match.
 """
 
 from __future__ import annotations

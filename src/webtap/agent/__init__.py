@@ -8,11 +8,11 @@
 
 The user message is ``"Context: {context}\\n\\nQuestion: {question}"``. The model is offered
 ``web_search`` (the spec's exact definition, backed by Brave, SearXNG or Google) only when
-that provider is set up, and ``web_fetch`` always (DESIGN 7). On ``tool_use`` the loop runs each
-requested tool and answers with one user message of ``tool_result`` blocks, then calls again; a
-failed search becomes ``is_error`` with the spec's text. After ``max_tool_calls`` tool calls (1
-by default, the spec's constraint) the next call carries ``tool_choice: none``, so the model
-must answer in text. Time limits bound each model call, each search and the whole question.
+that provider is set up, and ``web_fetch`` always (decision: Which search). On ``tool_use`` the loop
+runs each requested tool and answers with one user message of ``tool_result`` blocks, then calls
+again; a failed search becomes ``is_error`` with the spec's text. After ``max_tool_calls`` tool
+calls (1 by default, the spec's constraint) the next call carries ``tool_choice: none``, so the
+model must answer in text. Time limits bound each model call, each search and the whole question.
 
 Failures raise :class:`~webtap.errors.WebtapError` subclasses with messages that name what went
 wrong and what to do, and that never contain a key.
@@ -22,6 +22,10 @@ The package, a module a concept: :mod:`~webtap.agent.settings` (model, limits, t
 the deadline), :mod:`~webtap.agent.loop` (the conversation), :mod:`~webtap.agent.prompt` (what the
 model is given), :mod:`~webtap.agent.reply` (what it sent, checked), :mod:`~webtap.agent.steps`
 (what a question did) and :mod:`~webtap.agent.api_errors` (the SDK's errors as webtap's).
+
+The SDK (``anthropic``, a few hundred milliseconds to import) is imported at the first model
+call, by the three functions that use it: ``webtap sql`` loads this package for its functions
+whether or not a query asks the model anything.
 """
 
 from __future__ import annotations

@@ -37,7 +37,7 @@ def translate_api_errors(
     ``retries`` were made before the failure; ``out_of_time`` when another was due but the
     question's deadline left no time for it; ``model`` names the model in a 404's message.
     """
-    import anthropic
+    import anthropic  # at the first model call (the package's docstring)
 
     try:
         yield

@@ -1,5 +1,6 @@
 """An answer's citations: which snapshot each quote stands in, where, and whether it does
-(DESIGN 17: the provider's mechanism where it has one, and webtap's own check either way).
+(decision: Checkable answers): the provider's mechanism where it has one, and webtap's own
+check either way.
 
 A provider that cites (the Messages API's ``search_result_location``) names a source and a
 range of its blocks; the quote it copied is checked again against that source's snapshot

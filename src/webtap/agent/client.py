@@ -7,6 +7,7 @@ from typing import Any
 
 from webtap.agent.settings import DEFAULT_MAX_RETRIES, DEFAULT_TIME_LIMITS, TimeLimits
 from webtap.errors import APIError
+from webtap.net import capping_hook
 
 __all__ = ["MAX_REPLY_BYTES", "anthropic_client", "one_attempt_per_call"]
 
@@ -29,9 +30,7 @@ def anthropic_client(
     share between threads: one client serves every row of a SQL query. ``on_response`` sees
     every HTTP response (its headers carry the account's rate limits).
     """
-    import anthropic
-
-    from webtap.net import capping_hook
+    import anthropic  # at the first model call (the package's docstring)
 
     del max_retries  # webtap's loop's business (retry.send), not the SDK's
     # The SDK reads replies itself: the hook decodes them capped, as every body from outside.

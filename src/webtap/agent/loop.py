@@ -26,11 +26,15 @@ from webtap.agent.settings import DEFAULT_SETTINGS, AskSettings, check_settings,
 from webtap.agent.steps import Answer, Source, Step, ToolCall, ToolReply
 from webtap.agent.turn import ModelTurn, ToolSpec
 from webtap.answer_schema import Mismatch
+from webtap.budget.rate import TurnDeadline
 from webtap.credentials import Credentials, Keys
 from webtap.errors import APIError, InvalidInput
+from webtap.fetch.render import keep_browser
+from webtap.host.events import keep_event
 from webtap.net import Deadline
 from webtap.protocol import load_schema
 from webtap.redact import redact, remember
+from webtap.search import search
 from webtap.snapshots import Snapshots, blocks
 from webtap.tools import ToolResult, attempt
 from webtap.tools import call as call_tool
@@ -81,8 +85,6 @@ def ask(
         )
     api = MessagesAPI(one_attempt_per_call(client), citations=settings.citations)
     loop = _Loop(settings, credentials, api, search_client, on_step, session_id)
-    from webtap.fetch.render import keep_browser
-
     try:
         with keep_browser():  # the question's fetches render in one browser, closed at its end
             return loop.run(user_message(question, context))
@@ -274,8 +276,6 @@ class _Loop:
             reply = self.fetch_reply(call, self.fetch(call))
         self.results.append(reply)
         if reply.event and self.settings.store_events:
-            from webtap.host.events import keep_event
-
             keep_event(reply.event, self.session_id)
         self.sources += self.api.citable(reply)
         if self.on_step:
@@ -305,9 +305,6 @@ class _Loop:
         return ToolReply(call, SEARCH_UNAVAILABLE, True, detail, outcome.event)
 
     def run_search(self, query: str, provider: str) -> list[Any]:
-        from webtap.budget.rate import TurnDeadline
-        from webtap.search import search
-
         # The search may wait for its turn in the key's shared rate budget as long as the
         # question has time; then it has its own time limit, its one retry included.
         left = max(self.deadline.remaining(), 0.1)

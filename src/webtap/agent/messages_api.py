@@ -1,5 +1,5 @@
 """The Anthropic Messages API: how the ask loop's conversation is written for it and read back
-(DESIGN 18: one adapter per protocol; the loop knows no provider).
+(decision: Model names): one adapter per protocol; the loop knows no provider.
 
 A tool result is the spec's text (``tool_result`` with a string ``content``). With citations on,
 what a tool read goes back as ``search_result`` blocks with citations enabled, one text block per

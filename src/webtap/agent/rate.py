@@ -1,4 +1,5 @@
-"""The Anthropic key's requests-per-minute budget, shared wherever the key is used (DESIGN 16).
+"""The Anthropic key's requests-per-minute budget, shared wherever the key is used (decision: Rate
+budgets past one machine).
 
 Before each attempt of a model call, :func:`take_turn` waits for the key's turn in the shared
 rate budget (:mod:`webtap.budget.rate`, in the store ``WEBTAP_BUDGET`` names: one machine, one
@@ -19,7 +20,9 @@ from datetime import datetime
 from typing import Any
 
 from webtap.budget.rate import Pace, RateBudget
+from webtap.net import Deadline
 from webtap.net.retry_after import header_number, retry_after
+from webtap.settings import ANTHROPIC_RPM
 
 __all__ = ["MAX_WAIT", "model_budget", "observe", "pace_of", "take_turn"]
 
@@ -29,8 +32,6 @@ WHAT = "the Anthropic API"
 
 def model_budget(api_key: str) -> RateBudget:
     """The key's budget (named by a hash of it), at ``WEBTAP_ANTHROPIC_RPM`` until told."""
-    from webtap.settings import ANTHROPIC_RPM
-
     rpm = ANTHROPIC_RPM.get()  # 0 when unset: unspaced until the API says
     return RateBudget(
         "anthropic",
@@ -52,8 +53,6 @@ def take_turn(client: Any, seconds: float) -> None:
     key of its own (a scripted fake) has no budget."""
     key = _api_key(client)
     if key is not None:
-        from webtap.net import Deadline
-
         model_budget(key).acquire(Deadline(seconds), margin=0.0)
 
 

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from webtap.agent.api_errors import translate_api_errors
 from webtap.agent.rate import observe, take_turn
 from webtap.errors import NetworkError, WebtapError
+from webtap.net.retry_after import retry_after
 
 if TYPE_CHECKING:
     from webtap.net import Deadline
@@ -41,7 +42,7 @@ def send(client: Any, request: dict[str, Any], call: ModelCall, max_retries: int
     Each attempt first waits for the key's turn in its shared rate budget, and every answer's
     rate-limit headers go back to that budget (:mod:`webtap.agent.rate`).
     """
-    import anthropic
+    import anthropic  # at the first model call (the package's docstring)
 
     retries = 0
     while True:
@@ -109,8 +110,6 @@ def retry_wait(headers: Any, retries: int) -> float:
     ``retry-after`` (seconds or an HTTP date) when it gives one up to 60 s, else webtap's
     back-off, 0.5 s doubling to 8 s, less up to 25 % jitter."""
     if headers is not None:
-        from webtap.net.retry_after import retry_after
-
         wait = retry_after(headers)
         if wait is not None and 0 <= wait <= MAX_RETRY_AFTER:
             return wait

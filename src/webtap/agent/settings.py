@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from webtap.errors import InvalidInput
 from webtap.settings import MODEL
 
 __all__ = [
@@ -28,8 +29,8 @@ __all__ = [
 # its day; the setting WEBTAP_MODEL declares it); WEBTAP_MODEL overrides it for every front end,
 # and --model / stps_set_model win.
 DEFAULT_MODEL = MODEL.default
-# Where the Anthropic API is (DESIGN 10): the SDK reads the variable itself; webtap names it in
-# messages, and the docs list it beside the search providers' endpoints.
+# Where the Anthropic API is (decision: Endpoints): the SDK reads the variable itself; webtap names
+# it in messages, and the docs list it beside the search providers' endpoints.
 ENDPOINT_ENV = "ANTHROPIC_BASE_URL"
 ENDPOINT_DEFAULT = "https://api.anthropic.com"
 DEFAULT_MAX_TOKENS = 1000
@@ -81,8 +82,6 @@ def default_model() -> str:
 
 
 def check_settings(settings: AskSettings) -> None:
-    from webtap.errors import InvalidInput
-
     if not settings.model.strip():
         raise InvalidInput("The model name is empty; give one such as " + DEFAULT_MODEL)
     if not settings.model.isprintable():

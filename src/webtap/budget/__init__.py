@@ -1,5 +1,6 @@
 """Rate budgets: one budget of requests per key (a provider's key, the model's key, a web host
-for politeness), shared by every caller that uses it (DESIGN 13 and 16).
+for politeness), shared by every caller that uses it (decisions: Rate budgets; Rate budgets past one
+machine).
 
 - :mod:`webtap.budget.rate`: :class:`~webtap.budget.rate.RateBudget`, what callers use, and
   :func:`~webtap.budget.rate.budget_store`, the store ``WEBTAP_BUDGET`` names;

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from webtap.budget.steps import Pace, Rule, Turn, book, learn, stamp
+from webtap.cache import cache_dir
 
 __all__ = ["FileStore", "budget_path"]
 
@@ -26,8 +27,6 @@ MAX_BYTES = 65536
 
 
 def budget_path(name: str) -> Path:
-    from webtap.cache import cache_dir
-
     return cache_dir() / "ratelimit" / f"{name}.json"
 
 
@@ -57,7 +56,7 @@ def _state(path: Path) -> Iterator[dict[str, Any] | None]:
     Yields None when the file cannot be used (the caller then goes unpaced).
     """
     try:
-        import fcntl
+        import fcntl  # not on every platform: without flock, the budget goes unpaced
 
         path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
         flags = os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0)

@@ -1,4 +1,5 @@
-"""One rate budget per key, shared by every caller that uses the key (DESIGN 13 and 16).
+"""One rate budget per key, shared by every caller that uses the key (decisions: Rate budgets; Rate
+budgets past one machine).
 
 :class:`RateBudget` is what callers use: a search provider's key here, the Anthropic key
 (:mod:`webtap.agent.rate`) and, for politeness, a web host (:mod:`webtap.scale.rows`). Its steps are
@@ -32,10 +33,12 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from webtap.budget.file_store import FileStore, budget_path
 from webtap.budget.steps import MARGIN, Pace, Rule, Turn, book, learn, stamp
 from webtap.budget.store import Store
 from webtap.errors import ConfigError, RateLimit, WebtapError, clip
 from webtap.net import Deadline
+from webtap.providers import PROVIDERS
 from webtap.settings import BUDGET, env_float
 
 __all__ = [
@@ -108,9 +111,8 @@ def budget_store() -> Store:
 
 def _make(setting: str) -> Store:
     if setting in ("", "file"):
-        from webtap.budget.file_store import FileStore
-
         return FileStore()
+    # The other stores are the optional extra's (Ray, Redis): imported only when named.
     if setting == "ray":
         from webtap.budget.ray_store import RayStore
 
@@ -168,15 +170,11 @@ class RateBudget:
     @property
     def path(self) -> Any:
         """The file that holds this budget when the store is the file (one machine)."""
-        from webtap.budget.file_store import budget_path
-
         return budget_path(self.name)
 
     def default_rate(self) -> float:
         """Requests per second before the provider has said anything: its record's rate and
         the variable that overrides it (:mod:`webtap.providers`)."""
-        from webtap.providers import PROVIDERS
-
         record = PROVIDERS.get(self.provider)
         default = record.rate if record is not None and record.rate else 1.0
         name = record.rate_env if record is not None else None

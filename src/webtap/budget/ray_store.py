@@ -20,6 +20,9 @@ import zlib
 from collections.abc import Callable
 from typing import Any
 
+import ray
+from ray.exceptions import GetTimeoutError, RayError
+
 from webtap.budget.steps import Pace, Rule, Turn, book, learn, stamp
 from webtap.budget.store import unreachable
 
@@ -89,8 +92,6 @@ class RayStore:
 
     def keeper(self, name: str) -> Any:
         """The actor handle for the budget ``name``, made if it does not exist yet."""
-        import ray
-
         if not ray.is_initialized():
             raise unreachable(
                 "Ray cluster",
@@ -115,9 +116,6 @@ class RayStore:
             return handle
 
     def _call(self, name: str, method: str, *args: Any) -> Any:
-        import ray
-        from ray.exceptions import GetTimeoutError, RayError
-
         for attempt in range(2):
             try:
                 handle = self.keeper(name)

@@ -29,6 +29,7 @@ from webtap.budget.steps import (
     Turn,
 )
 from webtap.budget.store import unreachable
+from webtap.settings import BUDGET
 
 __all__ = ["KEY_PREFIX", "SCRIPT", "TTL", "RedisStore"]
 
@@ -134,7 +135,7 @@ class RedisStore:
     def _run(self, name: str, op: str, now: float | None, *args: Any) -> Any:
         argv = [op, _arg(now), MARGIN, MIN_GAP, MAX_AHEAD, MAX_INTERVAL, TTL, *args]
         try:
-            import redis
+            import redis  # an optional extra: without it, this refusal says how to get it
         except ImportError:
             raise unreachable(
                 f"Redis server at {self.where}",
@@ -180,6 +181,4 @@ def _where(url: str) -> str:
             return parts.path or "a unix socket"
         return f"{parts.hostname or 'localhost'}:{parts.port or 6379}"
     except ValueError:
-        from webtap.settings import BUDGET
-
         return BUDGET.name

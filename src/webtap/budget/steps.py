@@ -1,4 +1,5 @@
-"""A rate budget's logic, as pure steps on one key's state (DESIGN 13 and 16).
+"""A rate budget's logic, as pure steps on one key's state (decisions: Rate budgets; Rate budgets
+past one machine).
 
 A key's state is a dict of numbers (``next``: the first free slot; ``sent``: the last send;
 ``interval``, ``blocked_until``, ``resets_at``: what the provider said), and ``now`` is the store's

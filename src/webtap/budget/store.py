@@ -1,6 +1,7 @@
 """What a store of rate budgets is, and how one that cannot be reached refuses.
 
-Where rate budgets keep their state is one setting, ``WEBTAP_BUDGET`` (DESIGN 16).
+Where rate budgets keep their state is one setting, ``WEBTAP_BUDGET`` (decision: Rate budgets past
+one machine).
 
 =================  ======================================================================
 ``file``           the default: a small JSON file per key under ``flock``, in the user cache

@@ -1,7 +1,9 @@
 """The ``webtap`` command: a thin front door over the library.
 
-Each subcommand lives in its own module here with ``add_parser(subparsers)`` and ``run(args)``;
-a module imports what it needs inside ``run`` so that ``webtap --help`` stays fast.
+The parser comes from :mod:`webtap.cli.arguments`, which imports only what the help texts need,
+so that ``webtap --help`` stays fast. Each command runs in a module of its own here
+(``webtap.cli.fetch``, ...; ``run(args)``), which imports what it needs at its top: the one
+deferred import is :func:`main`'s, of the chosen command's module.
 """
 
 from __future__ import annotations
@@ -11,24 +13,11 @@ import sys
 from importlib import import_module
 
 from webtap import __version__
+from webtap.cli._output import stopped
+from webtap.cli.arguments import add_parsers
+from webtap.entry import closed_stdout
 
 __all__ = ["main"]
-
-# Subcommand modules, in the order --help lists them.
-COMMANDS = [
-    "fetch",
-    "search",
-    "ask",
-    "verify",
-    "sql",
-    "batch",
-    "map",
-    "crawl",
-    "tools",
-    "events",
-    "install",
-    "mcp",
-]
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -37,15 +26,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="The web for LLM agents: fetch, search, ask, SQL, tools and MCP.",
     )
     parser.add_argument("--version", action="version", version=f"webtap {__version__}")
-    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for name in COMMANDS:
-        try:
-            module = import_module(f"webtap.cli.{name}")
-        except ModuleNotFoundError as exc:
-            if exc.name == f"webtap.cli.{name}":
-                continue  # not built yet
-            raise
-        module.add_parser(subparsers)
+    add_parsers(parser.add_subparsers(dest="command", metavar="COMMAND"))
     _mark_owners(parser)
     return parser
 
@@ -67,20 +48,16 @@ def _mark_owners(parser: argparse.ArgumentParser) -> None:
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args, extra = parser.parse_known_args(argv)
+    owner = getattr(args, "_parser", parser)
     if extra:
-        owner = getattr(args, "_parser", parser)
         owner.error(f"unrecognized arguments: {' '.join(extra)}")
-    if not getattr(args, "run", None):
-        parser.print_help(sys.stderr)
+    if not getattr(args, "run", None):  # webtap, webtap tools, webtap batch: what to give
+        owner.print_help(sys.stderr)
         return 2
     try:
-        return int(args.run(args) or 0)
+        return int(import_module(f"webtap.cli.{args.run}").run(args) or 0)
     except KeyboardInterrupt as exc:
         # Ctrl-C, or SIGTERM/SIGHUP where a command asked for it (webtap.signals.Terminated).
-        from webtap.cli._output import stopped
-
         return stopped(exc)
     except BrokenPipeError:
-        from webtap.entry import closed_stdout
-
         return closed_stdout()

@@ -1,85 +1,26 @@
-"""``webtap ask``: answer a question with the model and the web; the answer on stdout."""
+"""``webtap ask``: answer a question with the model and the web; the answer on stdout, with
+its sources (or, with ``--schema``, the answer as data)."""
 
 from __future__ import annotations
 
 import argparse
 import json
+from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
-__all__ = ["add_parser", "run"]
+from webtap import agent
+from webtap.agent import ToolCall
+from webtap.answer_schema import parse
+from webtap.cli._output import err_console, escape, fail, print_json, show_event
+from webtap.errors import InvalidInput, WebtapError
+from webtap.host.process import stop_tools_on_signals
+from webtap.text import strip_controls
 
-
-def add_parser(subparsers: Any) -> None:
-    from webtap.providers import PROVIDERS
-    from webtap.settings import MODEL
-
-    parser = subparsers.add_parser(
-        "ask",
-        help="answer a question with Claude, searching and fetching the web when it helps",
-        description=(
-            "Ask the Anthropic Messages API a question. The model may search the web (when "
-            "Brave, SearXNG or Google is set up) and fetch pages; each tool call is shown on "
-            "stderr, the answer goes to stdout. The Anthropic key comes from ANTHROPIC_API_KEY "
-            "or the first line of ~/.stps/anthropic_api_key."
-        ),
-    )
-    parser.add_argument("question", nargs="+", help="the question")
-    parser.add_argument("--context", "-c", default="", help="context for the question")
-    parser.add_argument(
-        "--model", "-m", help=f"the model (default: {MODEL.name}, else {MODEL.default})"
-    )
-    parser.add_argument(
-        "--max-tokens", type=int, metavar="N", help="the answer's length limit (default 1000)"
-    )
-    parser.add_argument(
-        "--max-tool-calls",
-        type=int,
-        metavar="N",
-        help="tool calls the model may make, 0-20 (default 1)",
-    )
-    parser.add_argument(
-        "--provider",
-        "--search-provider",
-        dest="search_provider",
-        choices=[*PROVIDERS, "none"],
-        help=f"the search the model gets (default: the first set up of {', '.join(PROVIDERS)})",
-    )
-    parser.add_argument(
-        "--schema",
-        metavar="SCHEMA",
-        help="answer as data that fits SCHEMA: a JSON Schema (a file, or its JSON) or a DuckDB "
-        "type such as 'STRUCT(city VARCHAR, founded INTEGER)'; prints the value as JSON, each "
-        "field's source under _sources",
-    )
-    parser.add_argument(
-        "--unsupported",
-        choices=["keep", "null"],
-        default="keep",
-        help="with --schema: a field whose quote is not in what was read is kept and marked "
-        "(keep, the default) or made null",
-    )
-    parser.add_argument(
-        "--no-citations",
-        dest="citations",
-        action="store_false",
-        help="no sources: the tools' results go to the model as the spec's plain texts",
-    )
-    parser.add_argument(
-        "--json",
-        action="store_true",
-        help="print the answer, its citations and its steps as JSON",
-    )
-    parser.set_defaults(run=run)
+__all__ = ["read_schema", "run", "with_sources"]
 
 
 def run(args: argparse.Namespace) -> int:
-    from dataclasses import replace
-
-    from webtap import agent
-    from webtap.cli._output import fail, print_json
-    from webtap.errors import WebtapError
-    from webtap.host.process import stop_tools_on_signals
-
     stop_tools_on_signals()  # SIGTERM/SIGHUP stop the question as Ctrl-C does (exit 143, 129)
     question = " ".join(args.question).strip()
     if not question:
@@ -112,8 +53,6 @@ def run(args: argparse.Namespace) -> int:
         return 0
     print(with_sources(answer))
     if answer.stop_reason == "max_tokens":
-        from webtap.cli._output import err_console
-
         err_console().print("[dim](the answer was cut at --max-tokens)[/dim]")
     return 0
 
@@ -121,11 +60,6 @@ def run(args: argparse.Namespace) -> int:
 def read_schema(given: str) -> dict[str, Any]:
     """``--schema``: a file holding a JSON Schema, else the text itself (JSON or a DuckDB
     type), read by :func:`webtap.answer_schema.parse`."""
-    from pathlib import Path
-
-    from webtap.answer_schema import parse
-    from webtap.errors import InvalidInput
-
     path = Path(given)
     text = given
     if not given.lstrip().startswith("{") and (path.is_file() or path.suffix == ".json"):
@@ -139,8 +73,6 @@ def read_schema(given: str) -> dict[str, Any]:
 def with_sources(answer: Any) -> str:
     """The answer with a mark ``[n]`` after each stretch a source supports, then the sources,
     numbered, each quote marked ✓ (it stands in what was read) or ✗ (it does not)."""
-    from webtap.text import strip_controls  # a title or a quote is the web's text
-
     numbers: dict[str, int] = {}
     for citation in answer.citations:
         numbers.setdefault(citation.url, len(numbers) + 1)
@@ -171,11 +103,6 @@ def with_sources(answer: Any) -> str:
 
 def show_step(step: Any) -> None:
     """A tool call as it starts, and its result as it ends, dim on stderr."""
-    from rich.markup import escape
-
-    from webtap.agent import ToolCall
-    from webtap.cli._output import err_console, show_event
-
     console = err_console()
     if isinstance(step, ToolCall):
         shown = json.dumps(step.input, ensure_ascii=False)

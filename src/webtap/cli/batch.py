@@ -14,96 +14,38 @@ once (``os._exit``), since the interpreter's teardown would wait for it.
 from __future__ import annotations
 
 import argparse
+import json
+import logging
 import sys
 import threading
 from typing import Any
 
-__all__ = ["GRACE", "BatchProgress", "add_parser", "run"]
+from webtap.cli._output import cell, err_console, exit_abandoned, fail
+from webtap.cli.ask import read_schema
+from webtap.errors import WebtapError
+from webtap.scale.batch import Job, run_batch
+from webtap.scale.rows import Stop
+from webtap.signals import run_stoppable
+
+__all__ = ["GRACE", "BatchProgress", "run"]
 
 GRACE = 1.0  # seconds a stopped run has to keep its finished rows before the command ends
 
-EPILOG = (
-    "Rows already in OUT are skipped, so a stopped run resumes where it was. Rate budgets: "
-    "WEBTAP_BUDGET=file (one machine, the default), ray (one Ray cluster) or redis://HOST:PORT "
-    "(any engine); WEBTAP_HOST_RATE: fetches a second per web host (default 1). See docs/scale.md."
-)
 
-
-def add_parser(subparsers: Any) -> None:
-    parser = subparsers.add_parser(
-        "batch",
-        help="fetch or ask over a Parquet or CSV file, resumable, locally or on Ray",
-        description="Run fetch or ask on every row of IN and write OUT (Parquet or CSV, by the "
-        "extension), with every column of IN and the results.",
-        epilog=EPILOG,
-    )
-    parser.set_defaults(run=lambda args: _help(parser))
-    jobs = parser.add_subparsers(dest="kind", metavar="JOB")
-
-    p = jobs.add_parser(
-        "fetch",
-        help="fetch each URL: final_url, title, markdown, verdict, error",
-        epilog=EPILOG,
-    )
-    _files(p)
-    p.add_argument("--column", default="url", help="the URL column (default: url)")
-    p.add_argument("--full", action="store_true", help="whole pages, not their main content")
-    _engine(p, threads=16)
-
-    p = jobs.add_parser("ask", help="ask the model about each row: answer, error", epilog=EPILOG)
-    _files(p)
-    p.add_argument("--context", default="context", help="the context column (default: context)")
-    p.add_argument("--prompt", default="prompt", help="the prompt column (default: prompt)")
-    p.add_argument("--model", help="the model (default: WEBTAP_MODEL or webtap's default)")
-    p.add_argument("--max-tokens", type=int, metavar="N", help="the longest answer in tokens")
-    _engine(p, threads=8)
-
-
-def _files(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("source", metavar="IN", help="the input file (.parquet, .csv or .jsonl)")
-    parser.add_argument("target", metavar="OUT", help="the output file (.parquet, .csv or .jsonl)")
-
-
-def _engine(parser: argparse.ArgumentParser, threads: int) -> None:
-    parser.add_argument(
-        "--engine", choices=["local", "ray"], default="local", help="where to run (default: local)"
-    )
-    parser.add_argument(
-        "--address", help="an existing Ray cluster (default: start one on this machine)"
-    )
-    parser.add_argument(
-        "--workers", type=int, default=2, metavar="N", help="Ray actors at most (default: 2)"
-    )
-    parser.add_argument(
-        "--threads",
-        type=int,
-        default=threads,
-        metavar="N",
-        help=f"rows at once per worker (default: {threads})",
-    )
-    parser.add_argument(
-        "--retry-errors", action="store_true", help="redo the rows of OUT that ended in an error"
-    )
-    parser.add_argument("--no-progress", action="store_true", help="never show progress")
-    parser.set_defaults(run=run)
-
-
-def _help(parser: argparse.ArgumentParser) -> int:
-    parser.print_help(sys.stderr)
-    return 2
+def _schema(given: str | None) -> str | None:
+    """``--schema`` as the JSON text of its schema (a file read here, as ``webtap ask`` does)."""
+    return None if given is None else json.dumps(read_schema(given))
 
 
 def run(args: argparse.Namespace) -> int:
-    from webtap.cli._output import cell, err_console, exit_abandoned, fail
-    from webtap.errors import WebtapError
-    from webtap.scale.batch import Job, run_batch
-    from webtap.scale.rows import Stop
-    from webtap.signals import run_stoppable
-
     if args.threads < 1 or args.workers < 1:
         return fail("--threads and --workers must be 1 or more", 2)
     if args.engine == "local" and args.address:
         return fail("--address names a Ray cluster: use it with --engine ray", 2)
+    try:
+        schema = _schema(getattr(args, "schema", None))
+    except WebtapError as exc:
+        return fail(exc.message, 2)
     job = Job(
         kind=args.kind,
         column=getattr(args, "column", "url"),
@@ -114,6 +56,7 @@ def run(args: argparse.Namespace) -> int:
         threads=args.threads,
         workers=args.workers,
         mode="page" if getattr(args, "full", False) else None,
+        schema=schema,
     )
     shown = not args.no_progress and sys.stderr.isatty()
     progress = BatchProgress() if shown else None
@@ -155,8 +98,6 @@ def run(args: argparse.Namespace) -> int:
 def _stop(stop: Any) -> None:
     """Stop the run. Its engine's complaints about being stopped are not for the user: Ray
     logs a traceback from each of its threads that finds the driver gone."""
-    import logging
-
     logging.disable(logging.CRITICAL)
     stop.set()
 
@@ -177,6 +118,7 @@ class BatchProgress:
         self._task: Any = None
 
     def start(self, total: int, skipped: int) -> None:
+        # On a terminal only (cli._output's docstring).
         from rich.progress import (
             BarColumn,
             MofNCompleteColumn,
@@ -184,8 +126,6 @@ class BatchProgress:
             TextColumn,
             TimeRemainingColumn,
         )
-
-        from webtap.cli._output import err_console
 
         with self._lock:
             self._skipped = skipped

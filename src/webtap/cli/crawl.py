@@ -13,53 +13,7 @@ import sys
 import threading
 from typing import Any
 
-__all__ = ["add_parser", "run"]
-
-EPILOG = (
-    "robots.txt is obeyed and its Crawl-delay honoured (else WEBTAP_HOST_RATE, fetches a second "
-    "per host). Run the same command again after a stop or a crash: it goes on from "
-    "OUT.crawl/ without fetching a written page again. See docs/crawl.md."
-)
-
-
-def add_parser(subparsers: Any) -> None:
-    from webtap.cli.map import add_scope
-
-    parser = subparsers.add_parser(
-        "crawl",
-        help="a site's pages into a .jsonl, .parquet or .csv file, politely, resumable",
-        description="Crawl URL's site breadth first, from URL and its sitemaps, and write one "
-        "row per page to OUT: url, final_url, depth, status, title, content (Markdown, the "
-        "main content), published, error_code, error, fetched_at.",
-        epilog=EPILOG,
-    )
-    parser.add_argument("url", metavar="URL", help="the start page")
-    parser.add_argument("target", metavar="OUT", help="the output file (.jsonl, .parquet, .csv)")
-    add_scope(parser)
-    parser.add_argument(
-        "--max-pages", type=int, default=10_000, metavar="N",
-        help="fetch N pages at most (default: 10000)",
-    )  # fmt: skip
-    parser.add_argument(
-        "--max-depth", type=int, metavar="N", help="follow links N steps from URL at most"
-    )
-    parser.add_argument(
-        "--max-per-pattern", type=int, default=1000, metavar="N",
-        help="queue N URLs of one pattern at most, such as /calendar/{n}/{n} (default: 1000)",
-    )  # fmt: skip
-    parser.add_argument("--no-sitemaps", action="store_true", help="start from URL alone")
-    parser.add_argument(
-        "--rate", type=float, metavar="R", help="R requests a second per host at most (slower)"
-    )
-    parser.add_argument(
-        "--connections", type=int, default=2, metavar="N",
-        help="requests at once per host (default: 2)",
-    )  # fmt: skip
-    parser.add_argument(
-        "--threads", type=int, default=8, metavar="N", help="requests at once (default: 8)"
-    )
-    parser.add_argument("--no-progress", action="store_true", help="never show progress")
-    parser.set_defaults(run=run)
+__all__ = ["run"]
 
 
 def run(args: argparse.Namespace) -> int:

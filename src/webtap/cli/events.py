@@ -3,32 +3,18 @@
 from __future__ import annotations
 
 import argparse
+import sqlite3
 from typing import Any
 
-from webtap.cli._output import cell, fail, print_json
+from webtap.cli._output import cell, console, fail, print_json, table
+from webtap.errors import WebtapError
+from webtap.host.event_store import EventStore, default_path
 from webtap.settings import DB
 
-__all__ = ["add_parser", "run"]
-
-
-def add_parser(subparsers: Any) -> None:
-    parser = subparsers.add_parser(
-        "events",
-        help="list the events tools raised (e.g. config_required)",
-        description="Events tools raised, oldest first, from the events store "
-        f"({DB.name}, else webtap.db in the user data folder).",
-    )
-    parser.add_argument("--session", metavar="S", help="only this session's events")
-    parser.add_argument("--json", action="store_true", help="print JSON")
-    parser.set_defaults(run=run)
+__all__ = ["run"]
 
 
 def run(args: argparse.Namespace) -> int:
-    import sqlite3
-
-    from webtap.errors import WebtapError
-    from webtap.host.event_store import EventStore, default_path
-
     path = default_path()
     events: list[dict[str, Any]] = []
     if path.exists():
@@ -46,20 +32,17 @@ def run(args: argparse.Namespace) -> int:
     if not events:
         fail("no events stored" + (f" for session {args.session!r}" if args.session else ""))
         return 0
-    from rich.console import Console
-    from rich.table import Table
-
     # Every field was written by a tool: none of its escape sequences reach the terminal.
-    table = Table("id", "created", "session", "kind", "content", box=None, pad_edge=False)
+    rows = table("id", "created", "session", "kind", "content", box=None, pad_edge=False)
     for event in events:
-        table.add_row(
+        rows.add_row(
             str(event["id"]),
             cell(event["created_at"]),
             cell(event["session_id"] or ""),
             cell(event["kind"]),
             cell(_first_line(event["content"])),
         )
-    Console(highlight=False).print(table)
+    console().print(rows)
     return 0
 
 

@@ -3,34 +3,17 @@
 from __future__ import annotations
 
 import argparse
+import os
 from typing import Any
 
 from webtap.cli._output import fail
+from webtap.host import InstallError, install, target_folder, tool_folders, uninstall
+from webtap.settings import SYSTEM_TOOLS_DIR
 
-__all__ = ["add_parser", "run"]
-
-
-def add_parser(subparsers: Any) -> None:
-    for name, verb in (
-        ("install", "put launchers for web-fetch-tool, web-search-*-tool"),
-        ("uninstall", "remove the launchers webtap install wrote"),
-    ):
-        parser = subparsers.add_parser(
-            name,
-            help=f"{verb} (--user, --project or --system PREFIX)",
-            description=f"{verb[0].upper()}{verb[1:]}: ~/.ikigai/tools (--user), "
-            "./.ikigai/tools (--project) or PREFIX/libexec/ikigai (--system PREFIX).",
-        )
-        where = parser.add_mutually_exclusive_group(required=True)
-        where.add_argument("--user", action="store_true", help="~/.ikigai/tools")
-        where.add_argument("--project", action="store_true", help="./.ikigai/tools")
-        where.add_argument("--system", metavar="PREFIX", help="PREFIX/libexec/ikigai")
-        parser.set_defaults(run=run)
+__all__ = ["run"]
 
 
 def _folder(args: argparse.Namespace) -> Any:
-    from webtap.host import target_folder
-
     if args.system is not None:  # `--system ""` (an unset $PREFIX) is refused, not "project"
         return target_folder("system", prefix=args.system)
     return target_folder("user" if args.user else "project")
@@ -38,8 +21,6 @@ def _folder(args: argparse.Namespace) -> Any:
 
 def run(args: argparse.Namespace) -> int:
     """``webtap install`` or ``webtap uninstall``: the launchers written or removed, one a line."""
-    from webtap.host import InstallError, install, uninstall
-
     removing = args.command == "uninstall"
     try:
         folder = _folder(args)
@@ -56,11 +37,6 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _note_other_system_folder(args: argparse.Namespace, folder: Any) -> None:
-    import os
-
-    from webtap.host import tool_folders
-    from webtap.settings import SYSTEM_TOOLS_DIR
-
     system = dict(tool_folders())["system"]
     if args.system and os.path.realpath(folder) != os.path.realpath(system):
         fail(

@@ -4,42 +4,8 @@ fetching its pages."""
 from __future__ import annotations
 
 import argparse
-from typing import Any
 
-__all__ = ["add_parser", "add_scope", "run"]
-
-
-def add_parser(subparsers: Any) -> None:
-    parser = subparsers.add_parser(
-        "map",
-        help="a site's URLs from its sitemaps, without fetching its pages",
-        description="List the URLs of URL's site: those its sitemaps list (robots.txt's "
-        "Sitemap: lines, /sitemap.xml, indexes, gzip), each once, in scope and allowed by "
-        "robots.txt. One URL a line.",
-        epilog="See docs/crawl.md.",
-    )
-    parser.add_argument("url", metavar="URL", help="the site (its start page)")
-    parser.add_argument("--links", action="store_true", help="add the start page's links")
-    parser.add_argument(
-        "--json", action="store_true", help="one JSON object a line: url, lastmod, source"
-    )
-    parser.add_argument("--limit", type=int, metavar="N", help="at most N URLs")
-    add_scope(parser)
-    parser.set_defaults(run=run)
-
-
-def add_scope(parser: argparse.ArgumentParser) -> None:
-    """The scope options ``map`` and ``crawl`` share."""
-    parser.add_argument("--subdomains", action="store_true", help="the site's subdomains too")
-    parser.add_argument("--prefix", default="", metavar="PATH", help="only paths under PATH")
-    parser.add_argument(
-        "--include", action="append", default=[], metavar="GLOB",
-        help="only URLs matching GLOB (path and query, or the whole URL; repeatable)",
-    )  # fmt: skip
-    parser.add_argument(
-        "--exclude", action="append", default=[], metavar="GLOB",
-        help="no URL matching GLOB (repeatable)",
-    )  # fmt: skip
+__all__ = ["run"]
 
 
 def run(args: argparse.Namespace) -> int:

@@ -4,105 +4,27 @@ from __future__ import annotations
 
 import argparse
 import functools
+import logging
 import math
+import secrets
 import sys
-from typing import Any
 
-from webtap.settings import MCP_MAX_LINES, MCP_TIMEOUT, MCP_TOKEN, environment_help
+import anyio
 
-__all__ = ["add_parser", "run"]
+from webtap.cli._output import fail
+from webtap.errors import WebtapError
+from webtap.host.process import stop_tools_on_signals
+from webtap.mcp.server import ServerSettings, build_server, select_tools
+from webtap.mcp.transports import is_loopback, listen, serve_http, serve_stdio
+from webtap.settings import MCP_MAX_LINES, MCP_TIMEOUT, MCP_TOKEN
+from webtap.signals import stopped_by
+
+__all__ = ["run"]
 
 MIN_TOKEN = 16  # characters of a WEBTAP_MCP_TOKEN: a guessable token is no token
 
-DESCRIPTION = """\
-Serve webtap's tools (web_fetch, web_search_brave, web_search_searxng, web_search_google, and
-verify_quote, which checks a quote against a page) over the Model Context Protocol. By default
-the server speaks MCP on stdin/stdout, as Claude Desktop
-and Claude Code start it; --http HOST:PORT serves the streamable HTTP transport at
-http://HOST:PORT/mcp instead.
-Nothing but protocol messages is written to stdout; diagnostics go to stderr.
-
-Over HTTP beyond loopback (--http 0.0.0.0:8812, or this machine's own address) every request
-must carry "Authorization: Bearer <token>": the token in WEBTAP_MCP_TOKEN, or else one made at
-start and shown once on stderr; any other request gets 401 and no tools. On 127.0.0.1,
-localhost or ::1 no token is needed, unless WEBTAP_MCP_TOKEN is set: then it is required there
-too. --discovered beyond loopback is refused unless --allow-remote-discovered is given.
-SIGTERM, SIGHUP and Ctrl-C stop the server at once, calls in flight or not: every running
-tool is killed, and the exit status is 143, 129 or 130.
-"""
-
-
-def epilog() -> str:
-    """The environment section of ``--help``: the settings as declared, then the search keys
-    as the provider registry names them."""
-    from webtap.providers import PROVIDERS
-
-    keys = ", ".join(key.env for provider in PROVIDERS.values() for key in provider.keys.values())
-    return environment_help(
-        MCP_MAX_LINES,
-        MCP_TIMEOUT,
-        MCP_TOKEN,
-        more=f"{keys}: the search tools' keys and addresses (or "
-        "~/.config/ikigai/credentials.json); web_fetch needs none.",
-    )
-
-
-def add_parser(subparsers: Any) -> None:
-    parser = subparsers.add_parser(
-        "mcp",
-        help="serve the tools to MCP clients (Claude Desktop, Claude Code, ...)",
-        description=DESCRIPTION,
-        epilog=epilog(),
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
-    parser.add_argument(
-        "--http",
-        metavar="HOST:PORT",
-        help="serve streamable HTTP at http://HOST:PORT/mcp instead of stdio",
-    )
-    parser.add_argument(
-        "--discovered",
-        action="store_true",
-        help="also serve every valid tool the host discovers (webtap's own names win)",
-    )
-    parser.add_argument(
-        "--allow-remote-discovered",
-        action="store_true",
-        help="with --http beyond loopback, serve --discovered tools anyway: every client "
-        "holding the token may run the executables in the tool folders",
-    )
-    parser.add_argument(
-        "--only",
-        nargs="+",
-        metavar="NAME",
-        help="serve only these tools",
-    )
-    parser.add_argument(
-        "--max-lines",
-        type=int,
-        metavar="N",
-        help="lines web_fetch returns when the client gives no limit; 0 for no cap "
-        f"(default {MCP_MAX_LINES.default_text()}, or {MCP_MAX_LINES.name})",
-    )
-    parser.add_argument(
-        "--timeout",
-        type=float,
-        metavar="SECONDS",
-        help="seconds a call of webtap's tools may take before it ends in an error result "
-        f"(default {MCP_TIMEOUT.default_text()}, or {MCP_TIMEOUT.name}); discovered tools keep "
-        "the host's timeout",
-    )
-    parser.set_defaults(run=run)
-
 
 def run(args: argparse.Namespace) -> int:
-    import logging
-
-    from webtap.cli._output import fail
-    from webtap.errors import WebtapError
-    from webtap.host.process import stop_tools_on_signals
-    from webtap.signals import stopped_by
-
     # stdout carries the protocol on stdio: everything else goes to stderr.
     logging.basicConfig(stream=sys.stderr, level=logging.WARNING, format="webtap mcp: %(message)s")
     # Until the server's event loop takes them: SIGTERM/SIGHUP kill every tool and stop it.
@@ -110,10 +32,6 @@ def run(args: argparse.Namespace) -> int:
     try:
         address = _address(args.http) if args.http else None
         settings = _settings(args)
-        import anyio
-
-        from webtap.mcp.server import build_server, select_tools
-        from webtap.mcp.transports import is_loopback, listen, serve_http, serve_stdio
     except (ValueError, WebtapError) as exc:
         return fail(str(exc), 2)
     if address is None:
@@ -166,8 +84,6 @@ def _token(loopback: bool) -> str | None:
     """The bearer token clients must send: WEBTAP_MCP_TOKEN if set (on any address), else one
     made now and shown once on stderr when the server is reachable beyond loopback; None on
     loopback without the variable."""
-    import secrets
-
     token = MCP_TOKEN.get()
     if token:
         if len(token) < MIN_TOKEN or any(not 0x21 <= ord(c) <= 0x7E for c in token):
@@ -187,9 +103,7 @@ def _token(loopback: bool) -> str | None:
     return token
 
 
-def _settings(args: argparse.Namespace) -> Any:
-    from webtap.mcp.server import ServerSettings
-
+def _settings(args: argparse.Namespace) -> ServerSettings:
     # A flag is checked here; a variable by its declaration (a ConfigError that names it).
     max_lines = MCP_MAX_LINES.get() if args.max_lines is None else args.max_lines
     if max_lines < 0:

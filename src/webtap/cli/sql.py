@@ -4,52 +4,42 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import csv
 import sys
 import threading
 from typing import Any
 
-from webtap.settings import SQL_CANCEL_WAIT
+import duckdb
 
-__all__ = ["RowProgress", "add_parser", "run"]
+from webtap.cli._output import (
+    console,
+    err_console,
+    escape,
+    exit_abandoned,
+    fail,
+    print_json,
+    read_text,
+    table,
+)
+from webtap.errors import WebtapError
+from webtap.host.process import stop_tools_on_signals
+from webtap.settings import SQL_CANCEL_WAIT
+from webtap.signals import Terminated, run_stoppable
+from webtap.sql import (
+    DEFAULT_CONCURRENCY,
+    SqlFunctions,
+    drop_statement_echo,
+    key_literals,
+    mentions_key_setter,
+    redact_keys,
+)
+
+__all__ = ["RowProgress", "run"]
 
 PROMPT, MORE = "webtap> ", "   ...> "
 
 
-def add_parser(subparsers: Any) -> None:
-    parser = subparsers.add_parser(
-        "sql",
-        help="run DuckDB SQL with stps_ask_ai() and friends",
-        description=(
-            "Run SQL in DuckDB with webtap's functions loaded: stps_ask_ai(context, prompt "
-            "[, model] [, max_tokens]), stps_set_api_key(), stps_set_brave_api_key(), "
-            "stps_set_model(), stps_set_search_provider(), stps_set_concurrency(), "
-            "stps_set_cache() and more (see docs/ask.md). With no query and a terminal on "
-            "stdin, an interactive prompt; otherwise SQL is read from stdin."
-        ),
-    )
-    parser.add_argument("query", nargs="?", help="SQL to run (several statements allowed)")
-    parser.add_argument("-f", "--file", metavar="FILE", help="run the SQL in FILE (- for stdin)")
-    parser.add_argument(
-        "--db", metavar="PATH", default=":memory:", help="DuckDB database file (default: memory)"
-    )
-    output = parser.add_mutually_exclusive_group()
-    output.add_argument("--csv", action="store_true", help="print results as CSV")
-    output.add_argument("--json", action="store_true", help="print results as JSON")
-    parser.add_argument(
-        "--concurrency", type=int, metavar="N", help="model calls at once, 1-64 (default 32)"
-    )
-    parser.add_argument(
-        "--cache", metavar="PATH", help="keep answers in this SQLite file and reuse them"
-    )
-    parser.add_argument("--model", "-m", help="default model for stps_ask_ai")
-    parser.add_argument("--no-progress", action="store_true", help="never show progress")
-    parser.set_defaults(run=run)
-
-
 def run(args: argparse.Namespace) -> int:
-    from webtap.cli._output import exit_abandoned, fail, read_text
-    from webtap.host.process import stop_tools_on_signals
-
     stop_tools_on_signals()  # SIGTERM/SIGHUP stop the command as Ctrl-C does
 
     text = None
@@ -64,11 +54,6 @@ def run(args: argparse.Namespace) -> int:
         text = args.query
     elif not sys.stdin.isatty():
         text = sys.stdin.read()
-
-    import duckdb
-
-    from webtap.errors import WebtapError
-    from webtap.sql import DEFAULT_CONCURRENCY, SqlFunctions
 
     try:
         connection = duckdb.connect(args.db)
@@ -118,8 +103,6 @@ class Session:
         self.abandoned = False
 
     def redact(self, text: str) -> str:
-        from webtap.sql import drop_statement_echo, redact_keys
-
         if self.sets_keys and "\nLINE " in text:
             # However a key was written, a statement that sets one is never echoed back.
             text = drop_statement_echo(text)
@@ -127,18 +110,12 @@ class Session:
 
     def read(self, text: str) -> list[Any]:
         """The statements of ``text``, its keys noted first (a parse error may quote them)."""
-        from webtap.sql import key_literals, mentions_key_setter
-
         self.keys |= key_literals(text)
         self.sets_keys = self.sets_keys or mentions_key_setter(text)
         return self.connection.extract_statements(text)
 
     def run_script(self, text: str) -> int:
         """Run every statement; stop at the first error (exit 1)."""
-        import duckdb
-
-        from webtap.cli._output import fail
-
         try:
             statements = self.read(text)
         except duckdb.Error as exc:
@@ -153,19 +130,13 @@ class Session:
         return 0
 
     def interactive(self) -> int:
-        import duckdb
-
-        from webtap.cli._output import err_console
-
         with contextlib.suppress(ImportError):
-            import readline  # noqa: F401  (line editing and history for input())
-        console = err_console()
-        console.print(
+            import readline  # noqa: F401  (line editing and history for input(): a prompt's)
+        screen = err_console()
+        screen.print(
             "[dim]DuckDB with webtap's stps_* functions. End statements with ';'. "
             ".quit or Ctrl-D to leave.[/dim]"
         )
-        from webtap.signals import Terminated
-
         buffer: list[str] = []
         while True:
             try:
@@ -192,19 +163,17 @@ class Session:
                     if columns is not None:
                         self.show(columns, rows)
             except duckdb.Error as exc:
-                console.print(f"[red]{_escape(self.redact(str(exc)))}[/red]")
+                screen.print(f"[red]{escape(self.redact(str(exc)))}[/red]")
             except KeyboardInterrupt as exc:
                 if isinstance(exc, Terminated) or self.abandoned:
                     raise  # SIGTERM/SIGHUP, or a statement that would not stop: the end
-                console.print("[yellow]interrupted[/yellow]")
+                screen.print("[yellow]interrupted[/yellow]")
 
     def execute(self, statement: Any) -> tuple[list[str] | None, list[tuple[Any, ...]]]:
         """Run one statement in a worker thread, so that Ctrl-C, SIGTERM and SIGHUP can stop
         it cleanly: waiting rows are dropped, the calls in flight abandoned, DuckDB told to
         stop; then the signal is raised here (``KeyboardInterrupt`` or
         :class:`~webtap.signals.Terminated`)."""
-        from webtap.signals import run_stoppable
-
         done = threading.Event()
 
         def work() -> tuple[list[str] | None, list[tuple[Any, ...]]]:
@@ -226,23 +195,16 @@ class Session:
     def show(self, columns: list[str], rows: list[tuple[Any, ...]]) -> None:
         columns = [self.redact(column) for column in columns]
         if self.format == "csv":
-            import csv
-
             writer = csv.writer(sys.stdout)
             writer.writerow(columns)
             writer.writerows(rows)
         elif self.format == "json":
-            from webtap.cli._output import print_json
-
             print_json([dict(zip(columns, _plain(row), strict=True)) for row in rows])
         else:
-            from rich.console import Console
-            from rich.table import Table
-
-            table = Table(*columns, show_lines=any(_long(row) for row in rows))
+            shown = table(*columns, show_lines=any(_long(row) for row in rows))
             for row in rows:
-                table.add_row(*(_escape("NULL" if v is None else str(v)) for v in row))
-            Console(highlight=False).print(table)
+                shown.add_row(*(escape("NULL" if v is None else str(v)) for v in row))
+            console().print(shown)
 
 
 class RowProgress:
@@ -273,6 +235,7 @@ class RowProgress:
 
 
 def _make_progress(console: Any) -> Any:
+    # Once a query has two rows for the model (cli._output's docstring).
     from rich.progress import (
         BarColumn,
         MofNCompleteColumn,
@@ -282,8 +245,6 @@ def _make_progress(console: Any) -> Any:
         TimeElapsedColumn,
     )
     from rich.text import Text
-
-    from webtap.cli._output import err_console
 
     class RateColumn(ProgressColumn):
         def render(self, task: Any) -> Text:
@@ -309,9 +270,3 @@ def _plain(row: tuple[Any, ...]) -> list[Any]:
 
 def _long(row: tuple[Any, ...]) -> bool:
     return any(isinstance(v, str) and ("\n" in v or len(v) > 60) for v in row)
-
-
-def _escape(text: str) -> str:
-    from rich.markup import escape
-
-    return escape(text)

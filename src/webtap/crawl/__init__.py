@@ -1,5 +1,5 @@
 """A whole site: its URLs (``webtap map``) and its pages (``webtap crawl``), politely
-(DESIGN 20).
+(decision: Polite crawl).
 
 - :mod:`webtap.crawl.urls`: one spelling per page, the key two spellings share, a URL's pattern;
 - :mod:`webtap.crawl.scope`: which URLs a crawl keeps;

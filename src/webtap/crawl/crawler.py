@@ -1,4 +1,5 @@
-"""``webtap crawl URL OUT``: a site's pages, breadth first, politely, resumable (DESIGN 20).
+"""``webtap crawl URL OUT``: a site's pages, breadth first, politely, resumable
+(decision: Polite crawl).
 
 The loop, on the caller's thread:
 

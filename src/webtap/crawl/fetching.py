@@ -10,7 +10,7 @@ A crawl fetches differently from ``web_fetch`` in three ways, and only those:
 - it reads what a page links to, its ``rel=canonical`` and its publication date from the tree
   the converter parses anyway (the fetch's ``inspect`` hook sees it before it is pruned), so a
   page is parsed once;
-- it always obeys robots.txt (DESIGN 20), and also reads its ``Crawl-delay``,
+- it always obeys robots.txt (decision: Polite crawl), and also reads its ``Crawl-delay``,
   ``Request-rate`` and ``Sitemap:`` lines, which ``web_fetch`` has no use for.
 
 Otherwise a page is what ``web_fetch`` makes of it: the main content as Markdown, and the

@@ -1,5 +1,5 @@
-"""Politeness per host, provable (DESIGN 20): never two requests to a host closer than its
-delay, a few connections at most, and a ``Retry-After`` waited out by everyone.
+"""Politeness per host, provable (decision: Polite crawl): never two requests to a host closer
+than its delay, a few connections at most, and a ``Retry-After`` waited out by everyone.
 
 A host's delay is its robots.txt's ``Crawl-delay`` (or ``Request-rate``) for webtap's token,
 else ``WEBTAP_HOST_RATE``; ``--rate`` only ever makes it longer. The spacing itself is the

@@ -6,7 +6,8 @@
   needs: the tools' (:func:`tool_order`: environment, then ``credentials.json``) or the ask
   loop's and SQL's (:func:`ask_order`: set from SQL, environment, ``~/.stps``, file); what a
   search tool needs (:func:`require`, with the spec's ``AUTH_MISSING`` text and
-  ``config_required`` event) and which provider is set up (:func:`pick_provider`, DESIGN 7).
+  ``config_required`` event) and which provider is set up (:func:`pick_provider`, decision: Which
+  search).
 - :mod:`~webtap.credentials.ask`: :class:`Keys` and the :class:`Credentials` in effect for
   the ask loop and SQL (imported on first use: a tool call needs neither).
 
@@ -66,7 +67,8 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-# DESIGN 7: with no choice made, the first provider configured in this order is used.
+# With no choice made, the first provider configured in this order is used (decision: Which
+# search).
 PROVIDER_ORDER = tuple(PROVIDERS)
 
 # The spec's setup texts and event data, by their old names (each provider's record holds them).

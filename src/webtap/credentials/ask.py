@@ -1,7 +1,7 @@
 """The ask loop's and SQL's keys: set from SQL or the API, over the environment and the files.
 
-Precedence for each key of the table (DESIGN 8, as the DuckDB extension of spec 002 does it;
-:func:`webtap.credentials.ask_order`): a value set with :meth:`Keys.set` (``stps_set_api_key``
+Precedence for each key of the table (decision: Ask keys, as the DuckDB extension of spec 002 does
+it; :func:`webtap.credentials.ask_order`): a value set with :meth:`Keys.set` (``stps_set_api_key``
 and friends in SQL), the key's variable, the first line of its ``~/.stps`` file, then
 ``~/.config/ikigai/credentials.json``. :meth:`Keys.resolve` reads all of that once and returns
 :class:`Credentials`, whose ``repr`` never shows a key.
@@ -58,8 +58,8 @@ class Credentials:
     def search_provider(self, preferred: str | None = None) -> str | None:
         """The search provider to offer: ``preferred`` when its keys resolve, else none.
 
-        With no preference, the first configured in the registry's order (DESIGN 7, decided by
-        :func:`webtap.credentials.pick_provider`); ``"none"`` turns search off.
+        With no preference, the first configured in the registry's order (decision: Which search,
+        decided by :func:`webtap.credentials.pick_provider`); ``"none"`` turns search off.
         """
         return pick_provider(self._values, preferred)
 

@@ -5,16 +5,19 @@ The table is the Anthropic key and each search provider's keys as its record dec
 (:mod:`webtap.providers`): the variable, the path in ``credentials.json``, the ``~/.stps`` file.
 Two orders read it:
 
-- the tools' (:func:`tool_order`, spec 000 "Credential Discovery", DESIGN 6): the environment
-  (an empty variable counts as unset), then ``~/.config/ikigai/credentials.json``;
-- the ask loop's and SQL's (:func:`ask_order`, DESIGN 8): a value set from SQL, the
+- the tools' (:func:`tool_order`, spec 000 "Credential Discovery", decision: Credentials): the
+  environment (an empty variable counts as unset), then ``~/.config/ikigai/credentials.json``;
+- the ask loop's and SQL's (:func:`ask_order`, decision: Ask keys): a value set from SQL, the
   environment, the first line of the key's ``~/.stps`` file, then ``credentials.json``.
 
 What every search tool does first is :func:`require`: the provider's typed credentials
 (:class:`webtap.providers.Found`) in the tools' order, or :class:`AuthMissing` with the
-provider's spec text and ``config_required`` event. :func:`pick_provider` is the one place that
-picks a provider (DESIGN 7): the CLI, the ask loop, SQL and a quota message's alternative all
-ask it, so they agree on every configuration.
+provider's spec text and ``config_required`` event; :func:`available` is the same without the
+error. Nothing here names a provider: each is a record of :mod:`webtap.providers`, and what is
+one provider's own (``brave_key()``) is in its module under :mod:`webtap.search`.
+:func:`pick_provider` is the one place that picks a provider (decision: Which search): the CLI,
+the ask loop, SQL and a quota message's alternative all ask it, so they agree on every
+configuration.
 
 A credentials file that cannot be read or is not a JSON object is a :class:`ConfigError` that
 names the file and never quotes its content; so is a value that cannot be a key.
@@ -26,23 +29,15 @@ import json
 import os
 import re
 from functools import partial
-from typing import TYPE_CHECKING, Any, cast
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from webtap.errors import AuthMissing, ConfigError
 from webtap.protocol import loads_json
-from webtap.providers import (
-    PROVIDERS,
-    BraveCredentials,
-    Found,
-    GoogleCredentials,
-    KeySource,
-    Provider,
-    SearxngConfig,
-)
+from webtap.providers import PROVIDERS, Found, KeySource, Provider
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Mapping, Sequence
-    from pathlib import Path
 
     # A source of keys: for a key's name and its KeySource, ``(value, where it came from)``,
     # or None when it has no such key.
@@ -55,20 +50,16 @@ __all__ = [
     "CredentialsFile",
     "KeySource",
     "ask_order",
-    "brave_key",
+    "available",
     "check_key",
     "configured_keys",
     "configured_providers",
     "credentials_path",
     "from_environment",
     "from_stps",
-    "google_credentials",
     "pick_provider",
     "read_file",
     "require",
-    "require_brave",
-    "require_google",
-    "require_searxng",
     "resolve",
     "stps_dir",
     "tool_order",
@@ -85,7 +76,7 @@ ANTHROPIC_KEY = KeySource(
     "the Anthropic key for this session (NULL clears it)",
 )
 
-# The one table of keys and their sources (DESIGN 6 and 8), by name.
+# The one table of keys and their sources (decisions: Credentials; Ask keys), by name.
 KEY_SOURCES: dict[str, KeySource] = {
     source.name: source
     for source in (
@@ -114,14 +105,14 @@ def resolve(names: Iterable[str], *order: Source) -> dict[str, tuple[str, str]]:
 
 
 def tool_order() -> tuple[Source, Source]:
-    """The tools' precedence (DESIGN 6): the environment, then the credentials file."""
+    """The tools' precedence (decision: Credentials): the environment, then the credentials file."""
     return from_environment, CredentialsFile()
 
 
 def ask_order(given: dict[str, str], problems: list[str]) -> tuple[Source, ...]:
-    """The ask loop's and SQL's precedence (DESIGN 8): ``given`` (set from SQL or the API), the
-    environment, ``~/.stps``, then the credentials file. An unreadable file is skipped and its
-    problem added to ``problems``; a variable set wrongly is an error."""
+    """The ask loop's and SQL's precedence (decision: Ask keys): ``given`` (set from SQL or the
+    API), the environment, ``~/.stps``, then the credentials file. An unreadable file is skipped and
+    its problem added to ``problems``; a variable set wrongly is an error."""
     return (
         partial(_given, given),
         from_environment,
@@ -157,19 +148,13 @@ def require(provider: Provider, given: Mapping[str, str | None] | None = None) -
     return kind(*(values[argument] for argument in kind.keys), source=" and ".join(sources))
 
 
-def require_brave() -> BraveCredentials:
-    """The Brave key, or :class:`AuthMissing` with the spec's text and event."""
-    return cast(BraveCredentials, require(PROVIDERS["brave"]))
-
-
-def require_google() -> GoogleCredentials:
-    """The Google key and engine id, or :class:`AuthMissing` with the spec's text and event."""
-    return cast(GoogleCredentials, require(PROVIDERS["google"]))
-
-
-def require_searxng() -> SearxngConfig:
-    """The SearXNG instance's base URL, or :class:`AuthMissing` with setup text and event."""
-    return cast(SearxngConfig, require(PROVIDERS["searxng"]))
+def available(provider: Provider) -> Found | None:
+    """``provider``'s credentials if they resolve (:func:`require`); None when they are missing
+    or the file is unusable."""
+    try:
+        return require(provider)
+    except (AuthMissing, ConfigError):
+        return None
 
 
 def configured_keys() -> dict[str, str]:
@@ -199,7 +184,7 @@ def pick_provider(
     preferred: str | None = None,
     among: Sequence[str] | None = None,
 ) -> str | None:
-    """The one place that picks a search provider (DESIGN 7), from the keys in effect
+    """The one place that picks a search provider (decision: Which search), from the keys in effect
     (``{"brave": "...", ...}``, names of the key table).
 
     ``preferred`` (a provider's name) when its keys are there, else None; ``"none"`` means no
@@ -218,23 +203,6 @@ def pick_provider(
         ),
         None,
     )
-
-
-def brave_key() -> str | None:
-    """The Brave key if one resolves; ``None`` when missing or the file is unusable."""
-    try:
-        return require_brave().api_key
-    except (AuthMissing, ConfigError):
-        return None
-
-
-def google_credentials() -> tuple[str, str] | None:
-    """``(api_key, engine_id)`` if both resolve; ``None`` when missing or the file is unusable."""
-    try:
-        found = require_google()
-    except (AuthMissing, ConfigError):
-        return None
-    return found.api_key, found.engine_id
 
 
 # -- the sources ------------------------------------------------------------------------------
@@ -268,8 +236,6 @@ class CredentialsFile:
 
 def stps_dir() -> Path:
     """``~/.stps`` under the current ``HOME``."""
-    from pathlib import Path  # only when it is read: the tools never do
-
     return Path.home() / ".stps"
 
 
@@ -308,8 +274,6 @@ def _noting(
 
 def credentials_path() -> Path:
     """``~/.config/ikigai/credentials.json`` under the current ``HOME`` (the spec's path)."""
-    from pathlib import Path  # only when the file is read: a key in the environment needs none
-
     return Path.home() / ".config" / "ikigai" / "credentials.json"
 
 

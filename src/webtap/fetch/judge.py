@@ -1,4 +1,5 @@
-"""The verdict step of a fetch: what came back, judged before anything is kept (DESIGN 14).
+"""The verdict step of a fetch: what came back, judged before anything is kept
+(decision: What a fetch got).
 
 :func:`judge` gives every answer a :class:`~webtap.verdict.Verdict` (:mod:`webtap.verdict`),
 and :func:`refusal` is the error of one that holds no content: a bot wall is ``BLOCKED``

@@ -1,4 +1,4 @@
-"""The converted-page cache: paging through a long page costs one request (DESIGN 12).
+"""The converted-page cache: paging through a long page costs one request (decision: Caches).
 
 ``web_fetch`` keeps each page it converted in ``pages.sqlite3`` in the user cache folder
 (:mod:`webtap.cache`), so every process that fetches (the executables, ``webtap fetch``, the MCP

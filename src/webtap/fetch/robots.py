@@ -1,4 +1,5 @@
-"""robots.txt for the fetches a model chose (DESIGN 14), as the MCP fetch server does it.
+"""robots.txt for the fetches a model chose (decision: What a fetch got), as the MCP fetch
+server does it.
 
 A fetch the model chose obeys the site's robots.txt for webtap's product token
 (:func:`webtap.useragent.robots_token`); a fetch a person asked for (``webtap fetch URL``) does

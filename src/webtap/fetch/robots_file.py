@@ -1,5 +1,5 @@
 """robots.txt for a fetch the model chose: read through the fetch's own session, and kept for
-every process in the page cache's file (DESIGN 14).
+every process in the page cache's file (decision: What a fetch got).
 
 :mod:`webtap.fetch.robots` decides; this module gets it the file. robots.txt is asked for through
 the fetch's :class:`~webtap.fetch.session.Session` (its guard, its client, its deadline, at

@@ -1,4 +1,4 @@
-"""The host: discover, validate, run and export external tools (DESIGN 9).
+"""The host: discover, validate, run and export external tools (decision: Discovery).
 
 ``discover()`` finds every tool in the system, user and project folders; ``run_tool()`` runs
 one with checked arguments and returns a :class:`webtap.tools.ToolResult` (the one result of a

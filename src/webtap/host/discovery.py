@@ -1,15 +1,15 @@
 """Find every tool on the machine: three folders, ``--schema`` run concurrently, cached.
 
-Folders, lowest precedence first (DESIGN 9): system ``<prefix>/libexec/ikigai/`` (prefix is this
-environment's ``sys.prefix``; ``WEBTAP_SYSTEM_TOOLS_DIR`` names another folder), user
-``~/.ikigai/tools/``, project ``./.ikigai/tools/``. A tool is an executable regular file whose
-name ends in ``-tool``; its registry name is the file name without ``-tool``, hyphens made
-underscores. A project tool shadows a user tool of the same name, which shadows a system one.
+Folders, lowest precedence first (decision: Discovery): system ``<prefix>/libexec/ikigai/`` (prefix
+is this environment's ``sys.prefix``; ``WEBTAP_SYSTEM_TOOLS_DIR`` names another folder), user
+``~/.ikigai/tools/``, project ``./.ikigai/tools/``. A tool is an executable regular file whose name
+ends in ``-tool``; its registry name is the file name without ``-tool``, hyphens made underscores. A
+project tool shadows a user tool of the same name, which shadows a system one.
 
 Every winner's ``--schema`` runs concurrently, each under a timeout and an output cap. Results
 (good schemas and lasting failures) are cached by path, size and mtime in webtap's cache folder,
 so that discovering an unchanged set of tools spawns no process at all. The cache obeys the one
-switch and the one folder every webtap cache obeys (DESIGN 12, :mod:`webtap.cache`):
+switch and the one folder every webtap cache obeys (decision: Caches, :mod:`webtap.cache`):
 ``WEBTAP_CACHE=off`` asks every tool each time, ``WEBTAP_CACHE_DIR`` moves the file.
 """
 
@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import os
+import stat
 import sys
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -24,9 +25,12 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from webtap import __version__
+from webtap.cache import cache_dir, enabled
 from webtap.errors import ToolRunError, ToolTimeout
+from webtap.files import write_atomic
 from webtap.host.outcome import SCHEMA, json_output
 from webtap.host.process import run_process
+from webtap.host.validate import NAME_MAX, NAME_PATTERN, SchemaProblem, check_tool_schema
 from webtap.protocol import loads_json
 from webtap.settings import SYSTEM_TOOLS_DIR
 
@@ -128,8 +132,6 @@ def registry_name(filename: str) -> str | None:
 
 def cache_path() -> Path:
     """The discovery cache's file, in the folder every webtap cache shares."""
-    from webtap.cache import cache_dir
-
     return cache_dir() / "tool-schemas.json"
 
 
@@ -152,8 +154,6 @@ def discover(
     ``use_cache=False``, or ``WEBTAP_CACHE=off``, asks every tool for its schema again and
     leaves the cache file alone.
     """
-    from webtap.cache import enabled
-
     use_cache = use_cache and enabled()
     tools: list[Tool] = []
     rejected: list[Rejected] = []
@@ -223,15 +223,11 @@ def _scan(
 
 
 def _is_executable_file(path: str, mode: int) -> bool:
-    import stat
-
     return stat.S_ISREG(mode) and os.access(path, os.X_OK)
 
 
 def _probe(candidate: _Candidate, timeout: float, limit: int) -> dict[str, Any]:
     """Run ``--schema`` and check it: a cache entry with ``schema`` or ``reason``."""
-    from webtap.host.validate import NAME_MAX, NAME_PATTERN, SchemaProblem, check_tool_schema
-
     entry: dict[str, Any] = {"key": list(candidate.key)}
     if not NAME_PATTERN.match(candidate.name) or len(candidate.name) > NAME_MAX:
         entry["reason"] = (
@@ -318,8 +314,6 @@ def _well_formed(entry: Any) -> bool:
 def _save_cache(entries: dict[str, Any]) -> None:
     # Forget tools that are gone, then replace the file atomically: concurrent discoveries
     # may race, and the last complete write wins.
-    from webtap.files import write_atomic
-
     kept = {path: entry for path, entry in entries.items() if os.path.exists(path)}
     path = cache_path()
     try:

@@ -16,12 +16,15 @@ import sqlite3
 from pathlib import Path
 from typing import Any
 
+from platformdirs import user_data_dir
+
 from webtap.errors import clip
-from webtap.protocol import loads_json
+from webtap.protocol import MAX_EVENT_CONTENT, loads_json
 from webtap.settings import DB
 from webtap.sqlite import RETRIES, Migrations, migrate, now, open_database, retry
 
 __all__ = [
+    "MAX_EVENT_CONTENT",
     "MIGRATIONS",
     "EventStore",
     "default_path",
@@ -61,8 +64,6 @@ def default_path() -> Path:
     override = DB.get()
     if override:
         return Path(override).expanduser()
-    from platformdirs import user_data_dir
-
     return Path(user_data_dir("webtap")) / "webtap.db"
 
 
@@ -115,11 +116,6 @@ def record_event(
     """Store one ``_event`` in the store at ``path`` (default: :func:`default_path`)."""
     with EventStore(path) as store:
         return store.add(event, session_id)
-
-
-# An event is a few lines for a person (setup steps, a quota reset); a tool that sends megabytes
-# gets its first 64 KiB kept, not a table that grows without bound.
-MAX_EVENT_CONTENT = 64 * 1024
 
 
 def _fields(event: dict[str, Any]) -> tuple[str, str, str | None]:

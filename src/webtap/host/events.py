@@ -9,9 +9,15 @@ run``, the ask loop, the MCP server) stores events through :func:`keep_event`.
 
 from __future__ import annotations
 
+import sqlite3
 import sys
 import threading
 from typing import Any
+
+from webtap.errors import WebtapError
+from webtap.host import event_store
+from webtap.redact import redact
+from webtap.text import strip_controls
 
 __all__ = ["keep_event"]
 
@@ -21,13 +27,8 @@ _lock = threading.Lock()
 
 def keep_event(event: dict[str, Any], session_id: str | None = None) -> bool:
     """Store ``event`` under ``session_id``; False, said once on stderr, when it cannot be."""
-    import sqlite3
-
-    from webtap.errors import WebtapError
-    from webtap.host.event_store import record_event
-
     try:
-        record_event(event, session_id)
+        event_store.record_event(event, session_id)
         return True
     except WebtapError as exc:  # the store names the file and the way out (WEBTAP_DB)
         reason = exc.message
@@ -40,9 +41,6 @@ def keep_event(event: dict[str, Any], session_id: str | None = None) -> bool:
 
 
 def _report(reason: str) -> None:
-    from webtap.redact import redact
-    from webtap.text import strip_controls
-
     with _lock:
         if reason in _reported:
             return

@@ -18,6 +18,8 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from webtap.host.discovery import Tool
+from webtap.host.install import is_launcher, scripts_path
+from webtap.tools import TOOLS, WEB_ANNOTATIONS
 
 __all__ = ["FORMATS", "export_tool", "export_tools"]
 
@@ -28,9 +30,6 @@ _BTCP_OPTIONAL = ("outputSchema", "examples", "deprecated", "deprecationMessage"
 
 def _webtap_title(tool: Tool) -> str | None:
     """The title of one of webtap's own tools, or None for anybody else's."""
-    from webtap.host.install import is_launcher, scripts_path
-    from webtap.tools import TOOLS
-
     spec = TOOLS.get(tool.name)
     if spec is None or tool.path.name != spec.executable:
         return None
@@ -70,8 +69,6 @@ def _mcp(tool: Tool) -> dict[str, Any]:
     if isinstance(annotations, dict):
         definition["annotations"] = annotations
     elif webtap_title is not None:
-        from webtap.tools import WEB_ANNOTATIONS
-
         definition["annotations"] = dict(WEB_ANNOTATIONS)
     return definition
 

@@ -14,6 +14,7 @@ import sysconfig
 from pathlib import Path
 
 from webtap.files import write_atomic
+from webtap.host.discovery import current_folder
 from webtap.tools import TOOLS
 
 __all__ = [
@@ -42,8 +43,6 @@ def target_folder(
         home = os.environ.get("HOME") or str(Path.home())
         return Path(home) / ".ikigai" / "tools"
     if scope == "project":
-        from webtap.host.discovery import current_folder
-
         project = Path(cwd) if cwd is not None else current_folder()
         if project is None:
             raise InstallError(

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import atexit
 import contextlib
+import ctypes
 import itertools
 import os
 import secrets
@@ -203,8 +204,6 @@ def _become_subreaper() -> None:
     if not _LINUX:
         return
     with contextlib.suppress(OSError, AttributeError):
-        import ctypes
-
         libc = ctypes.CDLL(None, use_errno=True)
         libc.prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
 

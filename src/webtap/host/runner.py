@@ -1,6 +1,6 @@
 """Run a discovered tool: check the arguments, then one bounded process, then one result.
 
-The protocol (DESIGN 9): no arguments, the JSON arguments on stdin, the JSON response on
+The protocol (decision: Discovery): no arguments, the JSON arguments on stdin, the JSON response on
 stdout, read whole. The model sees ``{"tool_success": true, "result": {...}}`` when the tool
 ran, and ``{"tool_success": false, "error": ..., "error_code": ...}`` when it could not (bad
 arguments, a crash, a non-zero exit, silence, a timeout, output that is not a JSON object). A
@@ -17,7 +17,8 @@ from webtap.errors import InvalidInput, InvalidOutput, ToolFailed, ToolRunError
 from webtap.host.discovery import Tool
 from webtap.host.outcome import RUN, json_output
 from webtap.host.process import Completed, run_process
-from webtap.protocol import loads_json, whole_integers
+from webtap.host.validate import schema_validator
+from webtap.protocol import explain_errors, loads_json, whole_integers
 from webtap.tools import ToolResult, split_event
 
 __all__ = [
@@ -33,9 +34,6 @@ DEFAULT_OUTPUT_LIMIT = 16 * 1024 * 1024  # bytes of a tool's stdout
 
 def check_arguments(tool: Tool, arguments: Any) -> str | None:
     """Why ``arguments`` break the tool's input schema (a message for the model), or None."""
-    from webtap.host.validate import schema_validator
-    from webtap.protocol import explain_errors
-
     if not isinstance(arguments, dict):
         return f"Invalid input: arguments must be a JSON object, got {type(arguments).__name__}"
     try:

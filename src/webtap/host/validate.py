@@ -104,7 +104,7 @@ def check_tool_schema(schema: Any, expected_name: str) -> dict[str, Any]:
     if not isinstance(name, str) or not name:
         raise SchemaProblem("schema has no 'name' (a string)")
     # ikigai's tools may spell their name as their file does (``file-read`` in
-    # ``file-read-tool``); the file name decides the tool's name either way (DESIGN 9).
+    # ``file-read-tool``); the file name decides the tool's name either way (decision: Discovery).
     spelled_as_file = name != expected_name and name.replace("-", "_") == expected_name
     _check_name(expected_name if spelled_as_file else name, "schema name")
     if not spelled_as_file and name != expected_name:

@@ -46,8 +46,13 @@ from mcp.shared.exceptions import MCPError
 
 from webtap import __version__
 from webtap.errors import ConfigError, InternalError, InvalidInput, ToolFailed, ToolTimeout
+from webtap.fetch.render import keep_browser
+from webtap.host import discover, export_tool, run_tool
+from webtap.host.events import keep_event
+from webtap.providers import provider_of_tool
+from webtap.redact import redact
 from webtap.settings import MCP_MAX_LINES, MCP_TIMEOUT
-from webtap.tools import TOOLS, WEB_ANNOTATIONS, ToolResult
+from webtap.tools import TOOLS, WEB_ANNOTATIONS, ToolResult, call
 
 __all__ = [
     "DEFAULT_MAX_LINES",
@@ -71,7 +76,7 @@ MAX_CONCURRENT_CALLS = 64
 PAGED_TOOL = "web_fetch"
 HOST_GRACE = 5.0
 
-# The arguments webtap's MCP schema adds to the spec's (DESIGN 11).
+# The arguments webtap's MCP schema adds to the spec's (decision: Main content).
 FULL_PAGE = "full_page"
 FULL_PAGE_SCHEMA = {
     "type": "boolean",
@@ -242,8 +247,6 @@ def _run_map(arguments: dict[str, Any], timeout: float) -> ToolResult:
 
 def _own_runner(name: str) -> Runner:
     def run(arguments: dict[str, Any], timeout: float) -> ToolResult:
-        from webtap.tools import call
-
         if name != PAGED_TOOL:
             return call(name, arguments)
         arguments = dict(arguments)
@@ -264,8 +267,6 @@ def discovered_tools() -> list[ServedTool]:
     Listed as the host exports them for MCP (a title and annotations the tool's schema
     declares), but without an ``outputSchema``: a stranger's output is passed on, not vouched for.
     """
-    from webtap.host import discover, export_tool
-
     discovery = discover()
     for rejected in discovery.rejected:
         logger.warning("left out %s: %s", rejected.path, rejected.reason)
@@ -299,8 +300,6 @@ def _annotations(name: str, declared: Any) -> types.ToolAnnotations | None:
 
 def _host_runner(tool: Any) -> Runner:
     def run(arguments: dict[str, Any], timeout: float) -> ToolResult:
-        from webtap.host import run_tool
-
         return run_tool(tool, arguments, timeout=timeout)
 
     return run
@@ -397,15 +396,11 @@ def build_server(tools: list[ServedTool], settings: ServerSettings | None = None
 async def _keeping_a_browser(server: Server) -> AsyncIterator[dict[str, Any]]:
     """The pages the server renders share one browser, closed when it stops (or killed on a
     stop signal, by ``webtap.host.process.kill_running``)."""
-    from webtap.fetch.render import keep_browser
-
     with keep_browser():
         yield {}
 
 
 def _instructions(names: Iterable[str]) -> str:
-    from webtap.providers import provider_of_tool
-
     offered = {"web_search" if provider_of_tool(name) else name for name in names}
     return " ".join(
         ["webtap gives you the web."]
@@ -442,8 +437,6 @@ async def _run_with_deadline(
         )
         return ToolResult(tool.name, failure=ToolTimeout(message))
     except Exception as exc:  # a bug in a runner must not end the session
-        from webtap.redact import redact
-
         logger.exception("%s failed", tool.name)
         message = redact(f"Internal error in {tool.name}: {type(exc).__name__}: {exc}")
         return ToolResult(tool.name, failure=InternalError(message))
@@ -505,8 +498,6 @@ async def _deliver_event(
                 )
         except Exception:
             logger.warning("could not send the %s event to the client", tool_name, exc_info=True)
-    from webtap.host.events import keep_event
-
     # Off the event loop: SQLite may wait for another writer's lock.
     await anyio.to_thread.run_sync(keep_event, event, session_id or f"mcp-{os.getpid()}")
 

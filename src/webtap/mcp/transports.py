@@ -32,14 +32,21 @@ import json
 import logging
 import os
 import queue
+import socket
 import sys
 import threading
 from collections.abc import Callable, Iterator
 from typing import Any, BinaryIO
 
 import anyio
+import uvicorn
+from mcp.server.stdio import stdio_server
 
+from webtap.host.process import kill_running
+from webtap.mcp.server import stop_calls
+from webtap.redact import remember
 from webtap.settings import MCP_TOKEN
+from webtap.signals import stop_signals
 
 __all__ = [
     "BearerGate",
@@ -58,8 +65,6 @@ STOP_GRACE = 0.5  # seconds a stopping HTTP server gives its connections to fini
 async def serve_stdio(server: Any) -> int | None:
     """Serve one client over this process's stdin and stdout until it hangs up (None) or a
     stop signal comes (its number)."""
-    from mcp.server.stdio import stdio_server
-
     stop = _Stop()
     with _claimed_stdio() as (wire_in, wire_out):
         async with anyio.create_task_group() as group:
@@ -186,8 +191,6 @@ def listen(host: str, port: int) -> Any:
     Bound before serving so that the person gets that error as one clear line, not a log
     message from uvicorn after "serving" was announced.
     """
-    import socket
-
     family, kind, proto, _, address = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0]
     sock = socket.socket(family, kind, proto)
     try:
@@ -216,7 +219,6 @@ async def serve_http(
     """Serve the streamable HTTP transport at ``http://HOST:PORT/mcp`` (on ``sock`` if given);
     with ``token``, only to requests that carry it (:class:`BearerGate`). Returns the number
     of the signal that stopped it."""
-    import uvicorn
 
     class Server(uvicorn.Server):
         def capture_signals(self) -> Any:
@@ -265,8 +267,6 @@ class BearerGate:
     """
 
     def __init__(self, app: Any, token: str) -> None:
-        from webtap.redact import remember
-
         remember([token])
         self.app = app
         self._token = token.encode("utf-8")
@@ -339,10 +339,6 @@ class _Stop:
 
 async def _watch_signals(stop: _Stop) -> None:
     """Wait for a stop signal; then kill every running tool (its whole tree) and ``stop``."""
-    from webtap.host.process import kill_running
-    from webtap.mcp.server import stop_calls
-    from webtap.signals import stop_signals
-
     with contextlib.ExitStack() as stack:
         try:
             received = stack.enter_context(anyio.open_signal_receiver(*stop_signals()))

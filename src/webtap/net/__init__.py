@@ -26,6 +26,7 @@ first use of their names, so that an answer from a cache costs no HTTP stack.
 
 from __future__ import annotations
 
+from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
 from webtap.net.body import ACCEPT_ENCODING, BodyTooLarge, decode_capped, read_body
@@ -88,7 +89,5 @@ _LAZY = {
 
 def __getattr__(name: str) -> Any:
     if name in _LAZY:
-        from importlib import import_module
-
         return getattr(import_module(f"webtap.net.{_LAZY[name]}"), name)
     raise AttributeError(f"module 'webtap.net' has no attribute {name!r}")

@@ -11,6 +11,11 @@ import zlib
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any, Protocol
 
+try:
+    import brotli
+except ImportError:  # a platform without its wheel: answers come gzipped or plain instead
+    brotli = None
+
 from webtap.errors import ParseError
 from webtap.net.deadline import Deadline
 from webtap.net.errors import DecodingError, ReadTimeout
@@ -71,8 +76,6 @@ class _Inflate:
 
 class _Brotli:
     def __init__(self) -> None:
-        import brotli
-
         self._decompressor = brotli.Decompressor()
 
     def feed(self, data: bytes) -> Iterator[bytes]:
@@ -85,11 +88,7 @@ class _Brotli:
 
 
 def _brotli_available() -> bool:
-    try:
-        import brotli
-    except ImportError:
-        return False
-    return hasattr(brotli.Decompressor, "can_accept_more_data")
+    return brotli is not None and hasattr(brotli.Decompressor, "can_accept_more_data")
 
 
 ACCEPT_ENCODING = "gzip, deflate, br" if _brotli_available() else "gzip, deflate"
@@ -173,8 +172,4 @@ def _chain(decoder: Any, stream: Iterator[bytes]) -> Iterator[bytes]:
 
 
 def _brotli_error() -> type[Exception]:
-    try:
-        import brotli
-    except ImportError:
-        return zlib.error
-    return brotli.error
+    return zlib.error if brotli is None else brotli.error

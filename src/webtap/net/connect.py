@@ -9,6 +9,7 @@ check) and to the ``Host`` header.
 
 from __future__ import annotations
 
+import ipaddress
 import socket
 import threading
 from typing import TYPE_CHECKING, Any
@@ -54,8 +55,6 @@ def open_socket(
     only after it has checked every address the name resolves to."""
     infos = resolve(host, port, deadline.clamp(timeout, ConnectTimeout))
     if guard is not None:
-        import ipaddress
-
         addresses = [ipaddress.ip_address(info[4][0].split("%", 1)[0]) for info in infos]
         guard.check_resolved(host, addresses)
     last: Exception | None = None

@@ -41,6 +41,7 @@ from webtap.errors import clip
 from webtap.net.connect import open_socket
 from webtap.net.deadline import Deadline
 from webtap.net.errors import ConnectFailed, ConnectTimeout, InvalidHTTP, ReadTimeout
+from webtap.net.tls import start_tls
 from webtap.net.transport import basic_auth
 
 if TYPE_CHECKING:
@@ -122,8 +123,6 @@ class Connection(http.client.HTTPConnection):
                 except (OSError, http.client.HTTPException) as exc:
                     raise ConnectFailed(f"the proxy refused the tunnel ({exc})") from None
             if self.tls:
-                from webtap.net.tls import start_tls
-
                 sock = start_tls(sock, self.tls_host, self.deadline, self.connect_timeout)
         except BaseException:
             sock.close()

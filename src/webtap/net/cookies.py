@@ -9,6 +9,8 @@ expires (``Max-Age=0``, an ``Expires`` in the past) is dropped. Kept for one fet
 from __future__ import annotations
 
 import time
+from email.utils import mktime_tz, parsedate_tz
+from http.cookies import CookieError, SimpleCookie
 
 __all__ = ["RedirectCookies"]
 
@@ -24,8 +26,6 @@ class RedirectCookies:
         """Remember the ``Set-Cookie`` header values a response from ``host`` carried."""
         if not set_cookies:
             return
-        from http.cookies import CookieError, SimpleCookie
-
         cookies = self._jar.setdefault(host, {})
         for header in set_cookies:
             parsed: SimpleCookie = SimpleCookie()
@@ -66,8 +66,6 @@ def _expired(max_age: str, expires: str) -> bool:
         except ValueError:
             return False
     if expires.strip():
-        from email.utils import mktime_tz, parsedate_tz  # loaded by http.client already
-
         parsed = parsedate_tz(expires)
         return parsed is not None and mktime_tz(parsed) <= time.time()
     return False

@@ -86,7 +86,7 @@ def translate_errors(what: str = "request") -> Iterator[None]:
 
 
 def _closed(exc: Exception) -> str:
-    import http.client
+    import http.client  # loaded already: only translate_errors calls this
 
     if isinstance(exc, http.client.IncompleteRead):
         return f"the body ended after {len(exc.partial)} bytes, {exc.expected or 'more'} missing"

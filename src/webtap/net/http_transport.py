@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, NamedTuple
 from webtap.net.body import PIECE
 from webtap.net.connection import Connection
 from webtap.net.errors import ReadTimeout
+from webtap.net.proxy import proxy_for
 from webtap.net.transport import Request, Response, basic_auth, check_headers
 
 if TYPE_CHECKING:
@@ -203,8 +204,6 @@ class WireResponse(Response):
 
 
 def _proxy(target: Target) -> Proxy | None:
-    from webtap.net.proxy import proxy_for  # here: the fetch tool never uses a proxy
-
     return proxy_for(target.scheme, target.host, target.port)
 
 

@@ -28,7 +28,7 @@ def proxy_for(scheme: str, host: str, port: int) -> Proxy | None:
     """The proxy a request to ``scheme://host:port`` goes through, or None."""
     if not any(os.environ.get(name) or os.environ.get(name.upper()) for name in _VARIABLES):
         return None
-    import urllib.request
+    import urllib.request  # with a proxy variable only: a tool call without one never loads it
 
     if urllib.request.proxy_bypass_environment(f"{host}:{port}"):  # type: ignore[attr-defined]
         return None

@@ -7,7 +7,9 @@ Light on purpose: no HTTP stack, and the date parser only for a header that is a
 
 from __future__ import annotations
 
+import time
 from collections.abc import Mapping
+from email.utils import parsedate_to_datetime
 from typing import Any
 
 __all__ = ["header_number", "retry_after"]
@@ -43,9 +45,6 @@ def retry_after(headers: Mapping[str, Any] | Any) -> float | None:
 
 
 def _until_date(raw: str) -> float | None:
-    import time
-    from email.utils import parsedate_to_datetime
-
     try:
         when = parsedate_to_datetime(raw)
     except (TypeError, ValueError, IndexError):

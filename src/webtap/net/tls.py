@@ -5,15 +5,14 @@ from __future__ import annotations
 import os
 import re
 import socket
+import ssl
+import sys
 import threading
 from functools import cache
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from webtap.net.deadline import Deadline
 from webtap.net.errors import ConnectFailed, ConnectTimeout, connect_reason
-
-if TYPE_CHECKING:
-    import ssl
 
 __all__ = ["ssl_context", "start_tls"]
 
@@ -21,8 +20,6 @@ __all__ = ["ssl_context", "start_tls"]
 def start_tls(sock: socket.socket, host: str, deadline: Deadline, timeout: float) -> socket.socket:
     """``sock`` after a TLS handshake for ``host`` (SNI and the certificate's name), within
     ``timeout`` and the deadline."""
-    import ssl
-
     sock.settimeout(deadline.clamp(timeout, ConnectTimeout))
     try:
         return ssl_context().wrap_socket(sock, server_hostname=host)
@@ -45,48 +42,41 @@ def ssl_context() -> ssl.SSLContext:
     handshake needs, where a bundle (certifi's, ~150 certificates) is parsed whole, 25-40 ms of
     a tool's start. certifi's bundle where the system has no such folder.
     """
-    return _lazy_context_class()()
+    return LazyCAContext()
 
 
-@cache
-def _lazy_context_class() -> type[ssl.SSLContext]:
-    import ssl
-    import sys
+class LazyCAContext(ssl.SSLContext):
+    """``ssl.create_default_context()``'s settings; the CA certificates on first use."""
 
-    class LazyCAContext(ssl.SSLContext):
-        """``ssl.create_default_context()``'s settings; the CA certificates on first use."""
+    def __new__(cls) -> LazyCAContext:
+        return super().__new__(cls, ssl.PROTOCOL_TLS_CLIENT)
 
-        def __new__(cls) -> LazyCAContext:
-            return super().__new__(cls, ssl.PROTOCOL_TLS_CLIENT)
+    def __init__(self) -> None:
+        super().__init__()
+        self._ca_lock = threading.Lock()
+        self._ca_loaded = False
+        # What create_default_context adds to PROTOCOL_TLS_CLIENT's defaults
+        # (CERT_REQUIRED, check_hostname).
+        if sys.version_info >= (3, 13):
+            self.verify_flags |= ssl.VERIFY_X509_PARTIAL_CHAIN | ssl.VERIFY_X509_STRICT
+        keylog = os.environ.get("SSLKEYLOGFILE")
+        if keylog and not sys.flags.ignore_environment:
+            self.keylog_filename = keylog
 
-        def __init__(self) -> None:
-            super().__init__()
-            self._ca_lock = threading.Lock()
-            self._ca_loaded = False
-            # What create_default_context adds to PROTOCOL_TLS_CLIENT's defaults
-            # (CERT_REQUIRED, check_hostname).
-            if sys.version_info >= (3, 13):
-                self.verify_flags |= ssl.VERIFY_X509_PARTIAL_CHAIN | ssl.VERIFY_X509_STRICT
-            keylog = os.environ.get("SSLKEYLOGFILE")
-            if keylog and not sys.flags.ignore_environment:
-                self.keylog_filename = keylog
+    def load_certificates(self) -> None:
+        """Load the CA certificates (see :func:`ssl_context`), once."""
+        with self._ca_lock:
+            if not self._ca_loaded:
+                self.load_verify_locations(**_ca_locations())
+                self._ca_loaded = True
 
-        def load_certificates(self) -> None:
-            """Load the CA certificates (see :func:`ssl_context`), once."""
-            with self._ca_lock:
-                if not self._ca_loaded:
-                    self.load_verify_locations(**_ca_locations())
-                    self._ca_loaded = True
+    def wrap_socket(self, *args: Any, **kwargs: Any) -> ssl.SSLSocket:
+        self.load_certificates()
+        return super().wrap_socket(*args, **kwargs)
 
-        def wrap_socket(self, *args: Any, **kwargs: Any) -> ssl.SSLSocket:
-            self.load_certificates()
-            return super().wrap_socket(*args, **kwargs)
-
-        def wrap_bio(self, *args: Any, **kwargs: Any) -> ssl.SSLObject:
-            self.load_certificates()
-            return super().wrap_bio(*args, **kwargs)
-
-    return LazyCAContext
+    def wrap_bio(self, *args: Any, **kwargs: Any) -> ssl.SSLObject:
+        self.load_certificates()
+        return super().wrap_bio(*args, **kwargs)
 
 
 def _ca_locations() -> dict[str, str | None]:
@@ -97,7 +87,7 @@ def _ca_locations() -> dict[str, str | None]:
     folder = _hashed_ca_folder()
     if folder is not None:
         return {"capath": folder}
-    import certifi
+    import certifi  # only where the system has no CA folder (it loads importlib.resources)
 
     return {"cafile": certifi.where()}
 
@@ -107,8 +97,6 @@ _HASHED_NAME = re.compile(r"[0-9a-f]{8}\.[0-9]+")
 
 def _hashed_ca_folder() -> str | None:
     """OpenSSL's CA folder when it holds hashed certificate names (``5ad8a5d6.0``), else None."""
-    import ssl
-
     paths = ssl.get_default_verify_paths()
     for folder in dict.fromkeys(p for p in (paths.capath, paths.openssl_capath) if p):
         try:

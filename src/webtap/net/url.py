@@ -85,7 +85,7 @@ def ascii_host(host: str) -> str:
     ``xn--`` label must decode. Else :class:`URLProblem`."""
     if host.isascii() and "xn--" not in host:
         return host
-    import idna
+    import idna  # a host not in ASCII only: most calls never load its tables
 
     try:
         if host.isascii():  # xn-- labels: they must decode, as a browser would show them

@@ -19,6 +19,7 @@ the rows done and the errors as they come.
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import shutil
 import time
@@ -26,6 +27,10 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, NamedTuple, Protocol
 
+import duckdb
+import pyarrow.parquet as pq
+
+import webtap.scale.cluster as on_ray
 from webtap.answer_schema import parse as parse_schema
 from webtap.errors import ConfigError, InvalidInput
 from webtap.scale.rows import (
@@ -206,20 +211,16 @@ def _results(
 
 
 def _on_ray(todo: Any, job: Job, address: str | None, stop: Stop | None) -> Iterator[Any]:
-    import importlib.util
-
     if importlib.util.find_spec("ray") is None:
         raise ConfigError(
             "--engine ray needs Ray: pip install 'webtap[ray]' (or use --engine local)"
         )
-    import webtap.scale.cluster as on_ray
-
     try:
         started = on_ray.connect(address)
     except (ConnectionError, RuntimeError, ValueError) as exc:
         where = f"the Ray cluster at {address}" if address else "a local Ray instance"
         raise ConfigError(f"cannot start or reach {where}: {exc}") from None
-    import ray
+    import ray  # after connect(), which sets the variables Ray reads when imported
 
     if started and stop is not None:
         # Stopped: the driver lets go of the cluster at once (a local one ends with it), which
@@ -298,8 +299,6 @@ def write_table(target: str | Path, table: Any) -> None:
 
 
 def _read(path: Path) -> Any:
-    import duckdb
-
     try:
         return (
             duckdb.connect()
@@ -313,8 +312,6 @@ def _read(path: Path) -> Any:
 def _previous(target: Path, retry_errors: bool) -> Any:
     """The rows already done: OUT's, after folding in those an unfinished run left in
     OUT.parts/ (with ``retry_errors``, less those that ended in an error)."""
-    import duckdb
-
     parts = _parts_dir(target)
     try:
         _finish_merge(target)
@@ -358,8 +355,6 @@ def _partial(target: Path) -> Path:
 
 
 def _write_part(parts: Path, table: Any) -> None:
-    import pyarrow.parquet as pq
-
     parts.mkdir(parents=True, exist_ok=True)
     name = f"part-{time.time_ns():020d}-{os.getpid()}.parquet"
     partial = parts / f".{name}.tmp"
@@ -374,8 +369,6 @@ def _merge(target: Path, kept: Any, parts: Path) -> None:
     the parts are set aside (``OUT.parts.merged``), which commits the merge; the merged file
     replaces OUT and the parts are deleted. A stop between the last two is completed by
     :func:`_finish_merge` when the next run starts; before the second, the merge is redone."""
-    import duckdb
-
     partial = _partial(target)
     partial.unlink(missing_ok=True)  # a merge stopped before it was committed
     con = duckdb.connect()

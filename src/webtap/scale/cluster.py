@@ -18,15 +18,19 @@ budget file per node would multiply each key's rate by the number of nodes (docs
 :func:`start_local_cluster` starts Ray on this machine with every port on 127.0.0.1;
 :func:`connect` joins a cluster at an address, or starts one so.
 
-Needs the ``ray`` extra: ``pip install 'webtap[ray]'``.
+Needs the ``ray`` extra: ``pip install 'webtap[ray]'``. Ray is imported inside the functions,
+after :func:`connect` or :func:`start_local_cluster` has set the variables Ray reads when it is
+imported (``RAY_ENABLE_AUTO_CONNECT``, ``LOOPBACK_ENV``).
 """
 
 from __future__ import annotations
 
 import os
+import sys
 from typing import Any
 
 from webtap.scale.rows import ASK_COLUMNS, FETCH_COLUMNS, AskRows, FetchPages
+from webtap.settings import BUDGET
 
 __all__ = [
     "ASK_COLUMNS",
@@ -116,8 +120,6 @@ def _map(
 ) -> Any:
     import ray.data
 
-    from webtap.settings import BUDGET
-
     env = dict(env or {})
     env.setdefault(BUDGET.name, BUDGET.get() or "ray")
     return dataset.map_batches(
@@ -153,8 +155,6 @@ def connect(address: str | None = None) -> bool:
     ``ray.init()`` on first use, off with ``RAY_ENABLE_AUTO_CONNECT=0``): a run stopped by
     ``ray.shutdown()`` whose thread still calls Ray would otherwise start a new local cluster
     that nothing ends."""
-    import sys
-
     if "ray" in sys.modules:
         import ray
 
@@ -174,8 +174,6 @@ def connect(address: str | None = None) -> bool:
 def start_local_cluster(num_cpus: int | None = None, **options: Any) -> Any:
     """Start Ray on this machine for this process, every port on 127.0.0.1 and no dashboard;
     returns ``ray.init``'s context. Call it before anything imports ``ray``."""
-    import sys
-
     if "ray" in sys.modules and os.environ.get(LOOPBACK_ENV) != "0":
         raise RuntimeError(
             f"ray was imported before webtap could keep it on 127.0.0.1: set {LOOPBACK_ENV}=0 "

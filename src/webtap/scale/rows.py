@@ -20,10 +20,21 @@ import threading
 from collections.abc import Callable, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, wait
 from typing import TYPE_CHECKING, Any, NamedTuple
+from urllib.parse import urlsplit
+
+import pyarrow as pa
+
+from webtap.budget.rate import RateBudget
+from webtap.errors import WebtapError
+from webtap.fetch import fetch
+from webtap.net import Deadline
+from webtap.redact import redact
+from webtap.settings import HOST_RATE
+from webtap.sql import Interrupted, SqlFunctions
+from webtap.sql.pool import Pool
 
 if TYPE_CHECKING:
     from webtap.fetch import Page
-    from webtap.sql.pool import Pool
 
 __all__ = [
     "ASK_COLUMNS",
@@ -92,8 +103,6 @@ class Stop:
 
 def host_rate() -> float:
     """Fetches a second per web host (``WEBTAP_HOST_RATE``): a polite crawler's pace."""
-    from webtap.settings import HOST_RATE
-
     return HOST_RATE.get()
 
 
@@ -101,10 +110,6 @@ def fetch_row(url: str | None, mode: str | None = None, polite: bool = True) -> 
     """One URL's page as a row; NULL in, NULL out; an error is a value, never raised."""
     if url is None:
         return Fetched(None, None, None, None, None)
-    from webtap.errors import WebtapError
-    from webtap.fetch import fetch
-    from webtap.redact import redact
-
     try:
         if polite:
             _host_turn(url)
@@ -127,11 +132,6 @@ def page_verdict(page: Page) -> str:
 
 
 def _host_turn(url: str) -> None:
-    from urllib.parse import urlsplit
-
-    from webtap.budget.rate import RateBudget
-    from webtap.net import Deadline
-
     try:
         host = (urlsplit(url).hostname or "").rstrip(".").lower()
     except ValueError:
@@ -169,8 +169,6 @@ class FetchPages:
         self._pool: Pool | None = None
 
     def __call__(self, batch: Any) -> Any:
-        from webtap.sql.pool import Pool
-
         urls = _column(batch, self.column)
         if self._pool is None:
             self._pool = Pool(self.threads, name="webtap_fetch")
@@ -231,8 +229,6 @@ class AskRows:
         self._functions: Any = None
 
     def __call__(self, batch: Any) -> Any:
-        from webtap.sql import Interrupted, SqlFunctions
-
         if self._functions is None:
             self._functions = SqlFunctions(concurrency=self.concurrency, cache=self.cache)
             if self.stop is not None:
@@ -320,15 +316,11 @@ def _finished(future: Future[Any]) -> bool:
 
 
 def _table(batch: Any) -> Any:
-    import pyarrow as pa
-
     return batch if isinstance(batch, pa.Table) else pa.Table.from_batches([batch])
 
 
 def _with_columns(batch: Any, names: Sequence[str], values: Sequence[Sequence[Any]]) -> Any:
     """``batch`` as an Arrow table with string columns ``names`` set to ``values``."""
-    import pyarrow as pa
-
     table = _table(batch)
     for index, name in enumerate(names):
         column = pa.array(list(values[index]) if values else [], type=pa.string())

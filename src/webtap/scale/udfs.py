@@ -12,13 +12,16 @@ Both run :mod:`webtap.scale.rows` on each executor, as Ray's actors do: a batch'
 errors as values (``verdict``/``error`` columns; ``ERROR: ...`` answers, as in SQL). Spark's
 executors are processes on many machines, so their rate budgets belong in Redis: set
 ``spark.executorEnv.WEBTAP_BUDGET=redis://HOST:6379/0`` (docs/scale.md has a runnable example).
-Nothing else in webtap imports pyspark; this module imports it only to build the UDFs.
+Nothing else in webtap imports pyspark; this module imports it (and pandas, which comes with
+it) inside the functions that build the UDFs, so that it loads without them.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from typing import Any
+
+import pyarrow as pa
 
 from webtap.scale.rows import FETCH_COLUMNS, AskRows, FetchPages
 
@@ -59,7 +62,6 @@ def answer_series(
 ) -> Any:
     """``stps_ask_ai`` over two pandas Series: the answers, or ``ERROR: ...`` values."""
     import pandas as pd
-    import pyarrow as pa
 
     setting = (model, max_tokens, concurrency)
     asking = _asking.get(setting)

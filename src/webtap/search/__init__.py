@@ -22,8 +22,8 @@ from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from webtap.search.brave import brave_search
-    from webtap.search.google import google_search
+    from webtap.search.brave import brave_key, brave_search
+    from webtap.search.google import google_credentials, google_search
     from webtap.search.pipeline import answer, search
     from webtap.search.results import SearchResult
     from webtap.search.searxng import searxng_search
@@ -31,7 +31,9 @@ if TYPE_CHECKING:
 __all__ = [
     "SearchResult",
     "answer",
+    "brave_key",
     "brave_search",
+    "google_credentials",
     "google_search",
     "search",
     "searxng_search",
@@ -42,7 +44,9 @@ _HOMES = {
     "SearchResult": "webtap.search.results",
     "answer": "webtap.search.pipeline",
     "search": "webtap.search.pipeline",
+    "brave_key": "webtap.search.brave",
     "brave_search": "webtap.search.brave",
+    "google_credentials": "webtap.search.google",
     "google_search": "webtap.search.google",
     "searxng_search": "webtap.search.searxng",
 }

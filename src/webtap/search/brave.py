@@ -12,16 +12,18 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from webtap.budget.rate import Pace
+from webtap.credentials import available
 from webtap.errors import APIError, AuthInvalid, InvalidInput, RateLimit, WebtapError
-from webtap.providers import BRAVE
+from webtap.providers import BRAVE, BraveCredentials
 from webtap.search.pipeline import Engine, Request, Search, run
+from webtap.search.quota import brave_quota_exceeded
 from webtap.search.request import ProviderReply, server_error_pause
 
 if TYPE_CHECKING:
     from webtap.net import Client, Deadline
     from webtap.search.results import SearchResult
 
-__all__ = ["BRAVE_SEARCH_URL", "MAX_RATE_WAIT", "Brave", "brave_search", "parse_brave"]
+__all__ = ["BRAVE_SEARCH_URL", "MAX_RATE_WAIT", "Brave", "brave_key", "brave_search", "parse_brave"]
 
 BRAVE_SEARCH_URL = BRAVE.endpoint_default
 # Brave's per-second limit says when its window resets; waiting longer than this is not worth
@@ -103,8 +105,6 @@ class Brave(Engine):
         )
 
     def quota_error(self, resets_in: float | None) -> WebtapError:
-        from webtap.search.quota import brave_quota_exceeded
-
         return brave_quota_exceeded(resets_in)
 
     def items(self, body: Any, where: str) -> list[Any]:
@@ -122,6 +122,12 @@ class Brave(Engine):
                 f"{where} returned an unexpected response ('web.results' is not a list)."
             )
         return items
+
+
+def brave_key() -> str | None:
+    """The Brave key if one resolves; ``None`` when missing or the file is unusable."""
+    found = available(BRAVE)
+    return found.api_key if isinstance(found, BraveCredentials) else None
 
 
 def parse_brave(body: Any) -> list[SearchResult]:
@@ -165,8 +171,6 @@ def _error(reply: ProviderReply, source: str) -> WebtapError:
         resets = rate_header(reply.headers, "reset")
         remaining = rate_header(reply.headers, "remaining")
         if code == "QUOTA_LIMITED" or (len(remaining) > 1 and remaining[1] == 0):
-            from webtap.search.quota import brave_quota_exceeded
-
             return brave_quota_exceeded(resets[1] if len(resets) > 1 else None)
         wait = f"{resets[0]:g} s" if resets else "a moment"
         per_second = rate_header(reply.headers, "limit")

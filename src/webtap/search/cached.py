@@ -1,4 +1,4 @@
-"""Search results kept for a while (DESIGN 12): an identical search costs one provider call.
+"""Search results kept for a while (decision: Caches): an identical search costs one provider call.
 
 "Identical" means the same provider, endpoint, query and every parameter (count, page, both
 domain lists, Google's engine); keys never enter the cache key or the file. Entries stay fresh

@@ -1,4 +1,4 @@
-"""Domain filtering of search results (DESIGN 4).
+"""Domain filtering of search results (decision: Domain filters).
 
 A domain matches itself and its subdomains, case-insensitively: ``example.com`` matches
 ``www.example.com`` but neither ``fakeexample.com`` nor ``example.com.evil``. Hosts and domains

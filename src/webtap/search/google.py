@@ -1,22 +1,27 @@
 """Google Custom Search JSON API: ``GET /customsearch/v1?key=&cx=&q=&num=&start=``.
 
 The key travels as a query parameter, so request URLs never reach a message (see
-:mod:`webtap.search.request`). Domains (DESIGN 5): one allowed or one blocked domain uses
-``siteSearch``/``siteSearchFilter``; several allowed domains make one call each, run
-concurrently with ``num`` shared out evenly, merged round-robin; every result is also
-filtered as in DESIGN 4, which is how several blocked domains are handled.
+:mod:`webtap.search.request`). Domains (decision: Google with several allowed domains): one allowed
+or one blocked domain uses ``siteSearch``/``siteSearchFilter``; several allowed domains make one
+call each, run concurrently with ``num`` shared out evenly, merged round-robin; every result is
+also filtered by the domain rules (decision: Domain filters), which is how several blocked domains
+are handled.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 from webtap.budget.rate import Pace
+from webtap.credentials import available, configured_providers
 from webtap.errors import APIError, AuthInvalid, RateLimit, WebtapError
-from webtap.providers import GOOGLE
+from webtap.providers import GOOGLE, GoogleCredentials
 from webtap.search.cached import fingerprint
+from webtap.search.domains import normalize_domains
 from webtap.search.pipeline import Call, Engine, Request, Search, run
+from webtap.search.quota import google_quota_exceeded, next_pacific_midnight
 from webtap.search.request import ProviderReply
 from webtap.settings import GOOGLE_MAX_CALLS
 
@@ -29,6 +34,7 @@ __all__ = [
     "GOOGLE_SEARCH_URL",
     "Google",
     "fan_out_plan",
+    "google_credentials",
     "google_search",
     "max_calls",
     "parse_google",
@@ -85,8 +91,8 @@ class Google(Engine):
         return Request(params, {"Accept": "application/json"})
 
     def gather(self, search: Search, call: Call) -> list[SearchResult]:
-        """Several allowed domains: one call each (DESIGN 5); else one call, with Google's own
-        filter for one allowed or one blocked domain."""
+        """Several allowed domains: one call each (decision: Google with several allowed domains);
+        else one call, with Google's own filter for one allowed or one blocked domain."""
         if len(search.allowed) > 1:
             searched, _ = fan_out_plan(search.allowed, search.count)
             return _fan_out(call, searched, search.count)
@@ -105,18 +111,12 @@ class Google(Engine):
     def pace(self, reply: ProviderReply) -> Pace:
         """Google sends no rate headers; a used-up daily quota is known from the error itself."""
         if reply.status in (403, 429) and _daily_quota(_error_of(reply.body)):
-            from datetime import UTC, datetime
-
-            from webtap.search.quota import next_pacific_midnight
-
             now = datetime.now(UTC)
             return Pace(blocked_for=(next_pacific_midnight(now) - now).total_seconds())
         return Pace()
 
     def quota_error(self, resets_in: float | None) -> WebtapError:
         """A used-up daily quota stops callers until Pacific midnight."""
-        from webtap.search.quota import google_quota_exceeded
-
         return google_quota_exceeded()
 
     def items(self, body: Any, where: str) -> list[Any]:
@@ -132,8 +132,6 @@ class Google(Engine):
 
     def notice(self, request: dict[str, Any]) -> str | None:
         """Which allowed domains the call cap left out, if any."""
-        from webtap.search.domains import normalize_domains
-
         num = request.get("num", 10)
         allowed = normalize_domains(request.get("allowed_domains") or (), "allowed_domains")
         if len(allowed) < 2:
@@ -168,7 +166,8 @@ def fan_out_plan(domains: Sequence[str], num: int) -> tuple[list[str], list[str]
 
 
 def _site_search(allowed: Sequence[str], blocked: Sequence[str]) -> dict[str, str]:
-    """Google's own filter for one allowed domain, or for one blocked domain (DESIGN 5)."""
+    """Google's own filter for one allowed domain, or for one blocked domain (decision: Google with
+    several allowed domains)."""
     if allowed:
         return {"siteSearch": allowed[0], "siteSearchFilter": "i"}
     if len(blocked) == 1:
@@ -183,6 +182,12 @@ def shares(total: int, parts: int) -> list[int]:
     return [max(1, base + (1 if i < extra else 0)) for i in range(parts)]
 
 
+def google_credentials() -> tuple[str, str] | None:
+    """``(api_key, engine_id)`` if both resolve; ``None`` when missing or the file is unusable."""
+    found = available(GOOGLE)
+    return (found.api_key, found.engine_id) if isinstance(found, GoogleCredentials) else None
+
+
 def parse_google(body: Any) -> list[SearchResult]:
     """Google's ``items[]`` as search results; no ``items`` means no results."""
     return Google(GOOGLE).parse(body, WHAT)
@@ -190,7 +195,9 @@ def parse_google(body: Any) -> list[SearchResult]:
 
 def _fan_out(call: Call, domains: Sequence[str], num: int) -> list[SearchResult]:
     """One call per allowed domain, concurrently; results merged round-robin."""
-    from concurrent.futures import ThreadPoolExecutor  # only this path needs threads
+    # Only this path needs threads, and concurrent.futures imports logging, which a tool
+    # call does not otherwise load.
+    from concurrent.futures import ThreadPoolExecutor
 
     sizes = shares(num, len(domains))
     with ThreadPoolExecutor(max_workers=min(len(domains), MAX_PARALLEL)) as pool:
@@ -247,8 +254,6 @@ def _error(reply: ProviderReply, source: str) -> WebtapError:
             "web_search.google.api_key."
         )
     if status in (403, 429) and _daily_quota(error):
-        from webtap.search.quota import google_quota_exceeded
-
         return google_quota_exceeded()
     if status == 429 or reasons & {"rateLimitExceeded", "userRateLimitExceeded"}:
         return RateLimit(
@@ -283,8 +288,6 @@ _CLOSED_WORDS = (
 
 def closed_message() -> str:
     """The closed API's error, naming the alternatives and which of them is set up here."""
-    from webtap.credentials import configured_providers
-
     ready = [name for name, ok in configured_providers().items() if ok and name != GOOGLE.name]
     if ready:
         tools = " and ".join(f"web_search_{name}" for name in ready)

@@ -6,8 +6,8 @@ caller's mistake before anything else), credentials (given or discovered,
 search is fresh in the cache, the provider's calls with every secret redacted from what they
 raise, through the process's shared client, with one retry and in the key's rate budget, and
 one parse loop over the result items (:func:`parse_items`); the results filtered by domain
-(DESIGN 4) and cut to ``count``. :func:`search` is the library's entry (pages of ``count``
-results), :func:`answer` the tools'.
+(decision: Domain filters) and cut to ``count``. :func:`search` is the library's entry (pages of
+``count`` results), :func:`answer` the tools'.
 
 What is a provider's own is its module's :class:`Engine` subclass: the request it sends
 (:meth:`Engine.request`), where its result list is in the answer and what its fields are
@@ -19,6 +19,7 @@ GET per search with a JSON list of results.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from importlib import import_module
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from webtap.budget.rate import Pace, RateBudget
@@ -27,6 +28,7 @@ from webtap.errors import APIError, InvalidInput, WebtapError
 from webtap.providers import PROVIDERS, Provider
 from webtap.search.cached import cached
 from webtap.search.domains import filter_results, normalize_domains
+from webtap.search.quota import exceeded
 from webtap.search.request import (
     ProviderReply,
     call_provider,
@@ -102,7 +104,7 @@ class Engine:
     # -- before the call --------------------------------------------------------------------
 
     def endpoint(self, credentials: Found) -> str:
-        """The URL to call: the record's variable, else its default (DESIGN 10)."""
+        """The URL to call: the record's variable, else its default (decision: Endpoints)."""
         variable, default = self.provider.endpoint_env, self.provider.endpoint_default
         if variable is None or default is None:
             raise NotImplementedError(f"{self.what} names no endpoint: its engine must")
@@ -117,8 +119,8 @@ class Engine:
         raise NotImplementedError
 
     def budget(self, search: Search) -> RateBudget | None:
-        """The key's rate budget (DESIGN 13), when the provider has a rate; the budget is
-        named by the first credential (the key), hashed."""
+        """The key's rate budget (decision: Rate budgets), when the provider has a rate; the budget
+        is named by the first credential (the key), hashed."""
         if self.provider.rate is None:
             return None
         key = next(iter(search.credentials.arguments().values()))
@@ -126,8 +128,6 @@ class Engine:
 
     def quota_error(self, resets_in: float) -> WebtapError:
         """The used-up quota's error, ``resets_in`` seconds before it resets."""
-        from webtap.search.quota import exceeded
-
         return exceeded(self.provider, resets_in)
 
     def cache_key(self, search: Search) -> dict[str, Any]:
@@ -300,8 +300,6 @@ def search(
 def engine_of(provider: Provider) -> Engine:
     """The provider's own part (its module under :mod:`webtap.search`, named by the record's
     ``engine_path``), imported on first use: a search call loads only its own provider."""
-    from importlib import import_module
-
     module, _, name = provider.engine_path.partition(":")
     engine: Engine = getattr(import_module(module), name)(provider)
     return engine

@@ -3,9 +3,10 @@ event for the person saying when the quota resets and which other provider can s
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime, timedelta, timezone
 from typing import TYPE_CHECKING, Any
 
+from webtap.credentials import configured_keys, pick_provider
 from webtap.errors import RateLimit
 from webtap.providers import BRAVE, GOOGLE, PROVIDERS
 
@@ -48,12 +49,10 @@ def google_quota_exceeded(now: datetime | None = None) -> RateLimit:
 def next_pacific_midnight(now: datetime) -> datetime:
     """The next midnight in America/Los_Angeles (when Google's daily quotas reset), in UTC."""
     try:
-        from zoneinfo import ZoneInfo
+        from zoneinfo import ZoneInfo  # it loads sysconfig: only Google's quota needs it
 
         zone: Any = ZoneInfo("America/Los_Angeles")
     except Exception:  # no time zone database: Pacific standard time is close enough
-        from datetime import timezone
-
         zone = timezone(timedelta(hours=-8))
     local = now.astimezone(zone)
     midnight = datetime.combine(local.date() + timedelta(days=1), datetime.min.time(), zone)
@@ -102,10 +101,8 @@ def _duration(delta: timedelta) -> str:
 
 
 def _alternative(provider: Provider) -> tuple[str, str, bool]:
-    """The first other provider that is configured (DESIGN 7's order), else the first other
-    one: (its tool, its title, whether it is configured)."""
-    from webtap.credentials import configured_keys, pick_provider
-
+    """The first other provider that is configured (the order "Which search" decides), else the
+    first other one: (its tool, its title, whether it is configured)."""
     others = [name for name in PROVIDERS if name != provider.name]
     chosen = pick_provider(configured_keys(), among=others)
     other = PROVIDERS[chosen or others[0]]

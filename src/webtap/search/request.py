@@ -15,17 +15,15 @@ import threading
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import Any, NamedTuple
 
 from webtap.budget.rate import Pace, RateBudget
 from webtap.errors import APIError, ConfigError, InvalidInput, NetworkError, WebtapError
-from webtap.net import ACCEPT_ENCODING, Deadline, decode_capped, translate_errors
+from webtap.net import ACCEPT_ENCODING, Client, Deadline, decode_capped, translate_errors
+from webtap.net.url import MAX_URL_LENGTH, URLProblem, parse_url, with_params
 from webtap.protocol import loads_json
 from webtap.redact import quote, redact, redact_value, remember
 from webtap.settings import SEARCH_DEADLINE, SEARCH_TIMEOUT
-
-if TYPE_CHECKING:
-    from webtap.net import Client
 
 __all__ = [
     "DEFAULT_CALL_TIMEOUT",
@@ -77,7 +75,7 @@ class ProviderReply(NamedTuple):
 
 
 def endpoint(variable: str, default: str) -> str:
-    """The provider URL, overridable for tests and private deployments (DESIGN 10)."""
+    """The provider URL, overridable for tests and private deployments (decision: Endpoints)."""
     url = os.environ.get(variable, "").strip() or default
     if not url.lower().startswith(("http://", "https://")):
         raise ConfigError(f"{variable} must be an http:// or https:// URL (got {url!r}).")
@@ -108,8 +106,6 @@ def shared_client() -> Client:
 def new_client() -> Client:
     """A client for search calls: proxies from the environment honoured, compressed answers
     welcome; timeouts are set per call from the deadline."""
-    from webtap.net import Client
-
     return Client(proxies=True, headers={"Accept-Encoding": ACCEPT_ENCODING})
 
 
@@ -123,8 +119,6 @@ def get(
     what: str,
 ) -> ProviderReply:
     """One GET within the deadline; the body is read in full (capped) and decoded as JSON."""
-    from webtap.net.url import MAX_URL_LENGTH, URLProblem, parse_url, with_params
-
     seconds = call_timeout(deadline)
     if seconds <= 0:
         raise NetworkError(f"{what}: timed out (the search deadline passed)")

@@ -3,9 +3,9 @@
 No key and no quota: the instance's address comes from ``SEARXNG_URL`` or
 ``web_search.searxng.url`` in the credentials file. The address is the user's own choice, so a
 private or loopback one is normal; the SSRF guard protects ``web_fetch`` from URLs a model
-picks, not configured providers (DESIGN 13). ``offset`` is a page index from 0 (``pageno`` is
-1-based). One allowed domain is also asked of the engines as ``site:``; every result is
-filtered as in DESIGN 4.
+picks, not configured providers (decision: Rate budgets). ``offset`` is a page index from 0
+(``pageno`` is 1-based). One allowed domain is also asked of the engines as ``site:``; every result
+is filtered by the domain rules (decision: Domain filters).
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ if TYPE_CHECKING:
     from webtap.net import Client, Deadline
     from webtap.providers import Found
 
-__all__ = ["JSON_DISABLED", "Searxng", "parse_searxng", "searxng_search"]
+__all__ = ["JSON_DISABLED", "Searxng", "searxng_search"]
 
 WHAT = SEARXNG.title
 JSON_DISABLED = (
@@ -127,11 +127,6 @@ def search_url(url: str) -> str:
     if not path.endswith("/search"):
         path += "/search"
     return urlunsplit((parsed.scheme.lower(), parsed.netloc, path, "", ""))
-
-
-def parse_searxng(body: Any, where: str = WHAT) -> list[SearchResult]:
-    """SearXNG's ``results[]`` as search results (see :meth:`Searxng.parse`)."""
-    return Searxng(SEARXNG).parse(body, where)
 
 
 def _unresponsive(value: Any) -> list[str]:

@@ -16,6 +16,8 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from duckdb.func import ARROW, SPECIAL
+
 from webtap import agent, answer_schema
 from webtap.credentials import KEY_SOURCES, Keys
 from webtap.errors import WebtapError
@@ -276,7 +278,6 @@ class SqlFunctions:
 
     def register(self, connection: Any) -> SqlFunctions:
         """Create the ``stps_*`` functions on ``connection`` (again, if they exist)."""
-        from duckdb.func import SPECIAL
 
         def scalar(name: str, function: Callable[..., Any], parameters: list[str], returns: str):
             _drop(connection, name)
@@ -327,14 +328,12 @@ class SqlFunctions:
         """``stps_ask_ai_json`` and its companions: one batch function gives each row's
         ``value``, ``sources`` or ``error``; the three share one model call per row (the
         dispatcher asks identical questions of one query once)."""
-        from duckdb.func import ARROW, SPECIAL
-
         _drop(connection, JSON_FUNCTION)
 
         def chunk(
             contexts: Any, prompts: Any, schemas: Any, models: Any, parts: Any, scopes: Any
         ) -> Any:
-            import pyarrow as pa
+            import pyarrow as pa  # registered only when it could be imported (_register_ask)
 
             rows = list(
                 zip(
@@ -377,11 +376,10 @@ class SqlFunctions:
             )
 
     def _register_batch(self, connection: Any, name: str, *, cited: bool) -> None:
-        from duckdb.func import ARROW, SPECIAL
-
         parameters = ["VARCHAR", "VARCHAR", "VARCHAR", "BIGINT", "UBIGINT"]
         _drop(connection, name)
         try:
+            # Arrow UDFs take whole chunks of rows; without pyarrow, rows come one by one.
             import pyarrow  # noqa: F401
 
             def chunk(contexts: Any, prompts: Any, models: Any, limits: Any, scopes: Any) -> Any:
@@ -420,7 +418,7 @@ class SqlFunctions:
         *,
         cited: bool = False,
     ) -> Any:
-        import pyarrow as pa
+        import pyarrow as pa  # registered only when it could be imported (_register_ask)
 
         scope_values = scopes.to_pylist()
         rows = list(

@@ -6,6 +6,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+import duckdb
+
 from webtap.credentials import KEY_SOURCES
 from webtap.redact import MIN_SECRET, redact
 
@@ -45,8 +47,6 @@ def key_literals(sql: str) -> set[str]:
     """The string constants that ``sql`` gives to the ``stps_set_*`` key functions, read with
     DuckDB's own tokenizer: ``'...'``, ``E'...'``, ``$$...$$``, ``$tag$...$tag$``, a quoted
     function name, comments anywhere, nested calls, an unterminated last string."""
-    import duckdb
-
     if not mentions_key_setter(sql):
         return set()
     try:

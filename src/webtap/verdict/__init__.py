@@ -1,4 +1,4 @@
-"""What a fetch got: the content, or a wall in front of it (DESIGN 14).
+"""What a fetch got: the content, or a wall in front of it (decision: What a fetch got).
 
     >>> from webtap.verdict import classify
     >>> verdict = classify(403, {"cf-mitigated": "challenge"}, "<title>Just a moment...</title>")

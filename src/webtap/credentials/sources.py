@@ -31,6 +31,8 @@ from typing import TYPE_CHECKING, Any, cast
 from webtap.errors import AuthMissing, ConfigError
 from webtap.protocol import loads_json
 from webtap.providers import (
+    ANTHROPIC,
+    MODEL_PROVIDERS,
     PROVIDERS,
     BraveCredentials,
     Found,
@@ -75,21 +77,13 @@ __all__ = [
     "value_at",
 ]
 
-ANTHROPIC_KEY = KeySource(
-    "anthropic",
-    "ANTHROPIC_API_KEY",
-    "anthropic_api_key",
-    ("anthropic", "api_key"),
-    "Anthropic API key",
-    "stps_set_api_key(key)",
-    "the Anthropic key for this session (NULL clears it)",
-)
+ANTHROPIC_KEY = cast("KeySource", ANTHROPIC.key)  # the first of the table, as before
 
 # The one table of keys and their sources (DESIGN 6 and 8), by name.
 KEY_SOURCES: dict[str, KeySource] = {
     source.name: source
     for source in (
-        ANTHROPIC_KEY,
+        *(model.key for model in MODEL_PROVIDERS.values() if model.key),
         *(key for provider in PROVIDERS.values() for key in provider.keys.values()),
     )
 }

@@ -35,6 +35,7 @@ class Question(NamedTuple):
     search_provider: str  # "none" when the model gets no search
     max_tool_calls: int
     cited: bool = False  # stps_ask_ai_cited: the answer is JSON, with its citations
+    address: str = ""  # an OpenAI-compatible server's base URL ("" for Anthropic)
 
     def cache_key(self) -> str:
         # This order is the key of files written by earlier versions: keep it.
@@ -46,6 +47,8 @@ class Question(NamedTuple):
             self.search_provider,
             self.max_tool_calls,
         )
+        if self.address:  # after them: the keys of files written before stay as they were
+            parts += (self.address,)
         return AnswerCache.key(*parts, "cited") if self.cited else AnswerCache.key(*parts)
 
 

@@ -10,23 +10,32 @@ __all__ = ["add_parser", "run"]
 
 
 def add_parser(subparsers: Any) -> None:
-    from webtap.providers import PROVIDERS
+    from webtap.providers import MODEL_PROVIDERS, PROVIDERS
     from webtap.settings import MODEL
+
+    presets = ", ".join(
+        f"{name}:NAME" for name in MODEL_PROVIDERS if name not in ("anthropic", "openai", "ollama")
+    )
 
     parser = subparsers.add_parser(
         "ask",
-        help="answer a question with Claude, searching and fetching the web when it helps",
+        help="answer a question with a model, searching and fetching the web when it helps",
         description=(
-            "Ask the Anthropic Messages API a question. The model may search the web (when "
-            "Brave, SearXNG or Google is set up) and fetch pages; each tool call is shown on "
-            "stderr, the answer goes to stdout. The Anthropic key comes from ANTHROPIC_API_KEY "
-            "or the first line of ~/.stps/anthropic_api_key."
+            "Ask a model a question. The model may search the web (when Brave, SearXNG or "
+            "Google is set up) and fetch pages; each tool call is shown on stderr, the answer "
+            "goes to stdout. Name the model provider:model: a bare name is Anthropic's (its key "
+            "from ANTHROPIC_API_KEY or the first line of ~/.stps/anthropic_api_key), "
+            "openai:NAME any OpenAI-compatible server (OPENAI_BASE_URL, OPENAI_API_KEY), "
+            f"ollama:NAME a local Ollama (OLLAMA_HOST), or a hosted preset: {presets}."
         ),
     )
     parser.add_argument("question", nargs="+", help="the question")
     parser.add_argument("--context", "-c", default="", help="context for the question")
     parser.add_argument(
-        "--model", "-m", help=f"the model (default: {MODEL.name}, else {MODEL.default})"
+        "--model",
+        "-m",
+        help=f"the model, provider:model, e.g. ollama:qwen2.5 (default: {MODEL.name}, else "
+        f"{MODEL.default})",
     )
     parser.add_argument(
         "--max-tokens", type=int, metavar="N", help="the answer's length limit (default 1000)"

@@ -54,7 +54,11 @@ def add_parser(subparsers: Any) -> None:
     _files(p)
     p.add_argument("--context", default="context", help="the context column (default: context)")
     p.add_argument("--prompt", default="prompt", help="the prompt column (default: prompt)")
-    p.add_argument("--model", help="the model (default: WEBTAP_MODEL or webtap's default)")
+    p.add_argument(
+        "--model",
+        help="the model, provider:model, e.g. ollama:qwen2.5 (default: WEBTAP_MODEL or webtap's "
+        "default)",
+    )
     p.add_argument("--max-tokens", type=int, metavar="N", help="the longest answer in tokens")
     _engine(p, threads=8)
 

@@ -20,6 +20,7 @@ from tests.fakes.ports import free_port
 
 from webtap import agent
 from webtap.agent.chat_api import QUOTE_INSTRUCTION, quoted_citations
+from webtap.budget.rate import Pace
 from webtap.errors import APIError, AuthInvalid, AuthMissing, InvalidInput, NetworkError, RateLimit
 
 PAGE = (
@@ -389,3 +390,48 @@ def test_marks_are_taken_out_and_each_names_its_stretch() -> None:
     ]
     assert spans[3].source > 1000  # no source 0: none is named, and the citation is dropped
     assert quoted_citations("No marks [here].") == ("No marks [here].", ())
+
+
+def test_a_model_that_wants_max_completion_tokens_gets_it(openai_api: FakeOpenAI) -> None:
+    openai_api.queue(
+        error(
+            400,
+            "Unsupported parameter: 'max_tokens' is not supported with this model. Use "
+            "'max_completion_tokens' instead.",
+            code="unsupported_parameter",
+        ),
+        completion("fine"),
+        completion("still fine"),
+    )
+
+    answer = agent.ask("q", model="openai:gpt-5", settings=QUICK)
+
+    assert answer.text == "fine"
+    assert [("max_tokens" in b, b.get("max_completion_tokens")) for b in openai_api.bodies] == [
+        (True, None),
+        (False, 1000),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("headers", "expected"),
+    [
+        ({"x-ratelimit-limit-requests": "600"}, Pace(per_second=10.0)),
+        (
+            {"x-ratelimit-remaining-requests": "0", "x-ratelimit-reset-requests": "1.5s"},
+            Pace(wait=1.5),
+        ),
+        (
+            {"x-ratelimit-remaining-requests": "0", "x-ratelimit-reset-requests": "6m0s"},
+            Pace(wait=60.0),
+        ),
+        ({"anthropic-ratelimit-requests-limit": "600"}, Pace()),  # another protocol's header
+    ],
+)
+def test_an_openai_compatible_server_s_rate_headers_feed_the_key_s_budget(
+    headers: dict[str, str], expected: Any
+) -> None:
+    from webtap.agent.chat_api import ChatAPI
+    from webtap.agent.rate import pace_of
+
+    assert pace_of(200, headers, ChatAPI.rate_headers) == expected

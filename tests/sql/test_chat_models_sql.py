@@ -165,3 +165,15 @@ def test_a_batch_asks_an_ollama_or_openai_compatible_model(
         ("[gpt-b|1000] Context: Rome\n\nQuestion: ?", None),
     ]
     assert json.dumps(openai_api.bodies).count('"model": "gpt-b"') == 2
+
+
+def test_a_model_without_tools_is_asked_twice_once_per_process(
+    con: Any, ollama: FakeOpenAI, capsys: Any
+) -> None:
+    answers = con.column(f"SELECT stps_ask_ai(c, 'q', 'ollama:gemma2') {ROWS}")
+
+    assert answers == [f"[gemma2|1000] Context: {c}\n\nQuestion: q" for c in "abc"]
+    with_tools = [body for body in ollama.bodies if "tools" in body]
+    assert len(ollama.requests) - len(with_tools) == 3  # every row answered without tools
+    assert 1 <= len(with_tools) <= 3  # rows in flight together may each learn it
+    assert capsys.readouterr().err.count("does not support tools") == 1

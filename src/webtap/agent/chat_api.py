@@ -77,6 +77,9 @@ class ChatAPI:
         self.endpoint = endpoint
         self.name = endpoint.where
         self.tools_refused = False  # the server refused tools: the rest goes without them
+        # OpenAI's newer models refuse max_tokens for max_completion_tokens; other servers may
+        # not know the new name: the old one first, the new one once a server asks for it.
+        self.completion_tokens = False
         self._ids = itertools.count(1)  # ids for calls that came without one
         self._numbered = 0  # sources sent so far: the next one's number is this plus one
 
@@ -136,7 +139,11 @@ class ChatAPI:
         tools_off: bool,
         response_format: dict[str, Any] | None = None,
     ) -> dict[str, Any]:
-        request: dict[str, Any] = {"model": model, "max_tokens": max_tokens, "messages": messages}
+        learned = _learned(self.endpoint.base_url, model)  # what this server said before
+        self.tools_refused |= "no tools" in learned
+        self.completion_tokens |= "max_completion_tokens" in learned
+        limit = "max_completion_tokens" if self.completion_tokens else "max_tokens"
+        request: dict[str, Any] = {"model": model, limit: max_tokens, "messages": messages}
         if tools and not self.tools_refused:
             request["tools"] = [
                 {
@@ -159,22 +166,35 @@ class ChatAPI:
         """One model call; a server that refuses tools before any was used is asked again
         without them (and stderr says so, once a process for each model)."""
         try:
-            body = send(self, request, call, max_retries)
+            body = self._send(request, call, max_retries)
         except ToolsUnsupported:
             history = request["messages"]
             if "tools" not in request or any(m.get("role") == "tool" for m in history):
                 raise
             self.tools_refused = True
+            _learned(self.endpoint.base_url, request["model"]).add("no tools")
             model, provider = call.model or request["model"], self.endpoint.provider
             _say_once(
-                model,
+                f"{model} @ {self.endpoint.base_url}",
                 f"{model} does not support tools: answering without web search or fetch. For "
                 f"answers from the web, choose a model that does, e.g. "
                 f"{provider.spec(provider.example)}.",
             )
             request = {k: v for k, v in request.items() if k not in ("tools", "tool_choice")}
-            body = send(self, request, call, max_retries)
+            body = self._send(request, call, max_retries)
         return self.turn(self._completion(body))
+
+    def _send(self, request: dict[str, Any], call: ModelCall, max_retries: int) -> bytes:
+        try:
+            return send(self, request, call, max_retries)
+        except APIError as exc:
+            if "max_tokens" not in request or "max_completion_tokens" not in str(exc):
+                raise
+            self.completion_tokens = True
+            _learned(self.endpoint.base_url, request["model"]).add("max_completion_tokens")
+            request = {**request, "max_completion_tokens": request["max_tokens"]}
+            del request["max_tokens"]
+            return send(self, request, call, max_retries)
 
     # --- the reply -----------------------------------------------------------------------------
 
@@ -400,10 +420,19 @@ def _counts(usage: dict[str, Any]) -> dict[str, int]:
 
 _said: set[str] = set()
 _said_lock = threading.Lock()
+# What each server said of a model, kept for the process: a SQL query's 200 rows each make a
+# question of their own, and only the first should have to ask twice.
+_LEARNED: dict[tuple[str, str], set[str]] = {}
+
+
+def _learned(base_url: str, model: str) -> set[str]:
+    with _said_lock:
+        return _LEARNED.setdefault((base_url, model), set())
 
 
 def _say_once(subject: str, line: str) -> None:
-    """``line`` on stderr, once a process for ``subject`` (a SQL query's 200 rows say it once)."""
+    """``line`` on stderr, once a process for ``subject`` (a model at an address: a SQL query's
+    200 rows say it once)."""
     with _said_lock:
         if subject in _said:
             return

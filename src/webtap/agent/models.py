@@ -20,7 +20,6 @@ from webtap.providers import ANTHROPIC, MODEL_PROVIDERS, ModelProvider
 if TYPE_CHECKING:
     from webtap.agent.chat_api import ChatAPI
     from webtap.agent.messages_api import MessagesAPI
-    from webtap.agent.rate import RateHeaders
     from webtap.agent.settings import TimeLimits
     from webtap.budget.rate import RateBudget
     from webtap.credentials import Credentials

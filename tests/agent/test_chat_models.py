@@ -435,3 +435,29 @@ def test_an_openai_compatible_server_s_rate_headers_feed_the_key_s_budget(
     from webtap.agent.rate import pace_of
 
     assert pace_of(200, headers, ChatAPI.rate_headers) == expected
+
+
+# -- typed answers (issue 29) on these models ----------------------------------------------------
+
+
+def test_a_typed_answer_forces_the_answer_function(ollama: FakeOpenAI) -> None:
+    ollama.queue(
+        completion("Lyon, 1921."),
+        completion(None, tool_call("answer", {"city": "Lyon", "founded": "1921x"})),
+        completion(None, tool_call("answer", {"city": "Lyon", "founded": 1921})),
+    )
+
+    answer = agent.ask(
+        "Where and when?",
+        model="ollama:qwen2.5",
+        schema="STRUCT(city VARCHAR, founded INTEGER)",
+        max_tool_calls=0,
+    )
+
+    assert answer.value == {"city": "Lyon", "founded": 1921}
+    forced = ollama.bodies[1]
+    assert forced["tool_choice"] == {"type": "function", "function": {"name": "answer"}}
+    assert forced["messages"][-1]["role"] == "user"  # the ask for data, after the text answer
+    again = ollama.bodies[2]["messages"]
+    assert again[-1]["role"] == "tool" and "founded" in again[-1]["content"]  # what was wrong
+    assert ollama.violations == []

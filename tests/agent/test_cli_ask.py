@@ -252,3 +252,46 @@ def test_a_wrong_openai_key_is_one_line_without_it(run_exe: Any, openai_api: Any
     assert run.stderr.startswith("webtap: The OpenAI-compatible API at http://127.0.0.1:")
     assert "rejected the API key (401 unauthorized). Check OPENAI_API_KEY" in run.stderr
     assert "sk-wrong" not in run.stderr
+
+
+# -- typed answers (issue 29) --------------------------------------------------------------------
+
+
+def test_schema_prints_the_value_as_json(
+    run_exe: Any, anthropic_api: FakeAnthropic, tmp_path: Any
+) -> None:
+    schema = tmp_path / "facts.json"
+    schema.write_text(
+        '{"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}'
+    )
+    anthropic_api.queue(
+        message(text("Lyon.")),
+        message(tool_use("answer", {"city": "Lyon"}), stop_reason="tool_use"),
+    )
+
+    run = run_exe("webtap", "ask", "Where?", "--schema", str(schema), "--json")
+
+    assert run.returncode == 0, run.stderr
+    assert run.json == {"city": "Lyon"}
+
+
+def test_a_duckdb_type_as_schema_and_a_value_that_never_fits(
+    run_exe: Any, anthropic_api: FakeAnthropic
+) -> None:
+    never = message(tool_use("answer", {"year": "soon"}), stop_reason="tool_use")
+    anthropic_api.queue(message(text("Soon.")), never, never)
+
+    run = run_exe("webtap", "ask", "When?", "--schema", "STRUCT(year INTEGER)")
+
+    assert run.returncode == 1
+    assert run.stdout == ""
+    assert "did not fit the schema, also when asked again: At year" in run.stderr
+    assert "Traceback" not in run.stderr
+
+
+def test_a_bad_schema_is_one_line(run_exe: Any, anthropic_api: FakeAnthropic) -> None:
+    run = run_exe("webtap", "ask", "q", "--schema", "STRUCT(a NOPE)")
+    assert run.returncode == 1
+    assert "is not a DuckDB type" in run.stderr
+    assert len(run.stderr.strip().splitlines()) == 1
+    assert anthropic_api.requests == []

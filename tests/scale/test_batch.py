@@ -137,6 +137,49 @@ def test_an_ask_batch_answers_each_row_and_errors_are_values(
     assert "sk-ant-wrong-key" not in wrong[0]["error"]
 
 
+def test_an_ask_batch_with_a_schema_writes_a_typed_column(
+    anthropic_api: Any, tmp_path: Path
+) -> None:
+    from tests.fakes.anthropic import message, text, tool_use
+
+    founded = {"Acme": 1921, "Globex": "soon"}  # Globex never fits
+
+    def respond(body: dict[str, Any]) -> Reply:
+        name = body["messages"][0]["content"].split("\n")[0].removeprefix("Context: ")
+        if body.get("tool_choice", {}).get("type") != "tool":
+            return message(text(name))
+        value = {"city": "Lyon", "founded": founded[name]}
+        return message(tool_use("answer", value), stop_reason="tool_use")
+
+    anthropic_api.responder = respond
+    source = write(
+        tmp_path / "in.parquet",
+        pa.table({"n": [0, 1], "context": ["Acme", "Globex"], "prompt": ["Facts?", "Facts?"]}),
+    )
+    job = Job(kind="ask", threads=2, schema="STRUCT(city VARCHAR, founded SMALLINT)")
+    result = run_batch(source, tmp_path / "out.parquet", job)
+
+    assert (result.done, result.errors) == (2, 1)
+    types = duckdb.connect().sql(f"DESCRIBE SELECT * FROM '{tmp_path / 'out.parquet'}'")
+    assert ("answer", "STRUCT(city VARCHAR, founded SMALLINT)") in [
+        (row[0], row[1]) for row in types.fetchall()
+    ]
+    acme, globex = read(tmp_path / "out.parquet")
+    assert acme["answer"] == {"city": "Lyon", "founded": 1921} and acme["error"] is None
+    assert globex["answer"] is None and "At founded:" in globex["error"]
+
+
+def test_a_batch_with_an_unreadable_schema_stops_before_any_row(
+    anthropic_api: Any, tmp_path: Path
+) -> None:
+    from webtap.errors import InvalidInput
+
+    source = write(tmp_path / "in.parquet", pa.table({"context": ["a"], "prompt": ["b"]}))
+    with pytest.raises(InvalidInput, match="is not a DuckDB type"):
+        run_batch(source, tmp_path / "out.parquet", Job(kind="ask", schema="STRUCT(x NOPE)"))
+    assert anthropic_api.requests == []
+
+
 def test_the_command_line_runs_a_batch_and_says_what_it_did(
     local_pages: Pages, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

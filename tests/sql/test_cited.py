@@ -114,3 +114,29 @@ def test_cited_answers_are_cached_apart_from_plain_ones(
     con.one("SELECT stps_ask_ai('alpha', 'q')")
     assert len(anthropic_api.requests) > calls  # a plain answer is not a cited one
     assert API_KEY not in (tmp_path / "answers.db").read_bytes().decode("latin-1")
+
+
+def test_through_webtap_sql(run_exe: Any, anthropic_api: FakeAnthropic, town: str) -> None:
+    anthropic_api.responder = citing(town, forged={"beta"})
+    query = (
+        "SELECT c, r.answer, r.citations[1].quote AS quote, r.citations[1].verified AS ok"
+        " FROM (SELECT c, stps_ask_ai_cited(c, 'q') AS r FROM (VALUES ('alpha'), ('beta')) t(c))"
+        " ORDER BY c"
+    )
+    run = run_exe("webtap", "sql", "--json", query)
+
+    assert run.returncode == 0, run.stderr
+    assert run.json == [
+        {
+            "c": "alpha",
+            "answer": "alpha is small.",
+            "quote": "Alpha has 5,120 residents.",
+            "ok": True,
+        },
+        {
+            "c": "beta",
+            "answer": "beta is small.",
+            "quote": "Beta has 9,999 residents.",
+            "ok": False,
+        },
+    ]

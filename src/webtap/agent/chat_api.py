@@ -137,8 +137,11 @@ class ChatAPI:
         messages: list[dict[str, Any]],
         tools: list[ToolSpec],
         tools_off: bool,
+        force: str | None = None,
         response_format: dict[str, Any] | None = None,
     ) -> dict[str, Any]:
+        """A request; ``tools_off``: the tools stay listed (the history holds calls) but none
+        may be called; ``force``: the one tool the model must call (a typed answer's)."""
         learned = _learned(self.endpoint.base_url, model)  # what this server said before
         self.tools_refused |= "no tools" in learned
         self.completion_tokens |= "max_completion_tokens" in learned
@@ -156,7 +159,9 @@ class ChatAPI:
                 }
                 for t in tools
             ]
-            if tools_off:
+            if force:
+                request["tool_choice"] = {"type": "function", "function": {"name": force}}
+            elif tools_off:
                 request["tool_choice"] = "none"
         if response_format is not None:  # a typed answer's JSON schema, where served
             request["response_format"] = response_format
@@ -302,9 +307,11 @@ class ChatAPI:
             message["tool_calls"] = turn.raw["tool_calls"]
         return message
 
-    def results(self, replies: list[ToolReply]) -> list[dict[str, Any]]:
-        """One ``tool`` message a call, in the order of the calls."""
-        return [self.tool_result(reply) for reply in replies]
+    def results(self, replies: list[ToolReply], note: str = "") -> list[dict[str, Any]]:
+        """One ``tool`` message a call, in the order of the calls, and ``note`` after them as
+        a user message (a user's words for the model)."""
+        messages = [self.tool_result(reply) for reply in replies]
+        return [*messages, {"role": "user", "content": note}] if note else messages
 
     def tool_result(self, reply: ToolReply) -> dict[str, Any]:
         return {"role": "tool", "tool_call_id": reply.call.id, "content": self._content(reply)}

@@ -60,6 +60,8 @@ def _checked(span: CitedSpan, source: Source) -> Citation:
     blocks = source.blocks[span.first : span.end]
     texts = [snapshot.text[a:b] for a, b in blocks]
     quote = span.cited_text or "\n".join(texts)
+    start: int | None
+    end: int | None
     if blocks and _words(quote) == "".join(map(_words, texts)):
         # The blocks the provider names, copied whole (it joins them without a separator).
         verified, start, end = True, blocks[0][0], blocks[-1][1]

@@ -7,6 +7,8 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
+from webtap import answer_schema
+from webtap.agent import typed
 from webtap.agent.api_errors import Refused
 from webtap.agent.citations import from_spans
 from webtap.agent.client import one_attempt_per_call
@@ -23,6 +25,7 @@ from webtap.agent.retry import ModelCall, spent
 from webtap.agent.settings import DEFAULT_SETTINGS, AskSettings, check_settings, default_model
 from webtap.agent.steps import Answer, Source, Step, ToolCall, ToolReply
 from webtap.agent.turn import ModelTurn, ToolSpec
+from webtap.answer_schema import Mismatch
 from webtap.credentials import Credentials, Keys
 from webtap.errors import APIError, InvalidInput
 from webtap.net import Deadline
@@ -53,6 +56,7 @@ def ask(
     on_step: Callable[[Step], None] | None = None,
     session_id: str | None = None,
     citations: bool | None = None,
+    schema: str | dict[str, Any] | None = None,
 ) -> Answer:
     """Answer ``question`` in ``context`` with the model and webtap's tools.
 
@@ -62,7 +66,8 @@ def ask(
     ``anthropic.Anthropic`` or an ``openai.OpenAI``), made from the key when omitted.
     ``on_step`` sees each :class:`ToolCall` before it runs and its :class:`ToolReply` after.
     ``citations`` (default: the settings'): the answer's :attr:`Answer.citations`, each quote
-    checked against the snapshot of what the model read.
+    checked against the snapshot of what the model read. ``schema`` (a JSON Schema, its JSON
+    text, or a DuckDB type): the answer's :attr:`Answer.value` is data that fits it.
     """
     settings = replace(
         settings,
@@ -70,6 +75,7 @@ def ask(
         max_tokens=settings.max_tokens if max_tokens is None else max_tokens,
         max_tool_calls=settings.max_tool_calls if max_tool_calls is None else max_tool_calls,
         citations=settings.citations if citations is None else citations,
+        schema=settings.schema if schema is None else answer_schema.parse(schema),
     )
     check_settings(settings)
     chosen = parse_model(settings.model)
@@ -120,7 +126,8 @@ class _Loop:
         # same question, they get the same answer without another request.
         self.refused: dict[str, ToolResult] = {}
         self.snapshots = Snapshots()
-        self.sources: list[Source] = []  # every source sent, in the order sent
+        self.sources: list[Source] = []  # every source sent as a citable document, in order
+        self.read: list[Source] = []  # every source this question read
 
     def tools(self) -> list[ToolSpec]:
         fetch = load_schema("web_fetch")
@@ -153,12 +160,12 @@ class _Loop:
                     "Rephrase the question or its context."
                 )
             if stop_reason != "tool_use" or not uses:
-                return self.answer(turn)
+                return self.finish(turn, messages, tools)
             known = {tool.name for tool in tools}
             if limit_reached or not any(use.name in known for use in uses):
                 # Spec 002: "Unknown tool name: Ignore, return text response".
                 if text.strip():
-                    return self.answer(turn)
+                    return self.finish(turn, messages, tools)
                 names = ", ".join(sorted({use.name for use in uses}))
                 if limit_reached:
                     raise APIError(
@@ -172,6 +179,54 @@ class _Loop:
                 )
             messages.append(self.api.assistant(turn))
             messages += self.api.results([self.run_tool(use) for use in uses])
+
+    def finish(
+        self, turn: ModelTurn, messages: list[dict[str, Any]], tools: list[ToolSpec]
+    ) -> Answer:
+        """The answer: the model's text, and with a schema, its value as data (typed)."""
+        schema = self.settings.schema
+        if schema is None:
+            return self.answer(turn)
+        with_sources = self.settings.citations
+        messages.append(self.api.assistant(turn))
+        ask = typed.ASK_FOR_DATA + (typed.ASK_FOR_SOURCES if with_sources else "")
+        messages += self.api.results([_not_run(call) for call in turn.calls], note=ask)
+        offered = [*tools, typed.answer_tool(schema, with_sources=with_sources)]
+        problem = Mismatch("The model did not call the answer tool.")
+        for _ in range(2):  # the value, and once more with what was wrong with it
+            request = self.api.request(
+                model=self.model.name,
+                max_tokens=self.settings.max_tokens,
+                messages=messages,
+                tools=offered,
+                tools_off=False,
+                force=typed.ANSWER_TOOL,
+            )
+            given = self.call_model(request)
+            calls = [call for call in given.calls if call.name == typed.ANSWER_TOOL]
+            if calls:
+                try:
+                    value, claimed = typed.split(calls[0].input, schema)
+                except Mismatch as exc:
+                    problem = exc
+                else:
+                    value, sources = typed.sourced(
+                        value, claimed, schema, self.read, unsupported=self.settings.unsupported
+                    )
+                    return replace(self.answer(turn), value=value, value_sources=sources)
+            messages.append(self.api.assistant(given))
+            replies = [
+                ToolReply(call, typed.mismatch_reply(problem), True, problem.message)
+                if call.name == typed.ANSWER_TOOL
+                else _not_run(call)
+                for call in given.calls
+            ]
+            messages += self.api.results(
+                replies, note="" if calls else typed.mismatch_reply(problem)
+            )
+        raise typed.NoFit(
+            f"The model's answer did not fit the schema, also when asked again: {problem.message}"
+        )
 
     def answer(self, turn: ModelTurn) -> Answer:
         return Answer(
@@ -329,7 +384,13 @@ class _Loop:
 
     def source(self, url: str, title: str, text: str) -> Source:
         """``text`` as read from ``url``, kept (a snapshot) and cut into citable blocks."""
-        return Source(self.snapshots.take(url, title, text), tuple(blocks(text)))
+        source = Source(self.snapshots.take(url, title, text), tuple(blocks(text)))
+        self.read.append(source)
+        return source
+
+
+def _not_run(call: ToolCall) -> ToolReply:
+    return ToolReply(call, "Not run: give your answer now.", True, "not run")
 
 
 # Fetch failures that no retry of the same URL can turn into content: a bot wall, robots.txt

@@ -104,15 +104,19 @@ class MessagesAPI:
         messages: list[dict[str, Any]],
         tools: list[ToolSpec],
         tools_off: bool,
+        force: str | None = None,
     ) -> dict[str, Any]:
+        """A request; ``tools_off``: the tools stay listed (the history holds tool_use blocks)
+        but none may be called; ``force``: the one tool the model must call."""
         request: dict[str, Any] = {"model": model, "max_tokens": max_tokens, "messages": messages}
         if tools:
-            # Still listed once the limit is reached: the history holds tool_use blocks.
             request["tools"] = [
                 {"name": t.name, "description": t.description, "input_schema": t.parameters}
                 for t in tools
             ]
-            if tools_off:
+            if force:
+                request["tool_choice"] = {"type": "tool", "name": force}
+            elif tools_off:
                 request["tool_choice"] = {"type": "none"}
         return request
 
@@ -156,9 +160,13 @@ class MessagesAPI:
     def assistant(self, turn: ModelTurn) -> dict[str, Any]:
         return {"role": "assistant", "content": turn.raw}
 
-    def results(self, replies: list[ToolReply]) -> list[dict[str, Any]]:
-        """The user message that answers a turn's tool calls, one ``tool_result`` each."""
-        return [{"role": "user", "content": [self.tool_result(reply) for reply in replies]}]
+    def results(self, replies: list[ToolReply], note: str = "") -> list[dict[str, Any]]:
+        """The user message that answers a turn's tool calls, one ``tool_result`` each, and
+        ``note`` after them (a user's words for the model)."""
+        content: list[dict[str, Any]] = [self.tool_result(reply) for reply in replies]
+        if note:
+            content.append({"type": "text", "text": note})
+        return [{"role": "user", "content": content}]
 
     def tool_result(self, reply: ToolReply) -> dict[str, Any]:
         block: dict[str, Any] = {
@@ -209,19 +217,21 @@ def _cited(citations: Any, start: int, end: int) -> list[CitedSpan]:
         if not isinstance(citation, dict) or citation.get("type") != "search_result_location":
             continue
         index, first, last = (
-            citation.get("search_result_index"),
-            citation.get("start_block_index"),
-            citation.get("end_block_index"),
+            _count(citation.get("search_result_index")),
+            _count(citation.get("start_block_index")),
+            _count(citation.get("end_block_index")),
         )
-        if not all(type(n) is int and n >= 0 for n in (index, first, last)):
+        if index is None or first is None or last is None:
             continue
         cited_text = citation.get("cited_text")
-        found.append(
-            CitedSpan(
-                start, end, index, first, last, cited_text if isinstance(cited_text, str) else ""
-            )
-        )
+        cited_text = cited_text if isinstance(cited_text, str) else ""
+        found.append(CitedSpan(start, end, index, first, last, cited_text))
     return found
+
+
+def _count(value: Any) -> int | None:
+    """A JSON count (not a bool, not negative), or None."""
+    return value if type(value) is int and value >= 0 else None
 
 
 def _counts(usage: dict[str, Any]) -> dict[str, int]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from webtap.settings import MODEL
 
@@ -67,6 +68,8 @@ class AskSettings:
     max_retries: int = DEFAULT_MAX_RETRIES
     store_events: bool = True
     citations: bool = False
+    schema: dict[str, Any] | None = None  # a typed answer's JSON Schema (webtap.answer_schema)
+    unsupported: str = "keep"  # "null": a typed field whose quote does not verify is nulled
 
 
 DEFAULT_SETTINGS = AskSettings()
@@ -89,6 +92,8 @@ def check_settings(settings: AskSettings) -> None:
         )
     if not 1 <= settings.max_tokens <= 128_000:
         raise InvalidInput(f"max_tokens must be between 1 and 128000 (got {settings.max_tokens})")
+    if settings.unsupported not in ("keep", "null"):
+        raise InvalidInput(f"unsupported must be 'keep' or 'null' (got {settings.unsupported!r})")
     if not 0 <= settings.max_tool_calls <= MAX_TOOL_CALLS:
         raise InvalidInput(
             f"max_tool_calls must be between 0 and {MAX_TOOL_CALLS} (got {settings.max_tool_calls})"

@@ -67,6 +67,15 @@ class Answer:
     model_calls: int = 1
     usage: dict[str, int] = field(default_factory=dict)
     citations: tuple[Citation, ...] = ()
+    value: Any = None  # a typed answer's value (AskSettings.schema), checked against it
+    value_sources: dict[str, Any] = field(default_factory=dict)  # per field: its quote, checked
+
+    def data(self) -> Any:
+        """A typed answer as one JSON value: the value, with ``_sources`` beside its fields
+        when there are any (an object), as ``webtap ask --schema`` prints it."""
+        if isinstance(self.value, dict) and self.value_sources:
+            return {**self.value, "_sources": self.value_sources}
+        return self.value
 
     @property
     def events(self) -> list[dict[str, Any]]:
@@ -85,4 +94,5 @@ class Answer:
             "events": self.events,
             "usage": self.usage,
             "citations": [citation.to_dict() for citation in self.citations],
+            **({"value": self.data()} if self.value is not None else {}),
         }

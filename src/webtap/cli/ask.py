@@ -54,6 +54,20 @@ def add_parser(subparsers: Any) -> None:
         help=f"the search the model gets (default: the first set up of {', '.join(PROVIDERS)})",
     )
     parser.add_argument(
+        "--schema",
+        metavar="SCHEMA",
+        help="answer as data that fits SCHEMA: a JSON Schema (a file, or its JSON) or a DuckDB "
+        "type such as 'STRUCT(city VARCHAR, founded INTEGER)'; prints the value as JSON, each "
+        "field's source under _sources",
+    )
+    parser.add_argument(
+        "--unsupported",
+        choices=["keep", "null"],
+        default="keep",
+        help="with --schema: a field whose quote is not in what was read is kept and marked "
+        "(keep, the default) or made null",
+    )
+    parser.add_argument(
         "--no-citations",
         dest="citations",
         action="store_false",
@@ -80,9 +94,13 @@ def run(args: argparse.Namespace) -> int:
     if not question:
         return fail('the question is empty: ask something, e.g. webtap ask "What is DuckDB?"', 2)
     settings = replace(
-        agent.DEFAULT_SETTINGS, search_provider=args.search_provider, citations=args.citations
+        agent.DEFAULT_SETTINGS,
+        search_provider=args.search_provider,
+        citations=args.citations,
+        unsupported=args.unsupported,
     )
     try:
+        schema = read_schema(args.schema) if args.schema else None
         answer = agent.ask(
             question,
             args.context,
@@ -91,9 +109,13 @@ def run(args: argparse.Namespace) -> int:
             max_tool_calls=args.max_tool_calls,
             settings=settings,
             on_step=show_step,
+            schema=schema,
         )
     except WebtapError as exc:
         return fail(exc.message)
+    if schema is not None:
+        print_json(answer.data())  # data, for a program or a person: the same JSON
+        return 0
     if args.json:
         print_json(answer.to_dict())
         return 0
@@ -103,6 +125,24 @@ def run(args: argparse.Namespace) -> int:
 
         err_console().print("[dim](the answer was cut at --max-tokens)[/dim]")
     return 0
+
+
+def read_schema(given: str) -> dict[str, Any]:
+    """``--schema``: a file holding a JSON Schema, else the text itself (JSON or a DuckDB
+    type), read by :func:`webtap.answer_schema.parse`."""
+    from pathlib import Path
+
+    from webtap.answer_schema import parse
+    from webtap.errors import InvalidInput
+
+    path = Path(given)
+    text = given
+    if not given.lstrip().startswith("{") and (path.is_file() or path.suffix == ".json"):
+        try:
+            text = path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            raise InvalidInput(f"Cannot read the schema file {given}: {exc}") from None
+    return parse(text)
 
 
 def with_sources(answer: Any) -> str:

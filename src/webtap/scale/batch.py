@@ -26,8 +26,16 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, NamedTuple, Protocol
 
+from webtap.answer_schema import parse as parse_schema
 from webtap.errors import ConfigError, InvalidInput
-from webtap.scale.rows import ASK_COLUMNS, FETCH_COLUMNS, AskRows, FetchPages, Stop
+from webtap.scale.rows import (
+    ASK_COLUMNS,
+    FETCH_COLUMNS,
+    TYPED_COLUMNS,
+    AskRows,
+    FetchPages,
+    Stop,
+)
 
 __all__ = ["ENGINES", "FORMATS", "KINDS", "BatchResult", "Job", "Progress", "run_batch"]
 
@@ -66,12 +74,15 @@ class Job(NamedTuple):
     threads: int = 16  # fetches (or model calls) at once per worker
     workers: int = 2  # Ray actors
     mode: str | None = None  # fetch: main content or the whole page
+    schema: str | None = None  # ask: answers as data that fits it (typed ``answer`` column)
 
     def key_columns(self) -> tuple[str, ...]:
         return (self.column,) if self.kind == "fetch" else (self.context, self.prompt)
 
     def results(self) -> tuple[str, ...]:
-        return FETCH_COLUMNS if self.kind == "fetch" else ASK_COLUMNS
+        if self.kind == "fetch":
+            return FETCH_COLUMNS
+        return TYPED_COLUMNS if self.schema is not None else ASK_COLUMNS
 
     def udf(self, stop: Stop | None = None) -> FetchPages | AskRows:
         if self.kind == "fetch":
@@ -83,6 +94,7 @@ class Job(NamedTuple):
             max_tokens=self.max_tokens,
             concurrency=self.threads,
             stop=stop,
+            schema=self.schema,
         )
 
     def chunk(self) -> int:
@@ -118,6 +130,8 @@ def run_batch(
     ``OUT.parts/`` for the next run, and the result says ``stopped``."""
     if job.kind not in KINDS:
         raise InvalidInput(f"unknown batch job {job.kind!r}: use fetch or ask")
+    if job.schema is not None:
+        parse_schema(job.schema)  # a schema that cannot be read is said before any row
     if engine not in ENGINES:
         raise InvalidInput(f"unknown engine {engine!r}: use local or ray")
     source, target = Path(source), Path(target)
@@ -224,6 +238,7 @@ def _on_ray(todo: Any, job: Job, address: str | None, stop: Stop | None) -> Iter
                 model=job.model,
                 max_tokens=job.max_tokens,
                 env=env,
+                schema=job.schema,
             )
         yield from mapped.iter_batches(batch_format="pyarrow", batch_size=None)
     finally:

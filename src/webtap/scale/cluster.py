@@ -89,15 +89,18 @@ def ask_rows(
     model: str | None = None,
     max_tokens: int | None = None,
     env: dict[str, str] | None = None,
+    schema: str | None = None,
 ) -> Any:
     """``dataset`` with the model's ``answer`` (or ``error``, an ``ERROR: ...`` value) for its
-    ``context`` and ``prompt`` columns, ``concurrency`` model calls at once per actor."""
+    ``context`` and ``prompt`` columns, ``concurrency`` model calls at once per actor; with
+    ``schema``, a typed ``answer`` and its ``sources`` (:class:`AskRows`)."""
     options = {
         "context": context,
         "prompt": prompt,
         "model": model,
         "max_tokens": max_tokens,
         "concurrency": concurrency,
+        "schema": schema,
     }
     return _map(dataset, AskRows, options, (min_actors, actors), batch_size, num_cpus, env)
 

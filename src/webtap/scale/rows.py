@@ -15,6 +15,7 @@ second per host, 1 by default), kept in the same store as the keys' budgets
 
 from __future__ import annotations
 
+import json
 import threading
 from collections.abc import Callable, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, wait
@@ -27,6 +28,7 @@ if TYPE_CHECKING:
 __all__ = [
     "ASK_COLUMNS",
     "FETCH_COLUMNS",
+    "TYPED_COLUMNS",
     "AskRows",
     "FetchPages",
     "Fetched",
@@ -39,6 +41,7 @@ __all__ = [
 HOST_WAIT = 600.0  # seconds a fetch may wait for its host's turn
 FETCH_COLUMNS = ("final_url", "title", "markdown", "verdict", "error")
 ASK_COLUMNS = ("answer", "error")
+TYPED_COLUMNS = ("answer", "sources", "error")  # ask with a schema: answer is typed
 OK = "OK"
 
 
@@ -201,7 +204,12 @@ class AskRows:
     and ``error`` added. The rows go through the SQL functions' batch entry point
     (:meth:`webtap.sql.SqlFunctions.ask_many`): ``concurrency`` model calls at once,
     identical rows asked once, an optional answer ``cache`` (a SQLite file). With ``stop``
-    (a :class:`Stop`), a batch stopped midway returns no rows."""
+    (a :class:`Stop`), a batch stopped midway returns no rows.
+
+    With ``schema`` (a JSON Schema's text or a DuckDB type), each answer is data that fits it
+    (:meth:`~webtap.sql.SqlFunctions.ask_json_many`): ``answer`` is a column of the schema's
+    DuckDB type (a STRUCT: a Parquet group), ``sources`` each field's checked quote as JSON,
+    ``error`` why a row's answer is null."""
 
     def __init__(
         self,
@@ -213,8 +221,10 @@ class AskRows:
         concurrency: int = 8,
         cache: str | None = None,
         stop: Stop | None = None,
+        schema: str | None = None,
     ) -> None:
         self.context, self.prompt = context, prompt
+        self.schema = schema
         self.model, self.max_tokens = model, max_tokens
         self.concurrency, self.cache = concurrency, cache
         self.stop = stop
@@ -228,13 +238,21 @@ class AskRows:
             if self.stop is not None:
                 self.stop.on_set(self._functions.cancel)
         contexts, prompts = _column(batch, self.context), _column(batch, self.prompt)
-        rows = [(c, p, self.model, self.max_tokens) for c, p in zip(contexts, prompts, strict=True)]
+        pairs = list(zip(contexts, prompts, strict=True))
         try:
-            values = self._functions.ask_many(rows) if rows else []
+            if self.schema is not None:
+                typed = [(c, p, self.schema, self.model) for c, p in pairs]
+                answers = self._functions.ask_json_many(typed) if typed else []
+            else:
+                rows = [(c, p, self.model, self.max_tokens) for c, p in pairs]
+                values = self._functions.ask_many(rows) if rows else []
         except Interrupted:
             if self.stop is None or not self.stop.is_set():
                 raise
-            return _with_columns(_table(batch).slice(0, 0), ASK_COLUMNS, [])
+            columns = TYPED_COLUMNS if self.schema is not None else ASK_COLUMNS
+            return _with_columns(_table(batch).slice(0, 0), columns, [])
+        if self.schema is not None:
+            return _typed_answers(batch, answers, self.schema)
         split = [split_answer(value) for value in values]
         return _with_columns(batch, ASK_COLUMNS, list(zip(*split, strict=True)) if split else [])
 
@@ -242,6 +260,43 @@ class AskRows:
         functions, self._functions = self._functions, None
         if functions is not None:
             functions.close()
+
+
+def _typed_answers(batch: Any, answers: Sequence[str | None], schema: str) -> Any:
+    """``batch`` with the typed rows' ``answer`` (cast by DuckDB to the schema's type, so
+    that a file holds typed columns), ``sources`` and ``error``."""
+    import duckdb
+    import pyarrow as pa
+
+    from webtap.answer_schema import parse, to_duckdb
+
+    kind = to_duckdb(parse(schema))
+    envelopes = [json.loads(answer) if answer else {} for answer in answers]
+    values = pa.table(
+        {
+            "value": pa.array(
+                [None if e.get("value") is None else json.dumps(e["value"]) for e in envelopes],
+                type=pa.string(),
+            )
+        }
+    )
+    with duckdb.connect() as connection:
+        connection.register("answers", values)
+        typed = connection.sql(
+            f"SELECT CAST(CAST(value AS JSON) AS {kind}) AS answer FROM answers"
+        ).to_arrow_table()
+    table = _with_columns(
+        batch,
+        ("sources", "error"),
+        [
+            [json.dumps(e["sources"]) if e.get("sources") else None for e in envelopes],
+            [e.get("error") for e in envelopes],
+        ],
+    )
+    answer = typed.column("answer") if len(envelopes) else pa.nulls(0, type=typed.schema[0].type)
+    if "answer" in table.schema.names:
+        table = table.drop_columns(["answer"])
+    return table.add_column(table.num_columns - 2, "answer", answer)
 
 
 def split_answer(value: str | None) -> tuple[str | None, str | None]:

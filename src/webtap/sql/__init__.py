@@ -36,6 +36,7 @@ from webtap.sql.functions import (
     MAX_CONCURRENCY,
     SqlFunctions,
     register,
+    typed_function,
 )
 from webtap.sql.progress import ProgressReporter
 from webtap.sql.statement import (
@@ -62,4 +63,5 @@ __all__ = [
     "mentions_key_setter",
     "redact_keys",
     "register",
+    "typed_function",
 ]

@@ -34,8 +34,13 @@ class Question(NamedTuple):
     max_tokens: int
     search_provider: str  # "none" when the model gets no search
     max_tool_calls: int
-    cited: bool = False  # stps_ask_ai_cited: the answer is JSON, with its citations
+    kind: str = ""  # "cited" (stps_ask_ai_cited) or "json" (stps_ask_ai_json): JSON answers
+    schema: str = ""  # a typed answer's JSON Schema, as canonical JSON text
     address: str = ""  # an OpenAI-compatible server's base URL ("" for Anthropic)
+
+    @property
+    def cited(self) -> bool:
+        return self.kind == "cited"
 
     def cache_key(self) -> str:
         # This order is the key of files written by earlier versions: keep it.
@@ -49,7 +54,11 @@ class Question(NamedTuple):
         )
         if self.address:  # after them: the keys of files written before stay as they were
             parts += (self.address,)
-        return AnswerCache.key(*parts, "cited") if self.cited else AnswerCache.key(*parts)
+        return (
+            AnswerCache.key(*parts, self.kind, self.schema)
+            if self.kind
+            else AnswerCache.key(*parts)
+        )
 
 
 def _m001_answers(db: sqlite3.Connection) -> None:

@@ -146,8 +146,9 @@ def ask_model(
     model's client (``.client``) by its full name, or the error that says why it has none."""
     secrets = credentials.secrets()
     key = question.cache_key()
-    if question.cited:
-        settings = replace(settings, citations=True)
+    if question.kind:
+        schema = json.loads(question.schema) if question.schema else None
+        settings = replace(settings, citations=True, schema=schema)
     try:
         client = clients.get(question.model)
         if isinstance(client, Exception):
@@ -166,13 +167,35 @@ def ask_model(
                 credentials=credentials,
                 client=getattr(client, "client", None),
             )
-        text = cited_value(answer, secrets) if question.cited else redact(answer.text, secrets)
+        if question.kind == "json":
+            text = typed_value(answer, secrets)
+        elif question.cited:
+            text = cited_value(answer, secrets)
+        else:
+            text = redact(answer.text, secrets)
         if cache is not None:
             cache.put(key, question.model, text)
         return text
     except Exception as exc:  # a failure, or a bug, becomes a value, not a failed query
-        failure = error_value(exc, secrets)
-        return json.dumps({"answer": failure, "citations": []}) if question.cited else failure
+        return failed_value(question.kind, error_value(exc, secrets))
+
+
+def failed_value(kind: str, failure: str) -> str:
+    """A failed row's value for its function: the ``ERROR:`` text, in the JSON a cited or
+    typed answer is made of."""
+    if kind == "cited":
+        return json.dumps({"answer": failure, "citations": []})
+    if kind == "json":
+        return json.dumps({"value": None, "sources": {}, "error": failure})
+    return failure
+
+
+def typed_value(answer: agent.Answer, secrets: Sequence[str]) -> str:
+    """``stps_ask_ai_json``'s row, as JSON: the value, each field's checked source, no error.
+    Redacted as JSON text: a key could only be in a string, and JSON escapes none of its
+    characters."""
+    value = {"value": answer.value, "sources": answer.value_sources, "error": None}
+    return redact(json.dumps(value, ensure_ascii=False), list(secrets))
 
 
 def cited_value(answer: agent.Answer, secrets: Sequence[str]) -> str:

@@ -8,20 +8,22 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import json
+import re
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from webtap import agent
+from webtap import agent, answer_schema
 from webtap.credentials import KEY_SOURCES, Keys
 from webtap.errors import WebtapError
 from webtap.fetch.render import keep_browser
 from webtap.providers import PROVIDERS
 from webtap.redact import remember
 from webtap.sql.cache import AnswerCache, Question
-from webtap.sql.dispatch import Dispatcher, ask_model
+from webtap.sql.dispatch import Dispatcher, ask_model, failed_value
 from webtap.sql.errors import error_value, never_raise
 from webtap.sql.progress import ProgressReporter
 from webtap.sql.statement import KEY_SETTERS
@@ -42,12 +44,20 @@ DEFAULT_CONCURRENCY = 32
 MAX_CONCURRENCY = 64
 
 Row = tuple[str | None, str | None, str | None, int | None]
+JsonRow = tuple[str | None, str | None, str | None, str | None]  # context, prompt, schema, model
+_Asked = tuple[str | None, str | None, str | None, int | None, str | None]
 
 # name -> (what it does, for docs and --help)
 FUNCTIONS = {
     "stps_ask_ai(context, prompt [, model] [, max_tokens])": "the model's answer, or ERROR: ...",
     "stps_ask_ai_cited(context, prompt [, model] [, max_tokens])": "the answer with its sources: "
     "STRUCT(answer, citations[]: url, title, quote, verified)",
+    "stps_ask_ai_json(context, prompt, schema [, model])": "JSON that fits schema (a JSON Schema "
+    "or a DuckDB type; cast it: ::STRUCT(...)), NULL when the row failed",
+    "stps_ask_ai_json_error(context, prompt, schema [, model])": "why that row is NULL "
+    "(ERROR: ...), NULL when it succeeded",
+    "stps_ask_ai_json_sources(context, prompt, schema [, model])": "each field's quote and "
+    "whether it stands in what was read, as JSON",
     **{source.setter: source.setter_help for source in KEY_SOURCES.values()},
     "stps_set_model(model)": "the default model (NULL restores the default)",
     "stps_get_model()": "the default model",
@@ -104,7 +114,21 @@ class SqlFunctions:
         checked citations). Raises :class:`~webtap.sql.Interrupted` when cancelled; never
         raises for a row's failure.
         """
+        kind = "cited" if cited else ""
+        return self._ask([(c, p, m, n, None) for c, p, m, n in rows], scope, kind)
+
+    def ask_json_many(self, rows: Sequence[JsonRow], scope: Any = None) -> list[str | None]:
+        """Answer each ``(context, prompt, schema, model)`` with data that fits ``schema`` (a
+        JSON Schema's text or a DuckDB type): each row's JSON ``{"value", "sources",
+        "error"}``, the value null and the error said when it failed. NULL context, prompt or
+        schema → None."""
+        return self._ask([(c, p, m, None, s or None) for c, p, s, m in rows], scope, "json")
+
+    def _ask(self, rows: Sequence[_Asked], scope: Any, kind: str) -> list[str | None]:
         credentials = self.keys.resolve()
+        absent = [
+            c is None or p is None or (kind == "json" and s is None) for c, p, _, _, s in rows
+        ]
         # Resolved once for the chunk; "none" keeps a chosen provider without keys from
         # falling back to the other one.
         provider = credentials.search_provider(self.settings.search_provider) or "none"
@@ -113,25 +137,34 @@ class SqlFunctions:
         # Each model named in the chunk (a row may name its own), by its full name: its
         # client, or the error that says why there is none.
         names: dict[str, str] = {}
-        for context, prompt, row_model, _ in rows:
-            if context is not None and prompt is not None:
+        for (_, _, row_model, _, _), gone in zip(rows, absent, strict=True):
+            if not gone:
                 names.setdefault(row_model or model, _full_name(row_model or model))
         clients = {name: self._client_for(name, credentials) for name in set(names.values())}
-        questions = [
-            None
-            if context is None or prompt is None
-            else Question(
-                context,
-                prompt,
-                names[row_model or model],
-                settings.max_tokens if max_tokens is None else int(max_tokens),
-                provider,
-                settings.max_tool_calls,
-                cited,
-                _address(clients[names[row_model or model]]),
+        schemas = _schemas(
+            {s for (*_, s), gone in zip(rows, absent, strict=True) if not gone and s}
+        )
+        questions: list[Question | None] = []
+        for (context, prompt, row_model, max_tokens, schema), gone in zip(
+            rows, absent, strict=True
+        ):
+            shape = schemas.get(schema) if schema else ""
+            if gone or not isinstance(shape, str):
+                questions.append(None)
+                continue
+            questions.append(
+                Question(
+                    str(context),
+                    str(prompt),
+                    names[row_model or model],
+                    settings.max_tokens if max_tokens is None else int(max_tokens),
+                    provider,
+                    settings.max_tool_calls,
+                    kind,
+                    shape,
+                    _address(clients[names[row_model or model]]),
+                )
             )
-            for context, prompt, row_model, max_tokens in rows
-        ]
         ask = functools.partial(
             ask_model,
             settings=settings,
@@ -140,7 +173,13 @@ class SqlFunctions:
             cache=self.cache,
             throttle=self._rows.throttle,
         )
-        return self._rows.answer(questions, scope, ask)
+        answers = self._rows.answer(questions, scope, ask)
+        # A row whose schema could not be read is its own error, asked of no model.
+        for index, ((*_, schema), gone) in enumerate(zip(rows, absent, strict=True)):
+            problem = schemas.get(schema) if schema and not gone else None
+            if isinstance(problem, WebtapError):
+                answers[index] = failed_value(kind, error_value(problem))
+        return answers
 
     def _client_for(self, name: str, credentials: Any) -> Any:
         """The client of model ``name`` (shared by every row that names it), or the
@@ -277,6 +316,8 @@ class SqlFunctions:
     def _register_ask(self, connection: Any) -> None:
         self._register_batch(connection, ASK_FUNCTION, cited=False)
         self._register_batch(connection, CITED_FUNCTION, cited=True)
+        with contextlib.suppress(ImportError):  # typed answers need pyarrow's batches
+            self._register_json(connection)
         # DuckDB has no overloads for Python functions; a macro gives the optional arguments,
         # and txid_current() tells one query from the next for deduplication.
         for macro, function, wrap in (
@@ -292,6 +333,59 @@ class SqlFunctions:
                 f"(context, prompt, model) AS {call.format('model::VARCHAR', 'NULL')}, "
                 f"(context, prompt, model, max_tokens) AS "
                 f"{call.format('model::VARCHAR', 'max_tokens::BIGINT')}"
+            )
+
+    def _register_json(self, connection: Any) -> None:
+        """``stps_ask_ai_json`` and its companions: one batch function gives each row's
+        ``value``, ``sources`` or ``error``; the three share one model call per row (the
+        dispatcher asks identical questions of one query once)."""
+        from duckdb.func import ARROW, SPECIAL
+
+        _drop(connection, JSON_FUNCTION)
+
+        def chunk(
+            contexts: Any, prompts: Any, schemas: Any, models: Any, parts: Any, scopes: Any
+        ) -> Any:
+            import pyarrow as pa
+
+            rows = list(
+                zip(
+                    contexts.to_pylist(),
+                    prompts.to_pylist(),
+                    schemas.to_pylist(),
+                    models.to_pylist(),
+                    strict=True,
+                )
+            )
+            scope_values, wanted = scopes.to_pylist(), parts.to_pylist()
+            answers = self.ask_json_many(rows, scope_values[0] if scope_values else None)
+            return pa.array(
+                [_part(answer, part) for answer, part in zip(answers, wanted, strict=True)],
+                type=pa.string(),
+            )
+
+        connection.create_function(
+            JSON_FUNCTION,
+            chunk,
+            ["VARCHAR", "VARCHAR", "VARCHAR", "VARCHAR", "VARCHAR", "UBIGINT"],
+            "VARCHAR",
+            type=ARROW,
+            null_handling=SPECIAL,
+            side_effects=True,
+        )
+        for macro, part, wrap in (
+            ("stps_ask_ai_json", "value", "CAST({} AS JSON)"),
+            ("stps_ask_ai_json_sources", "sources", "CAST({} AS JSON)"),
+            ("stps_ask_ai_json_error", "error", "{}"),
+        ):
+            call = wrap.format(
+                f"{JSON_FUNCTION}(context::VARCHAR, prompt::VARCHAR, schema::VARCHAR, {{}}, "
+                f"'{part}', txid_current())"
+            )
+            connection.execute(
+                f"CREATE OR REPLACE TEMP MACRO {macro}"
+                f"(context, prompt, schema) AS {call.format('NULL')}, "
+                f"(context, prompt, schema, model) AS {call.format('model::VARCHAR')}"
             )
 
     def _register_batch(self, connection: Any, name: str, *, cited: bool) -> None:
@@ -315,6 +409,7 @@ class SqlFunctions:
                 side_effects=True,
             )
         except ImportError:
+
             def row(context: Any, prompt: Any, model: Any, limit: Any, scope: Any) -> Any:
                 return self._one_row(context, prompt, model, limit, scope, cited=cited)
 
@@ -360,6 +455,7 @@ class SqlFunctions:
 
 ASK_FUNCTION = "webtap_ask_ai_batch"
 CITED_FUNCTION = "webtap_ask_ai_cited_batch"
+JSON_FUNCTION = "webtap_ask_ai_json_batch"
 # What stps_ask_ai_cited returns (issue 28).
 CITED_TYPE = (
     "STRUCT(answer VARCHAR, citations STRUCT(url VARCHAR, title VARCHAR, quote VARCHAR, "
@@ -400,6 +496,57 @@ def _address(client: Any) -> str:
     if not isinstance(client, _Client) or client.where.provider.name == "anthropic":
         return ""
     return str(client.where.base_url)
+
+
+def typed_function(
+    connection: Any, name: str, prompt: str, schema: str | dict[str, Any], model: str | None = None
+) -> str:
+    """Declare ``name(context)`` on ``connection``: ``stps_ask_ai_json(context, prompt, schema)``
+    cast to the schema's DuckDB type, so that ``SELECT name(x) FROM t`` gives a typed STRUCT
+    (NULL for a row that failed: ``stps_ask_ai_json_error`` with the same arguments says why).
+    Returns the type."""
+    if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", name):
+        raise ValueError(f"{name!r} is not a plain SQL name (letters, digits, underscores)")
+    shape = answer_schema.parse(schema)
+    kind = answer_schema.to_duckdb(shape)
+    text = json.dumps(shape)
+    model_sql = "NULL" if model is None else _literal(model)
+    connection.execute(
+        f"CREATE OR REPLACE TEMP MACRO {name}(context) AS CAST(stps_ask_ai_json(context, "
+        f"{_literal(prompt)}, {_literal(text)}, {model_sql}) AS {kind})"
+    )
+    return kind
+
+
+def _literal(text: str) -> str:
+    return "'" + text.replace("'", "''") + "'"
+
+
+def _part(answer: str | None, part: str) -> str | None:
+    """One part of a typed row (``value``, ``sources`` as JSON text, ``error``): None where
+    the row is NULL, or the part is (a failed row has no value; a good one no error)."""
+    if answer is None:
+        return None
+    found = json.loads(answer).get(part)
+    if found is None or (part == "sources" and not found):
+        return None
+    return (
+        found
+        if isinstance(found, str) and part == "error"
+        else json.dumps(found, ensure_ascii=False)
+    )
+
+
+def _schemas(given: set[str]) -> dict[str, str | WebtapError]:
+    """Each distinct schema of a chunk read once: its canonical JSON text, or why it is not a
+    schema."""
+    read: dict[str, str | WebtapError] = {}
+    for text in given:
+        try:
+            read[text] = json.dumps(answer_schema.parse(text), sort_keys=True)
+        except WebtapError as exc:
+            read[text] = exc
+    return read
 
 
 def _check_concurrency(value: int) -> int:

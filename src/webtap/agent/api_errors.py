@@ -45,6 +45,7 @@ _NO_TOOLS = (
     "tool use is not supported",
     "does not support function calling",
     "tool calling is not supported",
+    "requires --jinja",  # llama.cpp's server started without its chat templates
 )
 
 

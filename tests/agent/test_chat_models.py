@@ -461,3 +461,13 @@ def test_a_typed_answer_forces_the_answer_function(ollama: FakeOpenAI) -> None:
     again = ollama.bodies[2]["messages"]
     assert again[-1]["role"] == "tool" and "founded" in again[-1]["content"]  # what was wrong
     assert ollama.violations == []
+
+
+def test_an_empty_text_answer_goes_back_as_empty_content(ollama: FakeOpenAI) -> None:
+    ollama.queue(completion(None), completion(None, tool_call("answer", {"n": 3})))
+
+    answer = agent.ask("How many?", model="ollama:qwen2.5", schema="STRUCT(n INTEGER)")
+
+    assert answer.value == {"n": 3}
+    assert ollama.bodies[1]["messages"][1] == {"role": "assistant", "content": ""}
+    assert ollama.violations == []

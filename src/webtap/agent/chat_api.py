@@ -302,9 +302,13 @@ class ChatAPI:
     # --- the history ---------------------------------------------------------------------------
 
     def assistant(self, turn: ModelTurn) -> dict[str, Any]:
+        """The turn as the history holds it: content may be null only beside calls."""
+        calls = turn.raw["tool_calls"]
         message: dict[str, Any] = {"role": "assistant", "content": turn.raw["content"]}
-        if turn.raw["tool_calls"]:
-            message["tool_calls"] = turn.raw["tool_calls"]
+        if calls:
+            message["tool_calls"] = calls
+        elif message["content"] is None:
+            message["content"] = ""
         return message
 
     def results(self, replies: list[ToolReply], note: str = "") -> list[dict[str, Any]]:

@@ -1,6 +1,6 @@
 """stps_ask_ai over a table: webtap's batched calls beside row-by-row calls, as the extension does.
 
-    .venv/bin/python bench/sql_batch.py [--rows 200] [--latency 0.2]
+    .venv/bin/python bench/sql_batch.py [--rows 200] [--latency 0.2] [--only anthropic|openai]
     .venv/bin/python bench/sql_batch.py --search [--rows 200]
 
 A fake Anthropic Messages API on 127.0.0.1 answers every call after ``--latency`` seconds (the
@@ -9,6 +9,11 @@ suite's, tests/fakes/anthropic.py, which also checks each request). The same que
 with concurrency 1 (one row after another, as the DuckDB extension of spec 002 calls the model)
 and then with webtap's default and higher concurrency; last, the default again with a warm
 answer cache. Printed: wall time, rows/s, API calls and the speed-up over row by row.
+
+Then the same table through an OpenAI-compatible model (``stps_ask_ai(..., 'openai:bench')``,
+issue 30): a fake Chat Completions server (tests/fakes/openai.py, checking each request too)
+answering after the same latency, row by row and at webtap's default concurrency, with the
+ratio between them (goal: at least 10x, as for Anthropic).
 
 With ``--search``, every row searches first: the model asks for ``web_search`` once, then
 answers. Search goes to a strict fake Brave that allows exactly one request a second and
@@ -32,12 +37,16 @@ sys.path.insert(0, str(Path(__file__).parents[1]))  # the repository, for the su
 
 from tests.fakes.anthropic import API_KEY, FakeAnthropic, message, text, tool_use
 from tests.fakes.brave import FakeBrave
+from tests.fakes.openai import API_KEY as OPENAI_KEY
+from tests.fakes.openai import FakeOpenAI
 from tests.fakes.provider import new_server
 
 from webtap.sql import DEFAULT_CONCURRENCY
 
 
-def run(rows: int, concurrency: int, cache: str | None = None) -> tuple[float, list[str]]:
+def run(
+    rows: int, concurrency: int, cache: str | None = None, model: str | None = None
+) -> tuple[float, list[str]]:
     import duckdb
 
     import webtap.sql
@@ -48,8 +57,9 @@ def run(rows: int, concurrency: int, cache: str | None = None) -> tuple[float, l
     )
     try:
         started = time.perf_counter()
+        named = f", '{model}'" if model else ""
         answers = connection.execute(
-            f"SELECT stps_ask_ai('item ' || x, 'Describe it') FROM range({rows}) t(x)"
+            f"SELECT stps_ask_ai('item ' || x, 'Describe it'{named}) FROM range({rows}) t(x)"
         ).fetchall()
         elapsed = time.perf_counter() - started
     finally:
@@ -65,10 +75,19 @@ def main() -> int:
     parser.add_argument(
         "--search", action="store_true", help="every row searches a strict 1/s fake Brave"
     )
+    parser.add_argument("--only", choices=["anthropic", "openai"], help="one protocol's runs")
     args = parser.parse_args()
     if args.search:
         return search_run(args.rows, args.latency)
+    failed = 0
+    if args.only != "openai":
+        failed |= anthropic_runs(args)
+    if args.only != "anthropic":
+        failed |= openai_runs(args.rows, args.latency)
+    return failed
 
+
+def anthropic_runs(args: argparse.Namespace) -> int:
     fake = FakeAnthropic(delay=args.latency).start()
     os.environ["ANTHROPIC_BASE_URL"] = fake.url
     os.environ["ANTHROPIC_API_KEY"] = API_KEY
@@ -110,6 +129,42 @@ def main() -> int:
         return 1
     fake.stop()
     return 0
+
+
+def openai_runs(rows: int, latency: float) -> int:
+    """The table through ``openai:bench`` on a fake Chat Completions server."""
+    fake = FakeOpenAI(delay=latency).start()
+    os.environ.update(OPENAI_BASE_URL=fake.url, OPENAI_API_KEY=OPENAI_KEY)
+    run(2, 2, model="openai:bench")  # warm up: the openai SDK's import and client
+    print(
+        f"\nstps_ask_ai(..., 'openai:bench') over {rows} distinct rows, fake OpenAI-compatible "
+        f"server answering each call after {latency * 1000:.0f} ms\n"
+    )
+    print(f"{'run':<44} {'seconds':>8} {'rows/s':>8} {'calls':>6} {'speed-up':>9}")
+    baseline = None
+    for label, concurrency in (
+        ("row by row (concurrency 1)", 1),
+        (f"webtap default (concurrency {DEFAULT_CONCURRENCY})", DEFAULT_CONCURRENCY),
+    ):
+        before = len(fake.requests)
+        elapsed, answers = run(rows, concurrency, model="openai:bench")
+        calls = len(fake.requests) - before
+        errors = [a for a in answers if a is None or a.startswith("ERROR")]
+        if errors:
+            print(f"{label}: {len(errors)} rows failed, e.g. {errors[0]!r}")
+            return 1
+        baseline = baseline or elapsed
+        print(
+            f"{label:<44} {elapsed:8.2f} {rows / elapsed:8.1f} {calls:6d} "
+            f"{baseline / elapsed:8.1f}x"
+        )
+    ratio = baseline / elapsed if baseline else 0.0
+    print(f"\nbatched over row by row: {ratio:.1f}x (goal: at least 10x)")
+    fake.stop()
+    if fake.violations:
+        print(f"the fake server saw invalid requests: {fake.violations[:3]}")
+        return 1
+    return 0 if ratio >= 10 else 1
 
 
 def search_then_answer(body: dict) -> Any:

@@ -17,9 +17,12 @@ from pytest_httpserver import HTTPServer
 from tests.fakes.anthropic import API_KEY, FakeAnthropic
 from tests.fakes.brave import FakeBrave
 from tests.fakes.google import FakeGoogle
+from tests.fakes.openai import API_KEY as OPENAI_KEY
+from tests.fakes.openai import FakeOpenAI
 from tests.fakes.provider import FakeProvider, new_server
 from tests.fakes.searxng import FakeSearxng
 
+from webtap.providers import MODEL_PROVIDERS
 from webtap.settings import SETTINGS
 
 FIXTURES = Path(__file__).parent / "fixtures"
@@ -64,6 +67,9 @@ _SCRUBBED = [
     "NO_COLOR",
     "FORCE_COLOR",
     *SETTINGS,  # every declared setting, a new one too
+    # every model provider's address and key (OPENAI_BASE_URL, OLLAMA_HOST, GROQ_API_KEY...)
+    *(p.endpoint_env for p in MODEL_PROVIDERS.values()),
+    *(p.key.env for p in MODEL_PROVIDERS.values() if p.key),
 ]
 
 
@@ -169,6 +175,30 @@ def anthropic_api(monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeAnthropic]:
     fake = FakeAnthropic().start()
     monkeypatch.setenv("ANTHROPIC_BASE_URL", fake.url)
     monkeypatch.setenv("ANTHROPIC_API_KEY", API_KEY)
+    yield fake
+    fake.stop()
+
+
+@pytest.fixture
+def openai_api(monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeOpenAI]:
+    """A fake OpenAI-compatible server, OPENAI_BASE_URL and OPENAI_API_KEY pointing at it."""
+    fake = FakeOpenAI().start()
+    monkeypatch.setenv("OPENAI_BASE_URL", fake.url)
+    monkeypatch.setenv("OPENAI_API_KEY", OPENAI_KEY)
+    yield fake
+    fake.stop()
+
+
+# The models the fake Ollama has pulled; gemma2 takes no tools, as Ollama's gemma2 does not.
+OLLAMA_MODELS = {"qwen2.5", "qwen2.5:7b", "llama3.2", "gemma2"}
+
+
+@pytest.fixture
+def ollama(monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeOpenAI]:
+    """A fake Ollama (no key; its OpenAI-compatible endpoint under /v1), OLLAMA_HOST at it."""
+    fake = FakeOpenAI(api_key=None, models=OLLAMA_MODELS, no_tools={"gemma2"}, ollama=True)
+    fake.start()
+    monkeypatch.setenv("OLLAMA_HOST", fake.host.removeprefix("http://"))  # as Ollama writes it
     yield fake
     fake.stop()
 

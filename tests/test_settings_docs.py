@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from webtap.cli import build_parser
-from webtap.providers import PROVIDERS
+from webtap.providers import MODEL_PROVIDERS, PROVIDERS
 from webtap.settings import SECTIONS, SETTINGS
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -40,8 +40,19 @@ def test_the_tables_hold_every_setting_endpoint_and_key_once() -> None:
     rows = re.findall(r"^\| `([A-Z0-9_]+)` \|", tables, flags=re.MULTILINE)
     assert len(rows) == len(set(rows)), "a variable listed twice"
     endpoints = [p.endpoint_env for p in PROVIDERS.values() if p.endpoint_env]
+    endpoints += [model.endpoint_env for model in MODEL_PROVIDERS.values()]
     keys = [key.env for p in PROVIDERS.values() for key in p.keys.values()]
-    assert {*SETTINGS, *endpoints, "ANTHROPIC_BASE_URL", "ANTHROPIC_API_KEY", *keys} == set(rows)
+    keys += [model.key.env for model in MODEL_PROVIDERS.values() if model.key]
+    assert {*SETTINGS, *endpoints, *keys} == set(rows)
+    assert {"ANTHROPIC_BASE_URL", "ANTHROPIC_API_KEY", "OPENAI_API_KEY", "OLLAMA_HOST"} <= set(rows)
+
+
+def test_the_model_providers_table_is_written_from_the_registry() -> None:
+    current = (ROOT / "docs" / "ask.md").read_text(encoding="utf-8")
+    assert current == GENERATOR["ask_doc"](current), "run tools/gen_settings.py"
+    table = GENERATOR["model_table"]()
+    for model in MODEL_PROVIDERS.values():
+        assert f"`{model.endpoint_env}`" in table and model.spec(model.example) in table
 
 
 def test_each_setting_has_a_section_and_one_line_of_doc() -> None:

@@ -1,11 +1,12 @@
-"""Write the README's settings tables from the declarations, between the marker comments.
+"""Write the README's settings tables and docs/ask.md's model providers from the declarations,
+between the marker comments.
 
-    .venv/bin/python tools/gen_settings.py          # rewrite README.md's settings tables
-    .venv/bin/python tools/gen_settings.py --check  # exit 1 if they are out of date
+    .venv/bin/python tools/gen_settings.py          # rewrite both
+    .venv/bin/python tools/gen_settings.py --check  # exit 1 if either is out of date
 
 Three tables' worth of sources, each declared once: every ``WEBTAP_*`` setting by its section
 (:data:`webtap.settings.SETTINGS`, a provider's rate from its record), the endpoints (each
-search provider's record in :mod:`webtap.providers`, and the Anthropic API's), and the keys
+search and model provider's record in :mod:`webtap.providers`), and the keys
 (:data:`webtap.credentials.KEY_SOURCES`). ``tests/test_settings_docs.py`` fails when the README
 says anything else; the commands' ``--help`` is written from the same declarations at run time
 (:func:`webtap.settings.environment_help`).
@@ -23,13 +24,18 @@ START = (
     "src/webtap/settings.py; edit those, then run it -->"
 )
 END = "<!-- settings: end -->"
+ASK = ROOT / "docs" / "ask.md"
+MODELS_START = (
+    "<!-- models: written by tools/gen_settings.py from MODEL_PROVIDERS in "
+    "src/webtap/providers.py; edit those, then run it -->"
+)
+MODELS_END = "<!-- models: end -->"
 
 
 def tables() -> str:
     """The Markdown between the markers: settings by section, endpoints, keys."""
-    from webtap.agent.settings import ENDPOINT_DEFAULT, ENDPOINT_ENV
     from webtap.credentials import KEY_SOURCES
-    from webtap.providers import PROVIDERS
+    from webtap.providers import MODEL_PROVIDERS, PROVIDERS
     from webtap.settings import SECTIONS, SETTINGS
 
     out: list[str] = []
@@ -50,8 +56,13 @@ def tables() -> str:
                 f"| `{provider.endpoint_env}` | `{provider.endpoint_default}` "
                 f"| {provider.title}'s API |"
             )
-    anthropic = "the Anthropic API (its SDK reads it)"
-    out.append(f"| `{ENDPOINT_ENV}` | `{ENDPOINT_DEFAULT}` | {anthropic} |")
+    for model in MODEL_PROVIDERS.values():
+        what = (
+            "the Anthropic API (its SDK reads it)"
+            if model.name == "anthropic"
+            else (f"`{model.name}:` models ({model.title.removeprefix('the ')})")
+        )
+        out.append(f"| `{model.endpoint_env}` | `{model.endpoint_default}` | {what} |")
     out += [
         "",
         "**Keys and addresses**: the environment first, then `~/.config/ikigai/credentials.json`"
@@ -66,6 +77,31 @@ def tables() -> str:
             f"| `{key.setter}` |"
         )
     return "\n".join(out)
+
+
+def model_table() -> str:
+    """docs/ask.md's table of model providers: prefix, protocol, address, key."""
+    from webtap.providers import MODEL_PROVIDERS
+
+    protocols = {"messages": "Anthropic Messages", "chat": "OpenAI Chat Completions"}
+    out = [
+        "| model name | protocol | address (variable: default) | key | e.g. |",
+        "|---|---|---|---|---|",
+    ]
+    for p in MODEL_PROVIDERS.values():
+        prefix = "`NAME` or `anthropic:NAME`" if p.name == "anthropic" else f"`{p.name}:NAME`"
+        key = f"`{p.key.env}`" if p.key else "none"
+        out.append(
+            f"| {prefix} | {protocols[p.protocol]} | `{p.endpoint_env}`: "
+            f"`{p.endpoint_default}{p.api_path}` | {key} | `{p.spec(p.example)}` |"
+        )
+    return "\n".join(out)
+
+
+def ask_doc(text: str) -> str:
+    """``text`` (docs/ask.md) with its model providers' table written anew."""
+    start, end = text.index(MODELS_START) + len(MODELS_START), text.index(MODELS_END)
+    return text[:start] + "\n\n" + model_table() + "\n\n" + text[end:]
 
 
 def _default(setting: object) -> str:
@@ -87,15 +123,17 @@ def readme(text: str) -> str:
 
 def main(argv: list[str]) -> int:
     sys.path.insert(0, str(ROOT / "src"))
-    current = README.read_text(encoding="utf-8")
-    wanted = readme(current)
-    if "--check" in argv:
-        if current != wanted:
-            print("README.md's settings tables are out of date: run tools/gen_settings.py")
-            return 1
-        return 0
-    README.write_text(wanted, encoding="utf-8")
-    return 0
+    stale = 0
+    for path, write in ((README, readme), (ASK, ask_doc)):
+        current = path.read_text(encoding="utf-8")
+        wanted = write(current)
+        if "--check" in argv:
+            if current != wanted:
+                print(f"{path.name}'s tables are out of date: run tools/gen_settings.py")
+                stale = 1
+        else:
+            path.write_text(wanted, encoding="utf-8")
+    return stale
 
 
 if __name__ == "__main__":

@@ -29,18 +29,24 @@ if TYPE_CHECKING:
     from webtap.settings import Setting
 
 __all__ = [
+    "ANTHROPIC",
     "BRAVE",
     "GOOGLE",
+    "MODEL_PROVIDERS",
+    "OLLAMA",
+    "OPENAI",
     "PROVIDERS",
     "SEARXNG",
     "BraveCredentials",
     "Found",
     "GoogleCredentials",
     "KeySource",
+    "ModelProvider",
     "Provider",
     "SearxngConfig",
     "provider_of_tool",
     "register",
+    "register_model",
 ]
 
 
@@ -433,3 +439,182 @@ GOOGLE = register(
         quota_period="daily",
     )
 )
+
+
+# == Model providers (decision: Model names) ========================================
+#
+# A model is named ``provider:model`` (a bare name is Anthropic's). Each provider is one record:
+# the protocol its adapter speaks, where it is and the variable that moves it, and its key (a
+# KeySource in the same table as the search keys: resolved, set from SQL and redacted the same
+# way). What a protocol *does* is its adapter's (webtap.agent.messages_api, .chat_api).
+
+
+class ModelProvider:
+    """One model provider: ``name`` is the prefix of a model's name (``groq:llama-3.3-70b``)."""
+
+    __slots__ = (
+        "api_path",
+        "endpoint_default",
+        "endpoint_env",
+        "example",
+        "key",
+        "key_url",
+        "local",
+        "name",
+        "protocol",
+        "rpm_setting",
+        "title",
+    )
+
+    def __init__(
+        self,
+        *,
+        name: str,
+        title: str,
+        protocol: str,
+        endpoint_env: str,
+        endpoint_default: str,
+        example: str,
+        key: KeySource | None = None,
+        key_url: str = "",
+        api_path: str = "",
+        local: bool = False,
+        rpm_setting: Setting[float] | None = None,
+    ) -> None:
+        self.name = name  # the model name's prefix
+        self.title = title  # how messages name it: "the Anthropic API", "Ollama", "Groq"
+        self.protocol = protocol  # "messages" (Anthropic) or "chat" (OpenAI Chat Completions)
+        # The variable that points it elsewhere (decision: Endpoints).
+        self.endpoint_env = endpoint_env
+        self.endpoint_default = endpoint_default
+        self.api_path = api_path  # added to the address the variable gives (Ollama's /v1)
+        self.example = example  # a model it serves that can use tools, for advice
+        self.key = key  # None: no key (a server on this machine)
+        self.key_url = key_url  # where a person gets a key
+        self.local = local  # a server the person runs: "is it running?" when it is not there
+        self.rpm_setting = rpm_setting  # calls a minute per key until the API says its limit
+
+    def __repr__(self) -> str:
+        return f"ModelProvider({self.name!r})"
+
+    def base_url(self, environ: Any = None) -> str:
+        """Where its API is: the endpoint variable (an address with or without ``http://``, as
+        ``OLLAMA_HOST`` is written; ``0.0.0.0`` is where a server listens, not where to call),
+        else the default; with :attr:`api_path`."""
+        import os
+
+        value = (environ if environ is not None else os.environ).get(self.endpoint_env) or ""
+        value = value.strip() or self.endpoint_default
+        if self.api_path:
+            if "://" not in value:
+                value = "http://" + value
+            value = value.replace("://0.0.0.0", "://127.0.0.1", 1).rstrip("/")
+            if not value.endswith(self.api_path):
+                value += self.api_path
+        return value
+
+    def spec(self, model: str) -> str:
+        """The full name of ``model`` of this provider (Anthropic's stay bare, as before)."""
+        return model if self.name == "anthropic" else f"{self.name}:{model}"
+
+
+MODEL_PROVIDERS: dict[str, ModelProvider] = {}
+
+
+def register_model(provider: ModelProvider) -> ModelProvider:
+    """Add a model provider (its name is the prefix of its models' names)."""
+    if provider.name in MODEL_PROVIDERS:
+        raise ValueError(f"model provider {provider.name!r} is registered already")
+    MODEL_PROVIDERS[provider.name] = provider
+    return provider
+
+
+def _model_key(name: str, env: str, label: str, title: str) -> KeySource:
+    return KeySource(
+        name,
+        env,
+        f"{name}_api_key",
+        (name, "api_key"),
+        label,
+        f"stps_set_{name}_api_key(key)",
+        f"the {title} key for this session, for {name}: models (NULL clears it)",
+    )
+
+
+def _anthropic_rpm() -> Setting[float]:
+    from webtap.settings import ANTHROPIC_RPM
+
+    return ANTHROPIC_RPM
+
+
+ANTHROPIC = register_model(
+    ModelProvider(
+        name="anthropic",
+        title="the Anthropic API",
+        protocol="messages",
+        endpoint_env="ANTHROPIC_BASE_URL",  # the SDK reads it itself
+        endpoint_default="https://api.anthropic.com",
+        example="claude-sonnet-5-5",
+        key=KeySource(
+            "anthropic",
+            "ANTHROPIC_API_KEY",
+            "anthropic_api_key",
+            ("anthropic", "api_key"),
+            "Anthropic API key",
+            "stps_set_api_key(key)",
+            "the Anthropic key for this session (NULL clears it)",
+        ),
+        key_url="https://console.anthropic.com/settings/keys",
+        rpm_setting=_anthropic_rpm(),
+    )
+)
+OPENAI = register_model(
+    ModelProvider(
+        name="openai",
+        title="the OpenAI-compatible API",
+        protocol="chat",
+        endpoint_env="OPENAI_BASE_URL",
+        endpoint_default="https://api.openai.com/v1",
+        example="gpt-4.1-mini",
+        key=_model_key("openai", "OPENAI_API_KEY", "OpenAI API key", "OpenAI-compatible API"),
+        key_url="https://platform.openai.com/api-keys",
+    )
+)
+OLLAMA = register_model(
+    ModelProvider(
+        name="ollama",
+        title="Ollama",
+        protocol="chat",
+        endpoint_env="OLLAMA_HOST",  # as the ollama command reads it: host:port, or a URL
+        endpoint_default="http://127.0.0.1:11434",
+        api_path="/v1",  # its OpenAI-compatible endpoint
+        example="qwen2.5",
+        local=True,
+    )
+)
+
+# Hosted services that speak Chat Completions: a name, an address and a key variable each.
+for _name, _title, _url, _example in (
+    ("openrouter", "OpenRouter", "https://openrouter.ai/api/v1", "openai/gpt-4.1-mini"),
+    ("groq", "Groq", "https://api.groq.com/openai/v1", "llama-3.3-70b-versatile"),
+    ("together", "Together AI", "https://api.together.xyz/v1", "Qwen/Qwen2.5-72B-Instruct-Turbo"),
+    (
+        "gemini",
+        "Gemini",
+        "https://generativelanguage.googleapis.com/v1beta/openai",
+        "gemini-2.5-flash",
+    ),
+    ("mistral", "Mistral", "https://api.mistral.ai/v1", "mistral-small-latest"),
+    ("deepseek", "DeepSeek", "https://api.deepseek.com/v1", "deepseek-chat"),
+):
+    register_model(
+        ModelProvider(
+            name=_name,
+            title=_title,
+            protocol="chat",
+            endpoint_env=f"{_name.upper()}_BASE_URL",
+            endpoint_default=_url,
+            example=_example,
+            key=_model_key(_name, f"{_name.upper()}_API_KEY", f"{_title} API key", _title),
+        )
+    )

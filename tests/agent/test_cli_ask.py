@@ -170,6 +170,90 @@ def test_no_citations_sends_the_specs_texts(
     assert isinstance(result["content"], str)
 
 
+# -- models beyond one vendor (issue 30) ---------------------------------------------------------
+
+
+def test_ask_through_an_ollama_model(run_exe: Any, ollama: Any, httpserver: Any) -> None:
+    from tests.fakes.openai import completion, tool_call
+
+    httpserver.expect_request("/harbour").respond_with_data(CITED_PAGE, content_type="text/html")
+    url = httpserver.url_for("/harbour")
+    ollama.queue(
+        completion(None, tool_call("web_fetch", {"url": url})),
+        completion('The ferry carried 41,300 [1: "The ferry carried 41,300 passengers in 2025."].'),
+    )
+
+    run = run_exe(
+        "webtap",
+        "ask",
+        "How many passengers?",
+        "--model",
+        "ollama:qwen2.5",
+        env={"WEBTAP_ALLOW_PRIVATE_NETWORKS": "1"},
+    )
+
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.startswith("The ferry carried 41,300[1].\n\nSources:\n[1] Harbour")
+    assert "✓ “The ferry carried 41,300 passengers in 2025.”" in run.stdout
+    assert f'→ web_fetch {{"url": "{url}"}}' in run.stderr
+    assert ollama.bodies[0]["model"] == "qwen2.5"
+    assert ollama.violations == []
+
+
+def test_ask_through_an_openai_compatible_server_keeps_the_key_out(
+    run_exe: Any, openai_api: Any
+) -> None:
+    from tests.fakes.openai import API_KEY
+
+    run = run_exe("webtap", "ask", "q", "--model", "openai:gpt-test", "--json")
+
+    assert run.returncode == 0, run.stderr
+    assert run.json["answer"] == "[gpt-test|1000] Context: \n\nQuestion: q"
+    assert run.json["model"] == "openai:gpt-test"
+    assert API_KEY not in run.stdout + run.stderr
+
+
+def test_a_model_without_tools_is_said_once_and_answered(run_exe: Any, ollama: Any) -> None:
+    run = run_exe("webtap", "ask", "q", "--model", "ollama:gemma2")
+
+    assert run.returncode == 0, run.stderr
+    assert run.stdout == "[gemma2|1000] Context: \n\nQuestion: q\n"
+    assert run.stderr == (
+        "webtap: ollama:gemma2 does not support tools: answering without web search or fetch. "
+        "For answers from the web, choose a model that does, e.g. ollama:qwen2.5.\n"
+    )
+
+
+def test_ollama_not_running_is_one_line_saying_start_it(run_exe: Any) -> None:
+    from tests.fakes.ports import free_port
+
+    run = run_exe(
+        "webtap",
+        "ask",
+        "q",
+        "--model",
+        "ollama:qwen2.5",
+        env={"OLLAMA_HOST": f"127.0.0.1:{free_port()}"},
+    )
+
+    assert (run.returncode, run.stdout) == (1, "")
+    assert run.stderr.count("\n") == 1 and "Traceback" not in run.stderr
+    assert run.stderr.startswith("webtap: Could not reach Ollama at http://127.0.0.1:")
+    assert run.stderr.rstrip().endswith("or set OLLAMA_HOST to where it listens.")
+    assert "Is Ollama running? Start it with `ollama serve`" in run.stderr
+
+
+def test_a_wrong_openai_key_is_one_line_without_it(run_exe: Any, openai_api: Any) -> None:
+    run = run_exe(
+        "webtap", "ask", "q", "-m", "openai:gpt-test", env={"OPENAI_API_KEY": "sk-wrong-99999999"}
+    )
+
+    assert run.returncode == 1
+    assert run.stderr.startswith("webtap: The OpenAI-compatible API at http://127.0.0.1:")
+    assert "rejected the API key (401 unauthorized). Check OPENAI_API_KEY" in run.stderr
+    assert "sk-wrong" not in run.stderr
+
+
 # -- typed answers (issue 29) --------------------------------------------------------------------
 
 

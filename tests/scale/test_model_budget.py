@@ -15,6 +15,7 @@ from tests.scale.scale_kit import most_in_any_window
 
 import webtap.budget.rate
 from webtap import agent
+from webtap.agent.messages_api import MessagesAPI
 from webtap.agent.rate import model_budget, pace_of, take_turn
 from webtap.budget.file_store import FileStore
 from webtap.budget.rate import Pace
@@ -55,7 +56,7 @@ def timed(limit: int | None = None) -> tuple[list[float], Any]:
 def test_the_api_s_headers_as_the_budget_reads_them(
     status: int, headers: dict[str, str], expected: Pace
 ) -> None:
-    assert pace_of(status, headers) == expected
+    assert pace_of(status, headers, MessagesAPI.rate_headers) == expected
 
 
 def test_a_used_up_minute_waits_for_its_reset() -> None:
@@ -66,6 +67,7 @@ def test_a_used_up_minute_waits_for_its_reset() -> None:
             "anthropic-ratelimit-requests-remaining": "0",
             "anthropic-ratelimit-requests-reset": reset,
         },
+        MessagesAPI.rate_headers,
     )
     assert said.wait is not None and 15 < said.wait <= 20
 
@@ -132,7 +134,6 @@ def test_one_caller_s_429_holds_back_every_caller_of_the_key(
     budget = model_budget(API_KEY)
     turn = elsewhere.book(budget.name, budget.rule(), patience=5.0)
     assert not turn.booked and 15 < turn.wait <= 20
-    client = type("Client", (), {"api_key": API_KEY})()
     with pytest.raises(RateLimit, match="after its deadline"):
-        take_turn(client, 5.0)
+        take_turn(model_budget(API_KEY), 5.0)
     assert len(anthropic_api.requests) == 1

@@ -12,7 +12,11 @@ import pytest
 from tests.fakes.anthropic import FakeAnthropic, Reply, echo
 
 from webtap import sql
+from webtap.agent.chat_api import ChatAPI
+from webtap.agent.messages_api import MessagesAPI
 from webtap.sql.throttle import Throttle
+
+MESSAGES = MessagesAPI.rate_headers
 
 
 @dataclass
@@ -27,19 +31,37 @@ def test_the_default_concurrency_is_raised() -> None:
 
 def test_remaining_requests_cap_the_rows_in_flight_and_recover() -> None:
     throttle = Throttle(lambda: 32)
-    throttle.observe(FakeResponse(headers={"anthropic-ratelimit-requests-remaining": "3"}))
+    throttle.observe(
+        FakeResponse(headers={"anthropic-ratelimit-requests-remaining": "3"}), MESSAGES
+    )
     assert throttle.allowed == 3
-    throttle.observe(FakeResponse(headers={"anthropic-ratelimit-requests-remaining": "0"}))
+    throttle.observe(
+        FakeResponse(headers={"anthropic-ratelimit-requests-remaining": "0"}), MESSAGES
+    )
     assert throttle.allowed == 1  # never below one
-    throttle.observe(FakeResponse(headers={"anthropic-ratelimit-requests-remaining": "400"}))
+    throttle.observe(
+        FakeResponse(headers={"anthropic-ratelimit-requests-remaining": "400"}), MESSAGES
+    )
     assert throttle.allowed == 32
+
+
+def test_an_openai_compatible_server_s_remaining_requests_cap_them_too() -> None:
+    throttle = Throttle(lambda: 32)
+    throttle.observe(
+        FakeResponse(headers={"x-ratelimit-remaining-requests": "2"}), ChatAPI.rate_headers
+    )
+    assert throttle.allowed == 2
+    # Another protocol's header says nothing to this one.
+    throttle.observe(FakeResponse(headers={"x-ratelimit-remaining-requests": "400"}), MESSAGES)
+    assert throttle.allowed == 2
 
 
 @pytest.mark.parametrize("value", ["soon", "-3", "1e400", ""])
 def test_garbled_headers_change_nothing(value: str) -> None:
     throttle = Throttle(lambda: 8)
     throttle.observe(
-        FakeResponse(429, {"anthropic-ratelimit-requests-remaining": value, "retry-after": value})
+        FakeResponse(429, {"anthropic-ratelimit-requests-remaining": value, "retry-after": value}),
+        MESSAGES,
     )
     assert throttle.allowed == 8
     assert throttle._resume_at == 0.0
@@ -47,7 +69,7 @@ def test_garbled_headers_change_nothing(value: str) -> None:
 
 def test_retry_after_holds_new_rows_back() -> None:
     throttle = Throttle(lambda: 8)
-    throttle.observe(FakeResponse(429, {"retry-after": "30"}))
+    throttle.observe(FakeResponse(429, {"retry-after": "30"}), MESSAGES)
     entered = threading.Event()
 
     def row() -> None:

@@ -1,4 +1,4 @@
-"""The ask loop: a question to the Anthropic Messages API, with webtap's tools (spec 002).
+"""The ask loop: a question to a model, with webtap's tools (spec 002).
 
 ::
 
@@ -13,6 +13,11 @@ runs each requested tool and answers with one user message of ``tool_result`` bl
 again; a failed search becomes ``is_error`` with the spec's text. After ``max_tool_calls`` tool
 calls (1 by default, the spec's constraint) the next call carries ``tool_choice: none``, so the
 model must answer in text. Time limits bound each model call, each search and the whole question.
+
+The model is named ``provider:model`` (:mod:`~webtap.agent.models`; a bare name is Anthropic's):
+one adapter per protocol speaks to it, :mod:`~webtap.agent.messages_api` (Anthropic Messages)
+or :mod:`~webtap.agent.chat_api` (OpenAI Chat Completions: OpenAI, Ollama, vLLM, the hosted
+presets), and everything else here knows no provider (decision: Model names).
 
 Failures raise :class:`~webtap.errors.WebtapError` subclasses with messages that name what went
 wrong and what to do, and that never contain a key.
@@ -30,9 +35,10 @@ whether or not a query asks the model anything.
 
 from __future__ import annotations
 
-from webtap.agent.api_errors import ModelNotFound, Refused, translate_api_errors
+from webtap.agent.api_errors import ModelNotFound, Refused, ToolsUnsupported, translate_api_errors
 from webtap.agent.client import MAX_REPLY_BYTES, anthropic_client
 from webtap.agent.loop import ask
+from webtap.agent.models import Endpoint, Model, endpoint, make_client, parse_model
 from webtap.agent.prompt import (
     DESCRIPTION_WIDTH,
     SEARCH_RESULTS,
@@ -74,16 +80,22 @@ __all__ = [
     "SEARCH_UNAVAILABLE",
     "Answer",
     "AskSettings",
+    "Endpoint",
+    "Model",
     "ModelNotFound",
     "Refused",
     "Step",
     "TimeLimits",
     "ToolCall",
     "ToolReply",
+    "ToolsUnsupported",
     "anthropic_client",
     "ask",
     "default_model",
+    "endpoint",
     "format_search_results",
+    "make_client",
+    "parse_model",
     "parse_reply",
     "shorten",
     "translate_api_errors",

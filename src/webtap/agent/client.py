@@ -1,17 +1,37 @@
-"""The Anthropic SDK client the ask loop talks through: one attempt a call, replies capped."""
+"""What every model SDK client webtap makes has: one attempt a call, replies capped.
+
+Each adapter makes its own SDK's client (:meth:`MessagesAPI.make_client
+<webtap.agent.messages_api.MessagesAPI.make_client>`, :meth:`ChatAPI.make_client
+<webtap.agent.chat_api.ChatAPI.make_client>`) with these hooks and no retries of its own.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from webtap.agent.settings import DEFAULT_MAX_RETRIES, DEFAULT_TIME_LIMITS, TimeLimits
 from webtap.errors import APIError
 from webtap.net import capping_hook
 
-__all__ = ["MAX_REPLY_BYTES", "anthropic_client", "one_attempt_per_call"]
+if TYPE_CHECKING:
+    from webtap.agent.models import Endpoint
+
+__all__ = ["MAX_REPLY_BYTES", "anthropic_client", "one_attempt_per_call", "response_hooks"]
 
 MAX_REPLY_BYTES = 32 * 1024 * 1024  # decoded; a 128k-token answer is a few MB of JSON
+
+
+def response_hooks(
+    where: Endpoint, on_response: Callable[[Any], None] | None = None
+) -> list[Callable[[Any], None]]:
+    """The ``response`` event hooks of a model client: ``on_response`` (it sees every HTTP
+    response; their headers carry the account's rate limits), then the cap: the SDK reads
+    replies itself, and the hook decodes them capped, as every body from outside."""
+
+    hooks: list[Callable[[Any], None]] = [] if on_response is None else [on_response]
+    hooks.append(capping_hook(MAX_REPLY_BYTES, lambda: _reply_too_large(where)))
+    return hooks
 
 
 def anthropic_client(
@@ -27,27 +47,21 @@ def anthropic_client(
     (:func:`webtap.agent.retry.send`), ``AskSettings.max_retries`` times, so that the
     question's deadline bounds every attempt and wait whatever the SDK's version does.
     ``max_retries`` is accepted for callers that pass their settings' value here. Safe to
-    share between threads: one client serves every row of a SQL query. ``on_response`` sees
-    every HTTP response (its headers carry the account's rate limits).
+    share between threads: one client serves every row of a SQL query.
     """
-    import anthropic  # at the first model call (the package's docstring)
+    from webtap.agent.messages_api import MessagesAPI
+    from webtap.agent.models import ANTHROPIC_ENDPOINT
 
     del max_retries  # webtap's loop's business (retry.send), not the SDK's
-    # The SDK reads replies itself: the hook decodes them capped, as every body from outside.
-    hooks: list[Callable[[Any], None]] = [] if on_response is None else [on_response]
-    hooks.append(capping_hook(MAX_REPLY_BYTES, _reply_too_large))
-    return anthropic.Anthropic(
-        api_key=api_key,
-        max_retries=0,
-        timeout=time_limits.model_call,
-        http_client=anthropic.DefaultHttpxClient(event_hooks={"response": hooks}),
-    )
+    where = ANTHROPIC_ENDPOINT._replace(key=api_key)
+    return MessagesAPI.make_client(where, time_limits=time_limits, on_response=on_response)
 
 
-def _reply_too_large() -> APIError:
+def _reply_too_large(where: Endpoint) -> APIError:
+    title = where.where[0].upper() + where.where[1:]
     return APIError(
-        f"The Anthropic API sent a reply larger than {MAX_REPLY_BYTES // (1024 * 1024)} MB; "
-        "no message is that large. Check ANTHROPIC_BASE_URL, or try again later."
+        f"{title} sent a reply larger than {MAX_REPLY_BYTES // (1024 * 1024)} MB; "
+        f"no message is that large. Check {where.provider.endpoint_env}, or try again later."
     )
 
 

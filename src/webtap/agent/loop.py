@@ -5,14 +5,14 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from webtap import answer_schema
 from webtap.agent import typed
 from webtap.agent.api_errors import Refused
 from webtap.agent.citations import from_spans
-from webtap.agent.client import anthropic_client, one_attempt_per_call
-from webtap.agent.messages_api import MessagesAPI
+from webtap.agent.client import one_attempt_per_call
+from webtap.agent.models import Model, adapter, endpoint, make_client, parse_model
 from webtap.agent.prompt import (
     SEARCH_RESULTS,
     SEARCH_TOOL,
@@ -39,6 +39,10 @@ from webtap.snapshots import Snapshots, blocks
 from webtap.tools import ToolResult, attempt
 from webtap.tools import call as call_tool
 
+if TYPE_CHECKING:
+    from webtap.agent.chat_api import ChatAPI
+    from webtap.agent.messages_api import MessagesAPI
+
 __all__ = ["ask"]
 
 
@@ -60,8 +64,10 @@ def ask(
 ) -> Answer:
     """Answer ``question`` in ``context`` with the model and webtap's tools.
 
-    ``credentials`` default to :meth:`Keys.resolve` (environment, ``~/.stps``, credentials
-    file). ``client`` is an ``anthropic.Anthropic`` (made from the key when omitted).
+    ``model`` is named ``provider:model`` (:mod:`webtap.agent.models`; a bare name is
+    Anthropic's). ``credentials`` default to :meth:`Keys.resolve` (environment, ``~/.stps``,
+    credentials file). ``client`` is the SDK client of the model's protocol (an
+    ``anthropic.Anthropic`` or an ``openai.OpenAI``), made from the key when omitted.
     ``on_step`` sees each :class:`ToolCall` before it runs and its :class:`ToolReply` after.
     ``citations`` (default: the settings'): the answer's :attr:`Answer.citations`, each quote
     checked against the snapshot of what the model read. ``schema`` (a JSON Schema, its JSON
@@ -76,15 +82,14 @@ def ask(
         schema=settings.schema if schema is None else answer_schema.parse(schema),
     )
     check_settings(settings)
+    chosen = parse_model(settings.model)
     credentials = credentials or Keys().resolve()
-    api_key = credentials.require_anthropic()
+    where = endpoint(chosen, credentials)
     owned = client is None
     if owned:
-        client = anthropic_client(
-            api_key, time_limits=settings.time_limits, max_retries=settings.max_retries
-        )
-    api = MessagesAPI(one_attempt_per_call(client), citations=settings.citations)
-    loop = _Loop(settings, credentials, api, search_client, on_step, session_id)
+        client = make_client(where, time_limits=settings.time_limits)
+    api = adapter(where, one_attempt_per_call(client), citations=settings.citations)
+    loop = _Loop(settings, credentials, api, search_client, on_step, session_id, chosen)
     try:
         with keep_browser():  # the question's fetches render in one browser, closed at its end
             return loop.run(user_message(question, context))
@@ -101,12 +106,14 @@ class _Loop:
         self,
         settings: AskSettings,
         credentials: Credentials,
-        api: MessagesAPI,
+        api: MessagesAPI | ChatAPI,
         search_client: Any,
         on_step: Callable[[Step], None] | None,
         session_id: str | None,
+        model: Model,
     ) -> None:
         self.settings = settings
+        self.model = model
         self.credentials = credentials
         self.api = api
         self.search_client = search_client
@@ -141,7 +148,7 @@ class _Loop:
         while True:
             limit_reached = len(self.results) >= self.settings.max_tool_calls
             request = self.api.request(
-                model=self.settings.model,
+                model=self.model.name,
                 max_tokens=self.settings.max_tokens,
                 messages=messages,
                 tools=tools,
@@ -190,7 +197,7 @@ class _Loop:
         problem = Mismatch("The model did not call the answer tool.")
         for _ in range(2):  # the value, and once more with what was wrong with it
             request = self.api.request(
-                model=self.settings.model,
+                model=self.model.name,
                 max_tokens=self.settings.max_tokens,
                 messages=messages,
                 tools=offered,
@@ -269,6 +276,12 @@ class _Loop:
             return reply
         if self.on_step:
             self.on_step(call)
+        if call.problem:  # garbled arguments: the model is told, and the call counts
+            reply = ToolReply(call, f"Error: {call.problem}", True, call.problem)
+            self.results.append(reply)
+            if self.on_step:
+                self.on_step(reply)
+            return reply
         # Both tools the same way: a webtap.tools.ToolResult, then the reply made of it.
         if call.name == "web_search" and provider:
             reply = self.search_reply(call, self.search(call, provider))

@@ -10,12 +10,19 @@ copied from what was sent) say which passage each stretch of the answer rests on
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
+from webtap.agent.models import ANTHROPIC_ENDPOINT, Endpoint
+from webtap.agent.rate import RateHeaders, model_budget, seconds_until
 from webtap.agent.reply import parse_reply
 from webtap.agent.retry import ModelCall, send
 from webtap.agent.steps import Source, ToolCall, ToolReply
 from webtap.agent.turn import CitedSpan, ModelTurn, ToolSpec
+
+if TYPE_CHECKING:
+    from webtap.agent.settings import TimeLimits
+    from webtap.budget.rate import RateBudget
 
 __all__ = ["MessagesAPI"]
 
@@ -24,10 +31,64 @@ class MessagesAPI:
     """The Messages API through an ``anthropic.Anthropic`` client (or a scripted fake)."""
 
     name = "the Anthropic API"
+    # The account's request limit, as the API's answers say it.
+    rate_headers = RateHeaders(
+        "anthropic-ratelimit-requests-limit",
+        "anthropic-ratelimit-requests-remaining",
+        "anthropic-ratelimit-requests-reset",
+        seconds_until,
+    )
 
-    def __init__(self, client: Any, *, citations: bool = False) -> None:
+    def __init__(
+        self, client: Any, *, citations: bool = False, endpoint: Endpoint = ANTHROPIC_ENDPOINT
+    ) -> None:
         self.client = client
         self.citations = citations
+        self.endpoint = endpoint
+
+    @classmethod
+    def make_client(
+        cls,
+        where: Endpoint,
+        *,
+        time_limits: TimeLimits,
+        on_response: Callable[[Any], None] | None = None,
+    ) -> Any:
+        """An ``anthropic.Anthropic`` client of ``where``'s key, making one attempt a call
+        (webtap's :func:`~webtap.agent.retry.send` retries); the SDK reads
+        ``ANTHROPIC_BASE_URL`` itself."""
+        import anthropic
+
+        from webtap.agent.client import response_hooks
+
+        return anthropic.Anthropic(
+            api_key=where.key,
+            max_retries=0,
+            timeout=time_limits.model_call,
+            http_client=anthropic.DefaultHttpxClient(
+                event_hooks={"response": response_hooks(where, on_response)}
+            ),
+        )
+
+    @property
+    def sdk(self) -> Any:
+        import anthropic
+
+        return anthropic
+
+    def budget(self) -> RateBudget | None:
+        """The key's shared budget; a client without a key of its own (a fake) has none."""
+        key = getattr(self.client, "api_key", None)
+        return model_budget(key, self.endpoint.provider) if isinstance(key, str) and key else None
+
+    def post(self, request: dict[str, Any], timeout: float, retries: int) -> Any:
+        """One attempt, its raw response."""
+        return self.client.messages.with_raw_response.create(
+            **request,
+            timeout=timeout,
+            # Number the attempts as the SDK would, for the API's own accounting.
+            extra_headers={"x-stainless-retry-count": str(retries)},
+        )
 
     # --- the request ---------------------------------------------------------------------------
 
@@ -61,7 +122,7 @@ class MessagesAPI:
 
     def call(self, request: dict[str, Any], call: ModelCall, max_retries: int) -> ModelTurn:
         """One model call (its retries within the question's deadline), read into a turn."""
-        return self.turn(parse_reply(send(self.client, request, call, max_retries)))
+        return self.turn(parse_reply(send(self, request, call, max_retries)))
 
     # --- the reply -----------------------------------------------------------------------------
 

@@ -5,17 +5,27 @@ from __future__ import annotations
 
 import random
 import time
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
 from webtap.agent.api_errors import translate_api_errors
-from webtap.agent.rate import observe, take_turn
+from webtap.agent.rate import RateHeaders, observe, take_turn
 from webtap.errors import NetworkError, WebtapError
 from webtap.net.retry_after import retry_after
 
 if TYPE_CHECKING:
+    from webtap.agent.models import Endpoint
+    from webtap.budget.rate import RateBudget
     from webtap.net import Deadline
 
-__all__ = ["MAX_RETRY_AFTER", "RETRY_STATUSES", "ModelCall", "retry_wait", "send", "spent"]
+__all__ = [
+    "MAX_RETRY_AFTER",
+    "RETRY_STATUSES",
+    "ModelCall",
+    "Sender",
+    "retry_wait",
+    "send",
+    "spent",
+]
 
 
 class ModelCall(NamedTuple):
@@ -31,7 +41,22 @@ RETRY_STATUSES = frozenset({408, 409, 429})  # and every 5xx, 529 (overloaded) i
 MAX_RETRY_AFTER = 60.0  # seconds: a server's longer retry-after is not waited for
 
 
-def send(client: Any, request: dict[str, Any], call: ModelCall, max_retries: int) -> bytes:
+class Sender(Protocol):
+    """What :func:`send` needs of an adapter: its SDK (for the exception classes), where it
+    calls, the key's budget and rate headers, and one raw attempt."""
+
+    endpoint: Endpoint
+    rate_headers: RateHeaders
+
+    @property
+    def sdk(self) -> Any: ...
+
+    def budget(self) -> RateBudget | None: ...
+
+    def post(self, request: dict[str, Any], timeout: float, retries: int) -> Any: ...
+
+
+def send(api: Sender, request: dict[str, Any], call: ModelCall, max_retries: int) -> bytes:
     """One model call: the first attempt and up to ``max_retries`` retries, before its deadline.
 
     A retry follows a connection failure, a timeout, or a 408/409/429/5xx answer (unless the
@@ -42,50 +67,54 @@ def send(client: Any, request: dict[str, Any], call: ModelCall, max_retries: int
     Each attempt first waits for the key's turn in its shared rate budget, and every answer's
     rate-limit headers go back to that budget (:mod:`webtap.agent.rate`).
     """
-    import anthropic  # at the first model call (the package's docstring)
+    sdk, budget = api.sdk, api.budget()
+
+    def translated(retries: int, out_of_time: bool = False) -> Any:
+        return translate_api_errors(
+            list(call.secrets),
+            call.timeout,
+            retries,
+            out_of_time,
+            model=call.model,
+            sdk=sdk,
+            endpoint=api.endpoint,
+        )
 
     retries = 0
     while True:
         remaining = call.deadline.remaining()
         if remaining <= 0:
             raise spent(call.deadline)
-        take_turn(client, remaining)  # may wait: the time left is read again
+        take_turn(budget, remaining)  # may wait: the time left is read again
         remaining = call.deadline.remaining()
         timeout = min(call.timeout, remaining)
         try:
-            with translate_api_errors(list(call.secrets), call.timeout, retries, model=call.model):
+            with translated(retries):
                 try:
-                    raw = client.messages.with_raw_response.create(
-                        **request,
-                        timeout=timeout,
-                        # Number the attempts as the SDK would, for the API's own accounting.
-                        extra_headers={"x-stainless-retry-count": str(retries)},
-                    )
-                    observe(client, raw.http_response)
-                    return raw.http_response.content
-                except anthropic.APITimeoutError:
+                    raw = api.post(request, timeout, retries)
+                    observe(budget, api.rate_headers, raw.http_response)
+                    return raw.http_response.content  # type: ignore[no-any-return,unused-ignore]
+                except sdk.APITimeoutError:
                     if timeout < call.timeout:
                         raise spent(call.deadline) from None  # the deadline ended it, not the call
                     wait = retry_wait(None, retries)
                     if retries >= max_retries or wait >= call.deadline.remaining():
                         raise
-                except anthropic.APIConnectionError as exc:
+                except sdk.APIConnectionError as exc:
                     if isinstance(exc.__cause__, WebtapError):
                         raise exc.__cause__ from None  # the reply was too large: no retry
                     wait = retry_wait(None, retries)
                     if retries >= max_retries or wait >= call.deadline.remaining():
                         raise
-                except anthropic.APIStatusError as exc:
-                    observe(client, exc.response)
+                except sdk.APIStatusError as exc:
+                    observe(budget, api.rate_headers, exc.response)
                     if retries >= max_retries or not _should_retry(exc.response):
                         raise
                     wait = retry_wait(exc.response.headers, retries)
                     if wait >= call.deadline.remaining():
                         raise _OutOfTime(exc) from None
         except _OutOfTime as out:
-            with translate_api_errors(
-                list(call.secrets), call.timeout, retries, True, model=call.model
-            ):
+            with translated(retries, True):
                 raise out.error from None
         time.sleep(wait)
         retries += 1

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from webtap.errors import InvalidInput
+from webtap.providers import ANTHROPIC
 from webtap.settings import MODEL
 
 __all__ = [
@@ -29,10 +30,10 @@ __all__ = [
 # its day; the setting WEBTAP_MODEL declares it); WEBTAP_MODEL overrides it for every front end,
 # and --model / stps_set_model win.
 DEFAULT_MODEL = MODEL.default
-# Where the Anthropic API is (decision: Endpoints): the SDK reads the variable itself; webtap names
-# it in messages, and the docs list it beside the search providers' endpoints.
-ENDPOINT_ENV = "ANTHROPIC_BASE_URL"
-ENDPOINT_DEFAULT = "https://api.anthropic.com"
+# Where the Anthropic API is (decision: Endpoints), as its record in webtap.providers declares
+# it (every model provider's address is its record's: MODEL_PROVIDERS).
+ENDPOINT_ENV = ANTHROPIC.endpoint_env
+ENDPOINT_DEFAULT = ANTHROPIC.endpoint_default
 DEFAULT_MAX_TOKENS = 1000
 DEFAULT_MAX_TOOL_CALLS = 1  # spec 002: "Single tool call limit (max 1 search per query)"
 DEFAULT_MAX_RETRIES = 2  # the SDK's own retries of 408/409/429/5xx/529 and connection errors

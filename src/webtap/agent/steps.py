@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 if TYPE_CHECKING:
@@ -14,11 +14,17 @@ __all__ = ["Answer", "Source", "Step", "ToolCall", "ToolReply"]
 
 @dataclass(frozen=True)
 class ToolCall:
-    """A tool the model asked for."""
+    """A tool the model asked for. ``problem``: why the call cannot run as written (its
+    arguments were not a JSON object); the model is told so as the call's error."""
 
     id: str
     name: str
     input: dict[str, Any]
+    problem: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        shown = {"id": self.id, "name": self.name, "input": self.input}
+        return {**shown, "problem": self.problem} if self.problem else shown
 
 
 class Source(NamedTuple):
@@ -82,7 +88,7 @@ class Answer:
             "model": self.model,
             "model_calls": self.model_calls,
             "tool_calls": [
-                {**asdict(r.call), "is_error": r.is_error, "detail": r.detail}
+                {**r.call.to_dict(), "is_error": r.is_error, "detail": r.detail}
                 for r in self.tool_results
             ],
             "events": self.events,

@@ -13,7 +13,7 @@ import argparse
 from typing import Any
 
 from webtap.protocol import load_schema
-from webtap.providers import PROVIDERS
+from webtap.providers import MODEL_PROVIDERS, PROVIDERS
 from webtap.settings import (
     CACHE,
     DB,
@@ -164,20 +164,28 @@ def _range(schema: dict[str, Any], field: str) -> str:
 
 
 def ask(subparsers: Any) -> None:
+    presets = ", ".join(
+        f"{name}:NAME" for name in MODEL_PROVIDERS if name not in ("anthropic", "openai", "ollama")
+    )
     parser = subparsers.add_parser(
         "ask",
-        help="answer a question with Claude, searching and fetching the web when it helps",
+        help="answer a question with a model, searching and fetching the web when it helps",
         description=(
-            "Ask the Anthropic Messages API a question. The model may search the web (when "
-            "Brave, SearXNG or Google is set up) and fetch pages; each tool call is shown on "
-            "stderr, the answer goes to stdout. The Anthropic key comes from ANTHROPIC_API_KEY "
-            "or the first line of ~/.stps/anthropic_api_key."
+            "Ask a model a question. The model may search the web (when Brave, SearXNG or "
+            "Google is set up) and fetch pages; each tool call is shown on stderr, the answer "
+            "goes to stdout. Name the model provider:model: a bare name is Anthropic's (its key "
+            "from ANTHROPIC_API_KEY or the first line of ~/.stps/anthropic_api_key), "
+            "openai:NAME any OpenAI-compatible server (OPENAI_BASE_URL, OPENAI_API_KEY), "
+            f"ollama:NAME a local Ollama (OLLAMA_HOST), or a hosted preset: {presets}."
         ),
     )
     parser.add_argument("question", nargs="+", help="the question")
     parser.add_argument("--context", "-c", default="", help="context for the question")
     parser.add_argument(
-        "--model", "-m", help=f"the model (default: {MODEL.name}, else {MODEL.default})"
+        "--model",
+        "-m",
+        help=f"the model, provider:model, e.g. ollama:qwen2.5 (default: {MODEL.name}, else "
+        f"{MODEL.default})",
     )
     parser.add_argument(
         "--max-tokens", type=int, metavar="N", help="the answer's length limit (default 1000)"
@@ -417,7 +425,11 @@ def batch(subparsers: Any) -> None:
     _files(p)
     p.add_argument("--context", default="context", help="the context column (default: context)")
     p.add_argument("--prompt", default="prompt", help="the prompt column (default: prompt)")
-    p.add_argument("--model", help="the model (default: WEBTAP_MODEL or webtap's default)")
+    p.add_argument(
+        "--model",
+        help="the model, provider:model, e.g. ollama:qwen2.5 (default: WEBTAP_MODEL or webtap's "
+        "default)",
+    )
     p.add_argument("--max-tokens", type=int, metavar="N", help="the longest answer in tokens")
     p.add_argument(
         "--schema",

@@ -13,7 +13,7 @@ import threading
 
 from webtap.credentials.sources import KEY_SOURCES, ask_order, check_key, pick_provider, resolve
 from webtap.errors import AuthMissing, InvalidInput
-from webtap.providers import PROVIDERS, Found
+from webtap.providers import PROVIDERS, Found, ModelProvider
 
 __all__ = ["ANTHROPIC_KEY_MISSING", "Credentials", "Keys"]
 
@@ -51,6 +51,28 @@ class Credentials:
         if key:
             return key
         message = ANTHROPIC_KEY_MISSING
+        if self.problem:
+            message += f" ({self.problem})"
+        raise AuthMissing(message)
+
+    def require_model_key(self, provider: ModelProvider) -> str | None:
+        """``provider``'s key (None for a provider that takes none, such as Ollama), or
+        :class:`AuthMissing` saying how to set one."""
+        key = provider.key
+        if key is None:
+            return None
+        if key.name == "anthropic":
+            return self.require_anthropic()
+        value = self._values.get(key.name)
+        if value:
+            return value
+        setter = key.setter.partition("(")[0]
+        message = (
+            f"No {key.label} found for {provider.name}: models. Set {key.env}, put the key on "
+            f"the first line of ~/.stps/{key.stps_file}, or call {setter}('...') in SQL."
+        )
+        if provider.key_url:
+            message += f" Get one at {provider.key_url}"
         if self.problem:
             message += f" ({self.problem})"
         raise AuthMissing(message)

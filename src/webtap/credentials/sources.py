@@ -30,11 +30,11 @@ import os
 import re
 from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from webtap.errors import AuthMissing, ConfigError
 from webtap.protocol import loads_json
-from webtap.providers import PROVIDERS, Found, KeySource, Provider
+from webtap.providers import ANTHROPIC, MODEL_PROVIDERS, PROVIDERS, Found, KeySource, Provider
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -66,21 +66,13 @@ __all__ = [
     "value_at",
 ]
 
-ANTHROPIC_KEY = KeySource(
-    "anthropic",
-    "ANTHROPIC_API_KEY",
-    "anthropic_api_key",
-    ("anthropic", "api_key"),
-    "Anthropic API key",
-    "stps_set_api_key(key)",
-    "the Anthropic key for this session (NULL clears it)",
-)
+ANTHROPIC_KEY = cast("KeySource", ANTHROPIC.key)  # the first of the table, as before
 
 # The one table of keys and their sources (decisions: Credentials; Ask keys), by name.
 KEY_SOURCES: dict[str, KeySource] = {
     source.name: source
     for source in (
-        ANTHROPIC_KEY,
+        *(model.key for model in MODEL_PROVIDERS.values() if model.key),
         *(key for provider in PROVIDERS.values() for key in provider.keys.values()),
     )
 }

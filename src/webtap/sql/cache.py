@@ -36,6 +36,7 @@ class Question(NamedTuple):
     max_tool_calls: int
     kind: str = ""  # "cited" (stps_ask_ai_cited) or "json" (stps_ask_ai_json): JSON answers
     schema: str = ""  # a typed answer's JSON Schema, as canonical JSON text
+    address: str = ""  # an OpenAI-compatible server's base URL ("" for Anthropic)
 
     @property
     def cited(self) -> bool:
@@ -51,6 +52,8 @@ class Question(NamedTuple):
             self.search_provider,
             self.max_tool_calls,
         )
+        if self.address:  # after them: the keys of files written before stay as they were
+            parts += (self.address,)
         return (
             AnswerCache.key(*parts, self.kind, self.schema)
             if self.kind

@@ -136,19 +136,23 @@ def ask_model(
     *,
     settings: agent.AskSettings,
     credentials: Any,
-    client: Any,
+    clients: dict[str, Any],
     cache: AnswerCache | None,
     throttle: Throttle,
 ) -> str:
     """One question's answer text, from ``cache`` or the model; a failure is an ``ERROR:``
     value. The answer is redacted before it is kept or returned, so a cache file never holds
-    a key. A cited question's answer is the JSON of :func:`cited_value`."""
+    a key. A cited question's answer is the JSON of :func:`cited_value`. ``clients``: each
+    model's client (``.client``) by its full name, or the error that says why it has none."""
     secrets = credentials.secrets()
     key = question.cache_key()
     if question.kind:
         schema = json.loads(question.schema) if question.schema else None
         settings = replace(settings, citations=True, schema=schema)
     try:
+        client = clients.get(question.model)
+        if isinstance(client, Exception):
+            raise client
         if cache is not None:
             hit = cache.get(key)
             if hit is not None:
@@ -161,7 +165,7 @@ def ask_model(
                 max_tokens=question.max_tokens,
                 settings=settings,
                 credentials=credentials,
-                client=client,
+                client=getattr(client, "client", None),
             )
         if question.kind == "json":
             text = typed_value(answer, secrets)

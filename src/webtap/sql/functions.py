@@ -14,7 +14,7 @@ import threading
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from duckdb.func import ARROW, SPECIAL
 
@@ -99,7 +99,7 @@ class SqlFunctions:
         self.concurrency = _check_concurrency(concurrency)
         self.cache = AnswerCache(cache) if cache else None
         self._client_lock = threading.Lock()
-        self._clients: dict[str, Any] = {}
+        self._clients: dict[tuple[str, str, str | None], Any] = {}
         self._rows = Dispatcher(lambda: self.concurrency, progress or None)
         # The questions' fetches render pages in one browser, kept until close().
         self._browser = keep_browser()
@@ -131,16 +131,18 @@ class SqlFunctions:
         absent = [
             c is None or p is None or (kind == "json" and s is None) for c, p, _, _, s in rows
         ]
-        try:
-            api_key = credentials.require_anthropic()
-        except WebtapError as exc:
-            missing = failed_value(kind, error_value(exc, credentials.secrets()))
-            return [None if gone else missing for gone in absent]
         # Resolved once for the chunk; "none" keeps a chosen provider without keys from
         # falling back to the other one.
         provider = credentials.search_provider(self.settings.search_provider) or "none"
         settings = replace(self.settings, search_provider=provider)
         model = settings.model or agent.default_model()
+        # Each model named in the chunk (a row may name its own), by its full name: its
+        # client, or the error that says why there is none.
+        names: dict[str, str] = {}
+        for (_, _, row_model, _, _), gone in zip(rows, absent, strict=True):
+            if not gone:
+                names.setdefault(row_model or model, _full_name(row_model or model))
+        clients = {name: self._client_for(name, credentials) for name in set(names.values())}
         schemas = _schemas(
             {s for (*_, s), gone in zip(rows, absent, strict=True) if not gone and s}
         )
@@ -156,19 +158,20 @@ class SqlFunctions:
                 Question(
                     str(context),
                     str(prompt),
-                    row_model or model,
+                    names[row_model or model],
                     settings.max_tokens if max_tokens is None else int(max_tokens),
                     provider,
                     settings.max_tool_calls,
                     kind,
                     shape,
+                    _address(clients[names[row_model or model]]),
                 )
             )
         ask = functools.partial(
             ask_model,
             settings=settings,
             credentials=credentials,
-            client=self._client(api_key),  # made here once, not by every thread
+            clients=clients,  # made here once, not by every thread
             cache=self.cache,
             throttle=self._rows.throttle,
         )
@@ -180,19 +183,28 @@ class SqlFunctions:
                 answers[index] = failed_value(kind, error_value(problem))
         return answers
 
-    def _client(self, api_key: str) -> Any:
+    def _client_for(self, name: str, credentials: Any) -> Any:
+        """The client of model ``name`` (shared by every row that names it), or the
+        :class:`WebtapError` that says why there is none (no key, an unknown provider)."""
+        try:
+            where = agent.endpoint(agent.parse_model(name), credentials)
+        except WebtapError as exc:
+            return exc
+        spot = (where.provider.name, where.base_url, where.key)
         with self._client_lock:  # making the first client imports the SDK
-            client = self._clients.get(api_key)
+            client = self._clients.get(spot)
             if client is None:
-                limits, retries = self.settings.time_limits, self.settings.max_retries
-                client = agent.anthropic_client(
-                    api_key,
-                    time_limits=limits,
-                    max_retries=retries,
+                client = agent.make_client(
+                    where,
+                    time_limits=self.settings.time_limits,
                     on_response=self._rows.throttle.observe,
                 )
-                self._clients = {api_key: client}  # a new key replaces the old client
-            return client
+                # A new key replaces the old client of its provider.
+                self._clients = {
+                    known: made for known, made in self._clients.items() if known[0] != spot[0]
+                }
+                self._clients[spot] = client
+            return _Client(client, where)
 
     def cancel(self) -> None:
         """Stop the rows in flight: waiting rows are dropped, and the calls already running
@@ -458,6 +470,30 @@ def register(
     ``cache``, ``progress``). Pass the same ``functions`` to several connections to share it.
     """
     return (functions or SqlFunctions(**options)).register(connection)
+
+
+class _Client(NamedTuple):
+    """A model's client, and where it calls (its address names its answers in the cache)."""
+
+    client: Any
+    where: Any
+
+
+def _full_name(name: str) -> str:
+    """``name`` as the cache and the clients know it: ``provider:model``, an Anthropic model's
+    bare (as in cache files written before there were others); as given when it is no model."""
+    try:
+        return agent.parse_model(name).spec
+    except WebtapError:
+        return name
+
+
+def _address(client: Any) -> str:
+    """An OpenAI-compatible server's address: two servers serve different models under one
+    name, so it is part of what an answer is cached under ("" for Anthropic, as before)."""
+    if not isinstance(client, _Client) or client.where.provider.name == "anthropic":
+        return ""
+    return str(client.where.base_url)
 
 
 def typed_function(

@@ -1,14 +1,17 @@
 """How many rows may start a model call now: the concurrency setting, lowered while the
-Anthropic account's rate limit is near."""
+model account's rate limit is near."""
 
 from __future__ import annotations
 
 import threading
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from webtap.net.retry_after import header_number, retry_after
+
+if TYPE_CHECKING:
+    from webtap.agent.rate import RateHeaders
 
 __all__ = ["POLL", "Throttle"]
 
@@ -16,9 +19,11 @@ POLL = 0.1  # seconds between checks for Ctrl-C while rows are being answered
 
 
 class Throttle:
-    """Fewer rows in flight when the Anthropic account's limit is near.
+    """Fewer rows in flight when the model account's limit is near.
 
-    Every response's ``anthropic-ratelimit-requests-remaining`` caps the rows that may start
+    Every response's remaining requests (the header its adapter names: Anthropic's
+    ``anthropic-ratelimit-requests-remaining``, OpenAI's ``x-ratelimit-remaining-requests``)
+    caps the rows that may start
     (never below one), and ``retry-after`` on a 429/529 holds new rows back until then; a
     response with room again lifts the cap back to the concurrency setting.
     """
@@ -47,10 +52,11 @@ class Throttle:
             self._active -= 1
             self._cond.notify_all()
 
-    def observe(self, response: Any) -> None:
-        """The SDK's HTTP response hook: read the account's rate-limit headers."""
+    def observe(self, response: Any, names: RateHeaders) -> None:
+        """The SDK's HTTP response hook: read the account's rate-limit headers, as ``names``
+        (the adapter's) says them."""
         headers = response.headers
-        remaining = header_number(headers.get("anthropic-ratelimit-requests-remaining"))
+        remaining = header_number(headers.get(names.remaining))
         wait = retry_after(headers)
         with self._cond:
             if wait is not None and response.status_code in (429, 529):

@@ -303,7 +303,10 @@ def test_the_ray_engine_stops_on_sigterm_and_leaves_no_ray_process_behind(
 ) -> None:
     """``--engine ray`` from a fresh process (it starts its own cluster on 127.0.0.1): on
     SIGTERM the driver lets go of the cluster, which ends with it -- no raylet, worker or agent
-    left running, and no second cluster started by a thread that still called Ray."""
+    left running, and no second cluster started by a thread that still called Ray. Ray's crash
+    handler does not take the SIGTERM (it would print a C stack and abort the driver, SIGABRT,
+    if the wind-down took over 3 s, as it does on a busy machine). The waits are guards against
+    a hang: starting Ray beside a busy process has taken over 3 minutes."""
     pytest.importorskip("ray", reason="Ray is not installed: pip install 'webtap[ray]'")
     source, stalled = stalling_input(local_pages, tmp_path)
     target = tmp_path / "out.parquet"
@@ -315,17 +318,18 @@ def test_the_ray_engine_stops_on_sigterm_and_leaves_no_ray_process_behind(
         env={**os.environ, "HOME": str(tmp_path)},  # Ray keeps its token there
     )
     try:
-        asked_for(local_pages, stalled, guard=120)
+        asked_for(local_pages, stalled, guard=600)
         ray_processes = descendants(process.pid) - {process.pid}
         assert len(ray_processes) >= 3  # its raylet, GCS and workers at least
         process.send_signal(signal.SIGTERM)
-        _, err = process.communicate(timeout=20)
+        _, err = process.communicate(timeout=120)
     finally:
         process.kill()
     text = err.decode()
+    assert "SIGTERM received" not in text  # Ray's crash handler's first line
     assert process.returncode == 143
     assert text.endswith("webtap: stopped by SIGTERM\n") and "Traceback" not in text
-    end = time.monotonic() + 30
+    end = time.monotonic() + 60
     while alive(ray_processes) and time.monotonic() < end:
         time.sleep(0.1)
     assert alive(ray_processes) == set()

@@ -5,10 +5,10 @@ SIGHUP only noted (:func:`webtap.host.process.noted_signals`: an exception raise
 handler can land inside a lock's wait and stop both threads). The first such signal stops the
 run (:class:`webtap.rows.Stop`): no row starts, the rows finished stay in ``OUT.parts/``, the
 rows in flight are abandoned on their daemon threads, and the Ray engine's driver lets go of its
-cluster (one it started ends). After at most :data:`GRACE` seconds (or a second signal) the
-command ends with 128 + the signal's number, as every front door does; the next run goes on
-from the rows kept. A run that has not wound down by then is left to the OS: the process ends at
-once (``os._exit``), since the interpreter's teardown would wait for it.
+cluster (one it started ends). After at most ``WEBTAP_BATCH_STOP_WAIT`` seconds (1 s), or a
+second signal, the command ends with 128 + the signal's number, as every front door does; the
+next run goes on from the rows kept. A run that has not wound down by then is left to the OS:
+the process ends at once (``os._exit``), since the interpreter's teardown would wait for it.
 """
 
 from __future__ import annotations
@@ -18,9 +18,7 @@ import sys
 import threading
 from typing import Any
 
-__all__ = ["GRACE", "BatchProgress", "add_parser", "run"]
-
-GRACE = 1.0  # seconds a stopped run has to keep its finished rows before the command ends
+__all__ = ["BatchProgress", "add_parser", "run"]
 
 EPILOG = (
     "Rows already in OUT are skipped, so a stopped run resumes where it was. Rate budgets: "
@@ -99,6 +97,7 @@ def run(args: argparse.Namespace) -> int:
     from webtap.errors import WebtapError
     from webtap.host.process import run_stoppable
     from webtap.rows import Stop
+    from webtap.settings import BATCH_STOP_WAIT
 
     if args.threads < 1 or args.workers < 1:
         return fail("--threads and --workers must be 1 or more", 2)
@@ -132,7 +131,7 @@ def run(args: argparse.Namespace) -> int:
         )
 
     try:
-        result = run_stoppable(work, lambda: _stop(stop), GRACE, done)
+        result = run_stoppable(work, lambda: _stop(stop), BATCH_STOP_WAIT.get(), done)
     except WebtapError as exc:
         return fail(exc.message)
     except KeyboardInterrupt as exc:

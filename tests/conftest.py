@@ -111,6 +111,12 @@ def isolated_env(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.M
     # Whether a machine has a browser must not change what a test of something else sees: no
     # page is rendered unless the test asks (the browser tests set or unset it).
     monkeypatch.setenv("WEBTAP_RENDER", "off")
+    # Time limits sized for a person's machine, not for one under --cov (every process
+    # measured) beside other busy ones: a Python tool's --schema may take more than
+    # discovery's 1 s, and a stopped batch more than 1 s to write the rows it finished. A
+    # test of such a limit sets it, or passes its own, and asserts which one was used.
+    monkeypatch.setenv("WEBTAP_SCHEMA_TIMEOUT", "30")
+    monkeypatch.setenv("WEBTAP_BATCH_STOP_WAIT", "30")
     return home
 
 

@@ -236,13 +236,14 @@ def test_the_issues_defaults() -> None:
     from webtap.host import discovery
     from webtap.mcp import server as mcp_server
     from webtap.search import request
+    from webtap.settings import SCHEMA_TIMEOUT
 
     # Issue 2: at most 10 redirects, a 10 MB body cap.
     assert (net.DEFAULT_LIMITS.max_redirects, net.DEFAULT_LIMITS.max_body) == (10, 10 * 2**20)
     # Issue 3: 10 s per provider call.
     assert request.DEFAULT_CALL_TIMEOUT == 10.0
     # Issue 4: --schema under 1 s, a run under 30 s unless the schema says otherwise.
-    assert (discovery.DEFAULT_SCHEMA_TIMEOUT, discovery.DEFAULT_RUN_TIMEOUT) == (1.0, 30.0)
+    assert (SCHEMA_TIMEOUT.default, discovery.DEFAULT_RUN_TIMEOUT) == (1.0, 30.0)
     # Issue 5: 8 model calls at once by default; issue 10 raised it to 32 behind rate budgets.
     assert sql.DEFAULT_CONCURRENCY == 32
     # Issue 6: a documented default cap on lines per fetch.

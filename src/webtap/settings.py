@@ -46,6 +46,7 @@ __all__ = [
     "ALLOW_NETWORKS",
     "ALLOW_PRIVATE_NETWORKS",
     "ANTHROPIC_RPM",
+    "BATCH_STOP_WAIT",
     "BROWSER",
     "BUDGET",
     "CACHE",
@@ -68,6 +69,7 @@ __all__ = [
     "PDF_MAX_PAGES",
     "RENDER",
     "ROBOTS",
+    "SCHEMA_TIMEOUT",
     "SEARCH_CACHE_TTL",
     "SEARCH_DEADLINE",
     "SEARCH_TIMEOUT",
@@ -200,6 +202,7 @@ SECTIONS = {
     "ask": "Ask and SQL",
     "mcp": "MCP server",
     "files": "Caches and files",
+    "tools": "Tool discovery",
     "scale": "Past one machine",
 }
 
@@ -523,12 +526,21 @@ DB = declare(
     section="files",
     shown="user data dir",
 )
+
+# Tool discovery: how the host finds the tools on this machine (docs/host.md).
+SCHEMA_TIMEOUT = declare(
+    "WEBTAP_SCHEMA_TIMEOUT",
+    "seconds",
+    1.0,
+    "seconds a tool's `--schema` may take before discovery leaves the tool out",
+    section="tools",
+)
 SYSTEM_TOOLS_DIR = declare(
     "WEBTAP_SYSTEM_TOOLS_DIR",
     "path",
     None,
     "the system tools folder",
-    section="files",
+    section="tools",
     shown="`<prefix>/libexec/ikigai`",
 )
 
@@ -543,6 +555,13 @@ BUDGET = declare(
     "redis:// URL (any engine)",
     section="scale",
     shown="file",
+)
+BATCH_STOP_WAIT = declare(
+    "WEBTAP_BATCH_STOP_WAIT",
+    "seconds",
+    1.0,
+    "`webtap batch`: seconds a stopped run gets to keep its finished rows before the command ends",
+    section="scale",
 )
 HOST_RATE = declare(
     "WEBTAP_HOST_RATE",

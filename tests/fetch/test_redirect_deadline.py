@@ -26,12 +26,14 @@ def slow_chain(site) -> str:
     return site.url("/hop0")
 
 
-def test_each_slow_hop_alone_is_within_the_limits(site) -> None:
-    """One hop at a time fits: so what stops the chain below is the deadline over all of it."""
-    slow_chain(site)
-    timeouts = Timeouts(connect=5, read=5, total=1.0)
-    page = fetch(site.url(f"/hop{HOPS - 1}"), guard=LOCAL_ONLY, timeouts=timeouts, cache=False)
+def test_the_slow_hops_are_within_the_per_read_timeout(site) -> None:
+    """With time enough over all, the whole chain is followed: so what stops it below is the
+    deadline over all of it, not a hop's wait."""
+    url = slow_chain(site)
+    timeouts = Timeouts(connect=5, read=5, total=60)
+    page = fetch(url, guard=LOCAL_ONLY, timeouts=timeouts, cache=False)
     assert page.markdown == "arrived"
+    assert site.paths() == [*(f"/hop{n}" for n in range(HOPS)), "/final"]
 
 
 def test_a_chain_of_slow_redirects_ends_at_the_overall_deadline(site) -> None:
@@ -42,9 +44,9 @@ def test_a_chain_of_slow_redirects_ends_at_the_overall_deadline(site) -> None:
     assert "no complete response within 1 s (the overall deadline" in caught.value.message
     assert "WEBTAP_FETCH_TIMEOUT" in caught.value.message
     paths = site.paths()
+    # Followed in order until stopped (how far is the machine's speed, not a decision).
     assert "/final" not in paths
-    assert paths == [f"/hop{n}" for n in range(len(paths))]  # followed in order until stopped
-    assert 2 <= len(paths) < HOPS
+    assert paths == [f"/hop{n}" for n in range(len(paths))] and len(paths) < HOPS
 
 
 def test_headers_dripped_a_byte_at_a_time_end_at_the_deadline(site) -> None:

@@ -94,9 +94,10 @@ def pid_gone() -> Callable[[int], bool]:
 
 @pytest.fixture
 def wait_until() -> Callable[..., bool]:
-    """Poll ``condition`` until it holds or ``timeout`` seconds pass."""
+    """Poll ``condition`` until it holds or ``timeout`` seconds pass (a guard: generous, since
+    a busy machine may take seconds to reap a killed process)."""
 
-    def wait(condition: Callable[[], bool], timeout: float = 5.0) -> bool:
+    def wait(condition: Callable[[], bool], timeout: float = 30.0) -> bool:
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if condition():
@@ -105,6 +106,27 @@ def wait_until() -> Callable[..., bool]:
         return condition()
 
     return wait
+
+
+@pytest.fixture
+def past_its_start() -> Callable[..., tuple[float, Any]]:
+    """``run(seconds)`` with a short deadline, then four times as long, until ``started()``
+    holds: a deadline that passed before the process under test got going (a busy machine)
+    says nothing of what webtap does at a deadline. Returns the seconds given and what ``run``
+    returned, so that a test asserts which deadline was used."""
+
+    def attempt(
+        run: Callable[[float], Any], started: Callable[[], bool], first: float = 0.5
+    ) -> tuple[float, Any]:
+        seconds = first
+        for _ in range(4):
+            outcome = run(seconds)
+            if started():
+                return seconds, outcome
+            seconds *= 4
+        raise AssertionError(f"the process never got going, even with {seconds / 4:g} s")
+
+    return attempt
 
 
 @pytest.fixture

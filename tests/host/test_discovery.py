@@ -6,6 +6,8 @@ import json
 import os
 from pathlib import Path
 
+import pytest
+
 from webtap.host import Rejected, discover, run_tool
 from webtap.host.discovery import cache_path, registry_name, tool_folders
 
@@ -80,7 +82,6 @@ def test_bad_schemas_are_left_out_with_reasons(folders, schema_for) -> None:
     tool("project", "good-tool")
     tool("project", "crash-tool", schema_script="kill -SEGV $$")
     tool("project", "fails-tool", schema_script="echo 'cannot find config' >&2; exit 3")
-    tool("project", "hang-tool", schema_script="exec sleep 30")
     tool("project", "huge-tool", schema_script="head -c 10485760 /dev/zero | tr '\\0' x; exit 0")
     tool("project", "silent-tool", schema_script="exit 0")
     tool("project", "notjson-tool", schema_script="echo 'name: notjson'; exit 0")
@@ -93,13 +94,12 @@ def test_bad_schemas_are_left_out_with_reasons(folders, schema_for) -> None:
     tool("project", "badtimeout-tool", schema=schema_for("badtimeout", timeout=5))
     tool("project", "bad.name-tool")
 
-    found = discover(timeout=1.0)
+    found = discover()
 
     assert found.names() == ["good"]
     reasons = {path.name: reason for path, reason in found.rejected}
     assert reasons["crash-tool"] == "--schema crashed (SIGSEGV)"
     assert reasons["fails-tool"] == "--schema exited with status 3: cannot find config"
-    assert reasons["hang-tool"] == "--schema timed out after 1 s"
     assert reasons["huge-tool"] == "--schema printed more than 1 MB"
     assert reasons["silent-tool"] == "--schema printed nothing"
     assert reasons["notjson-tool"].startswith("--schema printed invalid JSON: Expecting value")
@@ -145,11 +145,28 @@ def test_schemas_are_asked_for_concurrently(folders) -> None:
     assert found.names() == ["ping", "pong"], found.rejected
 
 
-def test_hanging_schema_is_killed_with_its_children(folders, pid_gone, wait_until) -> None:
+@pytest.mark.parametrize(("setting", "said"), [(None, "1 s"), ("0.5", "0.5 s")])
+def test_a_hanging_schema_is_given_the_declared_time(
+    folders, monkeypatch, setting: str | None, said: str
+) -> None:
+    """Each --schema gets WEBTAP_SCHEMA_TIMEOUT seconds, 1 s unless set (the suite sets it)."""
+    if setting is None:
+        monkeypatch.delenv("WEBTAP_SCHEMA_TIMEOUT")
+    else:
+        monkeypatch.setenv("WEBTAP_SCHEMA_TIMEOUT", setting)
+    folders.tool("project", "hang-tool", schema_script="exec sleep 30")
+    found = discover()
+    reason = f"--schema timed out after {said}"
+    assert found.rejected == [Rejected(folders.project / "hang-tool", reason)]
+
+
+def test_hanging_schema_is_killed_with_its_children(
+    folders, pid_gone, wait_until, past_its_start
+) -> None:
     pidfile = folders.cwd / "child.pid"
     folders.tool("project", "forks-tool", schema_script=f"sleep 30 &\necho $! > {pidfile}\nwait")
-    found = discover(timeout=0.5)
-    assert found.rejected[0].reason == "--schema timed out after 0.5 s"
+    seconds, found = past_its_start(lambda s: discover(timeout=s), pidfile.exists)
+    assert found.rejected[0].reason == f"--schema timed out after {seconds:g} s"
     child = int(pidfile.read_text())
     assert wait_until(lambda: pid_gone(child))
 
@@ -206,12 +223,18 @@ def test_second_discovery_spawns_nothing(folders) -> None:
     assert len(counter.read_text().splitlines()) == 13
 
 
-def test_timeouts_are_not_cached(folders) -> None:
-    counter = folders.cwd / "calls"
-    folders.tool("project", "slow-tool", schema_script=f"echo x >> {counter}; exec sleep 5")
-    discover(timeout=0.3)
-    discover(timeout=0.3)
-    assert len(counter.read_text().splitlines()) == 2
+def test_timeouts_are_not_cached(folders, past_its_start) -> None:
+    """A --schema that timed out is asked again next time (here it then answers at once)."""
+    asked = folders.cwd / "asked"
+    folders.tool(
+        "project",
+        "slow-tool",
+        schema_script=f"[ -e {asked} ] || {{ touch {asked}; exec sleep 30; }}\n"
+        f"cat <<'E'\n{json.dumps(_schema('slow'))}\nE\nexit 0",
+    )
+    seconds, first = past_its_start(lambda s: discover(timeout=s), asked.exists, first=0.3)
+    assert first.rejected[0].reason == f"--schema timed out after {seconds:g} s"
+    assert discover().names() == ["slow"]
 
 
 def test_a_corrupt_cache_is_ignored(folders) -> None:

@@ -54,13 +54,17 @@ def test_invalid_arguments_never_start_a_process(folders) -> None:
     assert marker.exists()
 
 
-def test_timeout_kills_the_tool_and_its_children(folders, pid_gone, wait_until) -> None:
+def test_timeout_kills_the_tool_and_its_children(
+    folders, pid_gone, wait_until, past_its_start
+) -> None:
     pidfile = folders.cwd / "child.pid"
     tool = _only_tool(folders, f"cat >/dev/null\nsleep 30 &\necho $! > {pidfile}\nwait\n")
-    result = run_tool(tool, {"text": "x"}, timeout=0.5)
+    seconds, result = past_its_start(
+        lambda s: run_tool(tool, {"text": "x"}, timeout=s), pidfile.exists
+    )
     assert result.for_model() == {
         "tool_success": False,
-        "error": "Tool timed out after 0.5 s",
+        "error": f"Tool timed out after {seconds:g} s",
         "error_code": "TIMEOUT",
     }
     child = int(pidfile.read_text())

@@ -234,7 +234,7 @@ def _raw_exchange(batches: list[list[dict[str, Any]]], **env: str) -> RawExchang
             assert raw, process.stderr.read().decode()
             lines.append(json.loads(raw))
         heard.append(lines)
-    rest, err = process.communicate(timeout=15)  # closes stdin: the client hangs up
+    rest, err = process.communicate(timeout=60)  # closes stdin: the client hangs up
     return RawExchange(heard, rest, err, process.returncode)
 
 

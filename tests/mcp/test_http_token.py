@@ -90,7 +90,7 @@ def serve(server_env: Callable[..., dict[str, str]]) -> Iterator[Callable[..., S
     yield start
     for served in started:
         served.process.send_signal(signal.SIGTERM)
-        _, err = served.process.communicate(timeout=15)
+        _, err = served.process.communicate(timeout=60)
         rest = "".join(served.said) + err.decode()
         assert "Traceback" not in rest, rest
         assert TOKEN not in rest  # a token from the environment is never shown

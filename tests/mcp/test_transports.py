@@ -35,7 +35,7 @@ def http_server(server_env: Any) -> Iterator[str]:
         yield f"http://127.0.0.1:{port}/mcp"
     finally:
         process.terminate()
-        out, err = process.communicate(timeout=15)
+        out, err = process.communicate(timeout=60)
     assert out == b""
     assert b"Traceback" not in err, err.decode()
 

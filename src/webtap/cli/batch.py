@@ -5,10 +5,10 @@ SIGHUP only noted (:func:`webtap.signals.noted_signals`: an exception raised by 
 handler can land inside a lock's wait and stop both threads). The first such signal stops the
 run (:class:`webtap.scale.rows.Stop`): no row starts, the rows finished stay in ``OUT.parts/``, the
 rows in flight are abandoned on their daemon threads, and the Ray engine's driver lets go of its
-cluster (one it started ends). After at most :data:`GRACE` seconds (or a second signal) the
-command ends with 128 + the signal's number, as every front door does; the next run goes on
-from the rows kept. A run that has not wound down by then is left to the OS: the process ends at
-once (``os._exit``), since the interpreter's teardown would wait for it.
+cluster (one it started ends). After at most ``WEBTAP_BATCH_STOP_WAIT`` seconds (1 s), or a
+second signal, the command ends with 128 + the signal's number, as every front door does; the
+next run goes on from the rows kept. A run that has not wound down by then is left to the OS:
+the process ends at once (``os._exit``), since the interpreter's teardown would wait for it.
 """
 
 from __future__ import annotations
@@ -25,11 +25,10 @@ from webtap.cli.ask import read_schema
 from webtap.errors import WebtapError
 from webtap.scale.batch import Job, run_batch
 from webtap.scale.rows import Stop
+from webtap.settings import BATCH_STOP_WAIT
 from webtap.signals import run_stoppable
 
-__all__ = ["GRACE", "BatchProgress", "run"]
-
-GRACE = 1.0  # seconds a stopped run has to keep its finished rows before the command ends
+__all__ = ["BatchProgress", "run", "stop_run"]
 
 
 def _schema(given: str | None) -> str | None:
@@ -75,7 +74,7 @@ def run(args: argparse.Namespace) -> int:
         )
 
     try:
-        result = run_stoppable(work, lambda: _stop(stop), GRACE, done)
+        result = run_stoppable(work, lambda: stop_run(stop), BATCH_STOP_WAIT.get(), done)
     except WebtapError as exc:
         return fail(exc.message)
     except KeyboardInterrupt as exc:
@@ -95,7 +94,7 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _stop(stop: Any) -> None:
+def stop_run(stop: Any) -> None:
     """Stop the run. Its engine's complaints about being stopped are not for the user: Ray
     logs a traceback from each of its threads that finds the driver gone."""
     logging.disable(logging.CRITICAL)

@@ -3,7 +3,7 @@
 The crawl runs on a thread of its own and the main thread waits with the stop signals only
 noted, as ``webtap batch`` does (:func:`webtap.signals.run_stoppable`): the first Ctrl-C,
 SIGTERM or SIGHUP stops it at once, every row committed is kept in ``OUT.crawl/``, and the
-command ends within :data:`webtap.cli.batch.GRACE` seconds with 128 + the signal's number.
+command ends within :data:`WEBTAP_BATCH_STOP_WAIT` seconds with 128 + the signal's number.
 """
 
 from __future__ import annotations
@@ -13,17 +13,18 @@ import sys
 import threading
 from typing import Any
 
+from webtap.cli._output import cell, err_console, exit_abandoned, fail
+from webtap.cli.batch import BatchProgress, stop_run
+from webtap.crawl.crawler import CrawlOptions, run_crawl
+from webtap.errors import WebtapError
+from webtap.scale.rows import Stop
+from webtap.settings import BATCH_STOP_WAIT
+from webtap.signals import run_stoppable
+
 __all__ = ["run"]
 
 
 def run(args: argparse.Namespace) -> int:
-    from webtap.cli._output import cell, err_console, exit_abandoned, fail
-    from webtap.cli.batch import GRACE, BatchProgress, _stop
-    from webtap.crawl.crawler import CrawlOptions, run_crawl
-    from webtap.errors import WebtapError
-    from webtap.scale.rows import Stop
-    from webtap.signals import run_stoppable
-
     for name in ("max_pages", "max_depth", "max_per_pattern", "connections", "threads"):
         value = getattr(args, name)
         if value is not None and value < (0 if name == "max_depth" else 1):
@@ -51,7 +52,7 @@ def run(args: argparse.Namespace) -> int:
         return run_crawl(args.url, args.target, options, progress=progress, stop=stop)
 
     try:
-        result = run_stoppable(work, lambda: _stop(stop), GRACE, done)
+        result = run_stoppable(work, lambda: stop_run(stop), BATCH_STOP_WAIT.get(), done)
     except WebtapError as exc:
         return fail(exc.message)
     except KeyboardInterrupt as exc:

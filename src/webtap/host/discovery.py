@@ -6,11 +6,12 @@ is this environment's ``sys.prefix``; ``WEBTAP_SYSTEM_TOOLS_DIR`` names another 
 ends in ``-tool``; its registry name is the file name without ``-tool``, hyphens made underscores. A
 project tool shadows a user tool of the same name, which shadows a system one.
 
-Every winner's ``--schema`` runs concurrently, each under a timeout and an output cap. Results
-(good schemas and lasting failures) are cached by path, size and mtime in webtap's cache folder,
-so that discovering an unchanged set of tools spawns no process at all. The cache obeys the one
-switch and the one folder every webtap cache obeys (decision: Caches, :mod:`webtap.cache`):
-``WEBTAP_CACHE=off`` asks every tool each time, ``WEBTAP_CACHE_DIR`` moves the file.
+Every winner's ``--schema`` runs concurrently, each under a timeout (``WEBTAP_SCHEMA_TIMEOUT``,
+1 s) and an output cap. Results (good schemas and lasting failures) are cached by path, size and
+mtime in webtap's cache folder, so that discovering an unchanged set of tools spawns no process
+at all. The cache obeys the one switch and the one folder every webtap cache obeys
+(decision: Caches, :mod:`webtap.cache`): ``WEBTAP_CACHE=off`` asks every tool each time,
+``WEBTAP_CACHE_DIR`` moves the file.
 """
 
 from __future__ import annotations
@@ -32,12 +33,11 @@ from webtap.host.outcome import SCHEMA, json_output
 from webtap.host.process import run_process
 from webtap.host.validate import NAME_MAX, NAME_PATTERN, SchemaProblem, check_tool_schema
 from webtap.protocol import loads_json
-from webtap.settings import SYSTEM_TOOLS_DIR
+from webtap.settings import SCHEMA_TIMEOUT, SYSTEM_TOOLS_DIR
 
 __all__ = [
     "DEFAULT_RUN_TIMEOUT",
     "DEFAULT_SCHEMA_LIMIT",
-    "DEFAULT_SCHEMA_TIMEOUT",
     "Discovery",
     "Rejected",
     "Shadowed",
@@ -48,7 +48,6 @@ __all__ = [
     "tool_folders",
 ]
 
-DEFAULT_SCHEMA_TIMEOUT = 1.0  # seconds for --schema
 DEFAULT_SCHEMA_LIMIT = 1024 * 1024  # bytes of --schema output
 DEFAULT_RUN_TIMEOUT = 30.0  # seconds for a run, unless the schema sets "timeout" (ms)
 SUFFIX = "-tool"
@@ -145,16 +144,18 @@ class _Candidate(NamedTuple):
 def discover(
     cwd: str | Path | None = None,
     *,
-    timeout: float = DEFAULT_SCHEMA_TIMEOUT,
+    timeout: float | None = None,
     limit: int = DEFAULT_SCHEMA_LIMIT,
     use_cache: bool = True,
 ) -> Discovery:
     """Find, check and describe every tool visible from ``cwd``.
 
+    Each ``--schema`` gets ``timeout`` seconds, by default ``WEBTAP_SCHEMA_TIMEOUT`` (1 s).
     ``use_cache=False``, or ``WEBTAP_CACHE=off``, asks every tool for its schema again and
     leaves the cache file alone.
     """
     use_cache = use_cache and enabled()
+    seconds = SCHEMA_TIMEOUT.get() if timeout is None else timeout
     tools: list[Tool] = []
     rejected: list[Rejected] = []
     winners, shadowed = _scan(tool_folders(cwd), rejected)
@@ -169,7 +170,7 @@ def discover(
     if to_probe:
         workers = min(16, len(to_probe))
         with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="webtap-schema") as pool:
-            entries = list(pool.map(lambda c: _probe(c, timeout, limit), to_probe))
+            entries = list(pool.map(lambda c: _probe(c, seconds, limit), to_probe))
         for candidate, entry in zip(to_probe, entries, strict=True):
             _collect(candidate, entry, tools, rejected)
             if entry.pop("transient", False):

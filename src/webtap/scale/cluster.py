@@ -52,6 +52,12 @@ __all__ = [
 # keeping every port on loopback.
 LOOPBACK_ENV = "RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER"
 AUTO_CONNECT_ENV = "RAY_ENABLE_AUTO_CONNECT"
+# Ray's core worker installs a crash handler (absl's FailureSignalHandler) in the driver, and
+# it takes SIGTERM for a crash: it prints a C stack on stderr and arms a 3 s alarm that aborts
+# the process (SIGABRT) if it is still running then. To webtap's driver SIGTERM is a stop
+# (`webtap batch` lets go of the cluster, keeps its rows and exits 143), which on a busy machine
+# takes longer than 3 s. Read when ray is imported.
+CRASH_HANDLER_ENV = "RAY_DISABLE_FAILURE_SIGNAL_HANDLER"
 
 
 def fetch_pages(
@@ -154,7 +160,7 @@ def connect(address: str | None = None) -> bool:
     A process that webtap connects so does not connect again by itself (Ray's automatic
     ``ray.init()`` on first use, off with ``RAY_ENABLE_AUTO_CONNECT=0``): a run stopped by
     ``ray.shutdown()`` whose thread still calls Ray would otherwise start a new local cluster
-    that nothing ends."""
+    that nothing ends. Nor does Ray take its SIGTERM for a crash (:data:`CRASH_HANDLER_ENV`)."""
     if "ray" in sys.modules:
         import ray
 
@@ -162,6 +168,7 @@ def connect(address: str | None = None) -> bool:
             return False
     else:
         os.environ.setdefault(AUTO_CONNECT_ENV, "0")  # read when ray is imported
+        os.environ.setdefault(CRASH_HANDLER_ENV, "1")
     if address:
         import ray
 

@@ -36,9 +36,11 @@ whether or not a query asks the model anything.
 from __future__ import annotations
 
 from webtap.agent.api_errors import ModelNotFound, Refused, ToolsUnsupported, translate_api_errors
-from webtap.agent.client import MAX_REPLY_BYTES, anthropic_client
+from webtap.agent.client import MAX_REPLY_BYTES
+from webtap.agent.endpoint import Endpoint
 from webtap.agent.loop import ask
-from webtap.agent.models import Endpoint, Model, endpoint, make_client, parse_model
+from webtap.agent.messages_api import anthropic_client
+from webtap.agent.models import Model, endpoint, make_client, parse_model
 from webtap.agent.prompt import (
     DESCRIPTION_WIDTH,
     SEARCH_RESULTS,

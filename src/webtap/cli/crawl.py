@@ -70,8 +70,6 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _summary(result: Any) -> str:
-    from webtap.cli._output import cell
-
     said = (
         f"{result.written} pages in {cell(result.output)} ({result.errors} with an error), "
         f"{result.visited} fetched."

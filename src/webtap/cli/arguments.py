@@ -329,7 +329,10 @@ def crawl(subparsers: Any) -> None:
         "main content), published, error_code, error, fetched_at.",
         epilog=CRAWL,
     )
-    parser.add_argument("url", metavar="URL", help="the start page")
+    parser.add_argument(
+        "url", metavar="URL", nargs="+",
+        help="the start page; several: one crawl per site, in OUT.sites/, merged into OUT",
+    )  # fmt: skip
     parser.add_argument("target", metavar="OUT", help="the output file (.jsonl, .parquet, .csv)")
     _scope(parser)
     parser.add_argument(
@@ -354,6 +357,7 @@ def crawl(subparsers: Any) -> None:
     parser.add_argument(
         "--threads", type=int, default=8, metavar="N", help="requests at once (default: 8)"
     )
+    _cluster(parser, "sites crawled at once on Ray")
     parser.add_argument("--no-progress", action="store_true", help="never show progress")
     parser.set_defaults(run="crawl")
 
@@ -445,7 +449,8 @@ def _files(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("target", metavar="OUT", help="the output file (.parquet, .csv or .jsonl)")
 
 
-def _engine(parser: argparse.ArgumentParser, threads: int) -> None:
+def _cluster(parser: argparse.ArgumentParser, workers: str) -> None:
+    """Where a batch or a crawl runs: ``--engine``, ``--address``, ``--workers``."""
     parser.add_argument(
         "--engine", choices=["local", "ray"], default="local", help="where to run (default: local)"
     )
@@ -453,8 +458,12 @@ def _engine(parser: argparse.ArgumentParser, threads: int) -> None:
         "--address", help="an existing Ray cluster (default: start one on this machine)"
     )
     parser.add_argument(
-        "--workers", type=int, default=2, metavar="N", help="Ray actors at most (default: 2)"
+        "--workers", type=int, default=2, metavar="N", help=f"{workers} at most (default: 2)"
     )
+
+
+def _engine(parser: argparse.ArgumentParser, threads: int) -> None:
+    _cluster(parser, "Ray actors")
     parser.add_argument(
         "--threads",
         type=int,

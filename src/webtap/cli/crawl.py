@@ -4,6 +4,9 @@ The crawl runs on a thread of its own and the main thread waits with the stop si
 noted, as ``webtap batch`` does (:func:`webtap.signals.run_stoppable`): the first Ctrl-C,
 SIGTERM or SIGHUP stops it at once, every row committed is kept in ``OUT.crawl/``, and the
 command ends within :data:`WEBTAP_BATCH_STOP_WAIT` seconds with 128 + the signal's number.
+
+Several URLs, or ``--engine ray``, crawl each site into ``OUT.sites/`` and merge them into OUT
+(:mod:`webtap.crawl.sites`).
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ from typing import Any
 from webtap.cli._output import cell, err_console, exit_abandoned, fail
 from webtap.cli.batch import BatchProgress, stop_run
 from webtap.crawl.crawler import CrawlOptions, run_crawl
+from webtap.crawl.sites import run_sites, sites_dir
 from webtap.errors import WebtapError
 from webtap.scale.rows import Stop
 from webtap.settings import BATCH_STOP_WAIT
@@ -31,6 +35,10 @@ def run(args: argparse.Namespace) -> int:
             return fail(f"--{name.replace('_', '-')} must be a positive number", 2)
     if args.rate is not None and args.rate <= 0:
         return fail("--rate must be more than 0 requests a second", 2)
+    if args.engine == "local" and args.address:
+        return fail("--address names a Ray cluster: use it with --engine ray", 2)
+    if args.workers < 1:
+        return fail("--workers must be a positive number", 2)
     options = CrawlOptions(
         subdomains=args.subdomains,
         prefix=args.prefix,
@@ -44,12 +52,26 @@ def run(args: argparse.Namespace) -> int:
         connections=args.connections,
         rate=args.rate,
     )
+    many = len(args.url) > 1 or args.engine == "ray"
     shown = not args.no_progress and sys.stderr.isatty()
-    progress = BatchProgress(label="crawl", unit="pages") if shown else None
+    unit = "sites" if args.engine == "ray" else "pages"
+    progress = BatchProgress(label="crawl", unit=unit) if shown else None
     stop, done = Stop(), threading.Event()
+    kept = sites_dir(args.target) if many else f"{args.target}.crawl"
 
     def work() -> Any:
-        return run_crawl(args.url, args.target, options, progress=progress, stop=stop)
+        if not many:
+            return run_crawl(args.url[0], args.target, options, progress=progress, stop=stop)
+        return run_sites(
+            args.url,
+            args.target,
+            options,
+            engine=args.engine,
+            address=args.address,
+            workers=args.workers,
+            progress=progress,
+            stop=stop,
+        )
 
     try:
         result = run_stoppable(work, lambda: stop_run(stop), BATCH_STOP_WAIT.get(), done)
@@ -60,13 +82,28 @@ def run(args: argparse.Namespace) -> int:
             progress.end()
         err_console().print(
             f"[dim]The pages written so far are kept; run the same command again to go on "
-            f"({cell(args.target)}.crawl/).[/dim]"
+            f"({cell(kept)}/).[/dim]"
         )
         if not done.is_set():
             exit_abandoned(exc)
         raise
+    if many:
+        return _sites_said(result)
     err_console().print(_summary(result))
     return 0
+
+
+def _sites_said(result: Any) -> int:
+    """Each site's summary, then OUT's; 1 when a site could not be crawled."""
+    failed = 0
+    for site in result.sites:
+        if site.error is not None:
+            failed += 1
+            err_console().print(f"{cell(site.url)}: not crawled: {cell(site.error)}")
+        else:
+            err_console().print(f"{cell(site.url)}: {_summary(site.result)}")
+    err_console().print(f"{result.written} pages in {cell(result.output)}.")
+    return 1 if failed else 0
 
 
 def _summary(result: Any) -> str:

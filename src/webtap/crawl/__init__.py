@@ -9,7 +9,8 @@
 - :mod:`webtap.crawl.hosts`: politeness per host (robots.txt's delay, ``Retry-After``,
   connections), on the shared rate budgets;
 - :mod:`webtap.crawl.state`: the crawl's journal (SQLite), what makes it resumable;
-- :mod:`webtap.crawl.crawler`: ``run_crawl``, breadth first.
+- :mod:`webtap.crawl.crawler`: ``run_crawl``, breadth first;
+- :mod:`webtap.crawl.sites`: ``run_sites``, many sites (one after another, or on Ray).
 """
 
 from __future__ import annotations

@@ -54,6 +54,7 @@ __all__ = [
     "CrawlProgress",
     "CrawlResult",
     "run_crawl",
+    "table_of",
 ]
 
 COLUMNS = (
@@ -426,7 +427,7 @@ class _Crawl:
         if self._jsonl is not None:
             self._jsonl.close()
             self._jsonl = None
-        write_table(self.target, _table(self.state.records()))
+        write_table(self.target, table_of(self.state.records()))
 
 
 def _open_state(target: Path, fingerprint: dict[str, Any]) -> State:
@@ -471,7 +472,8 @@ def _digest(content: str) -> str:
     return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
 
 
-def _table(records: Any) -> Any:
+def table_of(records: Any) -> Any:
+    """The crawl's rows (dicts of :data:`COLUMNS`) as an Arrow table of OUT's schema."""
     schema = pa.schema(
         [(name, pa.int64() if name in ("depth", "status") else pa.string()) for name in COLUMNS]
     )

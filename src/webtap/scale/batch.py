@@ -24,6 +24,7 @@ import os
 import shutil
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, NamedTuple, Protocol
 
@@ -50,6 +51,8 @@ __all__ = [
     "Job",
     "Progress",
     "check_format",
+    "forwarded_env",
+    "ray_session",
     "run_batch",
     "write_table",
 ]
@@ -211,6 +214,39 @@ def _results(
 
 
 def _on_ray(todo: Any, job: Job, address: str | None, stop: Stop | None) -> Iterator[Any]:
+    with ray_session(address, stop):
+        dataset = on_ray.from_table(todo, job.chunk())
+        if job.kind == "fetch":
+            mapped = on_ray.fetch_pages(
+                dataset,
+                job.column,
+                actors=job.workers,
+                threads=job.threads,
+                batch_size=job.chunk(),
+                mode=job.mode,
+                env=forwarded_env(),
+            )
+        else:
+            mapped = on_ray.ask_rows(
+                dataset,
+                job.context,
+                job.prompt,
+                actors=job.workers,
+                concurrency=job.threads,
+                batch_size=job.chunk(),
+                model=job.model,
+                max_tokens=job.max_tokens,
+                env=forwarded_env(),
+                schema=job.schema,
+            )
+        yield from mapped.iter_batches(batch_format="pyarrow", batch_size=None)
+
+
+@contextmanager
+def ray_session(address: str | None, stop: Stop | None = None) -> Iterator[Any]:
+    """Ray (the module), joined at ``address`` or started on this machine bound to 127.0.0.1
+    for the block; a cluster started so ends with it. ``--engine ray``'s way in, for a batch
+    and a crawl alike."""
     if importlib.util.find_spec("ray") is None:
         raise ConfigError(
             "--engine ray needs Ray: pip install 'webtap[ray]' (or use --engine local)"
@@ -224,38 +260,18 @@ def _on_ray(todo: Any, job: Job, address: str | None, stop: Stop | None) -> Iter
 
     if started and stop is not None:
         # Stopped: the driver lets go of the cluster at once (a local one ends with it), which
-        # ends the wait for the next batch; its actors' rows in flight are abandoned.
+        # ends the wait for the next result; the workers' work in flight is abandoned.
         stop.on_set(ray.shutdown)
-    env = {name: value for name, value in os.environ.items() if name.startswith(FORWARDED)}
     try:
-        dataset = on_ray.from_table(todo, job.chunk())
-        if job.kind == "fetch":
-            mapped = on_ray.fetch_pages(
-                dataset,
-                job.column,
-                actors=job.workers,
-                threads=job.threads,
-                batch_size=job.chunk(),
-                mode=job.mode,
-                env=env,
-            )
-        else:
-            mapped = on_ray.ask_rows(
-                dataset,
-                job.context,
-                job.prompt,
-                actors=job.workers,
-                concurrency=job.threads,
-                batch_size=job.chunk(),
-                model=job.model,
-                max_tokens=job.max_tokens,
-                env=env,
-                schema=job.schema,
-            )
-        yield from mapped.iter_batches(batch_format="pyarrow", batch_size=None)
+        yield ray
     finally:
         if started:
             ray.shutdown()
+
+
+def forwarded_env() -> dict[str, str]:
+    """The settings of this process a cluster's workers get (:data:`FORWARDED`)."""
+    return {name: value for name, value in os.environ.items() if name.startswith(FORWARDED)}
 
 
 # -- files ---------------------------------------------------------------------------------

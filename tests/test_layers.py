@@ -2,9 +2,11 @@
 
 Every package (and top-level module) of webtap sits in one layer of :data:`LAYERS`; a module may
 import from its own layer and the layers below it, never from a layer above, and packages that
-stand side by side in :data:`INDEPENDENT` import neither way. Nothing imports in a circle: not
-packages (counting every import), not modules as they load (counting the imports that run when
-a module is imported). Nothing below the command line imports ``webtap.cli``.
+stand side by side in :data:`INDEPENDENT` import neither way. Nothing imports in a circle:
+not packages, not modules, counting every import (one in a function, or under ``if
+TYPE_CHECKING:``, ties two modules as much as one that runs at load); and not modules as they
+load (the imports that run when a module is imported), which a circle would break first.
+Nothing below the command line imports ``webtap.cli``.
 
 Read from the source with :mod:`ast`, so that an import inside a function (the usual way webtap
 defers a heavy import) counts as much as one at the top of a module.
@@ -223,6 +225,20 @@ def test_packages_import_nothing_in_a_circle() -> None:
         graph.setdefault(unit(name), set()).update(
             unit(target) for target in targets if target and unit(target) != unit(name)
         )
+    _assert_acyclic(graph)
+
+
+def test_modules_import_nothing_in_a_circle() -> None:
+    """Counting every import: a type, a record or a helper two modules share has one home
+    that both import, one way."""
+    graph = {
+        name: {
+            target
+            for _, imported_name in imported(path)
+            if (target := resolve(imported_name)) and target != name
+        }
+        for name, path in MODULES.items()
+    }
     _assert_acyclic(graph)
 
 

@@ -26,19 +26,24 @@ The package, a module a concept: :mod:`~webtap.agent.settings` (model, limits, t
 :mod:`~webtap.agent.client` (the SDK client), :mod:`~webtap.agent.retry` (one model call before
 the deadline), :mod:`~webtap.agent.loop` (the conversation), :mod:`~webtap.agent.prompt` (what the
 model is given), :mod:`~webtap.agent.reply` (what it sent, checked), :mod:`~webtap.agent.steps`
-(what a question did) and :mod:`~webtap.agent.api_errors` (the SDK's errors as webtap's).
+(what a question did), :mod:`~webtap.agent.endpoint` (where a model's calls go) and
+:mod:`~webtap.agent.api_errors` (the SDK's errors as webtap's).
 
-The SDK (``anthropic``, a few hundred milliseconds to import) is imported at the first model
-call, by the three functions that use it: ``webtap sql`` loads this package for its functions
-whether or not a query asks the model anything.
+The SDKs (``anthropic``, ``openai``: a few hundred milliseconds each to import) are imported at
+the first model call, by the adapters' ``make_client`` and ``sdk`` and by
+:func:`~webtap.agent.api_errors.translate_api_errors`: ``webtap sql`` loads this package for its
+functions whether or not a query asks the model anything. Everything else here is imported at
+the top of its module.
 """
 
 from __future__ import annotations
 
 from webtap.agent.api_errors import ModelNotFound, Refused, ToolsUnsupported, translate_api_errors
-from webtap.agent.client import MAX_REPLY_BYTES, anthropic_client
+from webtap.agent.client import MAX_REPLY_BYTES
+from webtap.agent.endpoint import Endpoint
 from webtap.agent.loop import ask
-from webtap.agent.models import Endpoint, Model, endpoint, make_client, parse_model
+from webtap.agent.messages_api import anthropic_client
+from webtap.agent.models import Model, endpoint, make_client, parse_model
 from webtap.agent.prompt import (
     DESCRIPTION_WIDTH,
     SEARCH_RESULTS,

@@ -3,7 +3,7 @@
 Both SDKs webtap speaks through (``anthropic`` and ``openai``) are generated alike: the same
 exception classes under the same names (``APITimeoutError``, ``APIConnectionError``,
 ``APIStatusError`` and its per-status subclasses), so one translation serves both, given the
-SDK's module and the :class:`~webtap.agent.models.Endpoint` the call went to. Each message is
+SDK's module and the :class:`~webtap.agent.endpoint.Endpoint` the call went to. Each message is
 one line that says what to do: which variable holds the key, which model to name instead,
 ``ollama serve`` when Ollama is not running.
 """
@@ -11,15 +11,15 @@ one line that says what to do: which variable holds the key, which model to name
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from webtap.agent.endpoint import ANTHROPIC_ENDPOINT, Endpoint
+from webtap.agent.settings import DEFAULT_MODEL
 from webtap.errors import APIError, AuthInvalid, ConfigError, NetworkError, RateLimit, WebtapError
 from webtap.redact import quote, redact
-
-if TYPE_CHECKING:
-    from webtap.agent.models import Endpoint
 
 __all__ = ["ModelNotFound", "Refused", "ToolsUnsupported", "translate_api_errors"]
 
@@ -67,10 +67,8 @@ def translate_api_errors(
     404's message. ``sdk`` is the SDK's module (default ``anthropic``), ``endpoint`` where the
     call went (default the Anthropic API).
     """
-    from webtap.agent.models import ANTHROPIC_ENDPOINT
-
     if sdk is None:
-        import anthropic as sdk
+        import anthropic as sdk  # the SDK at the first model call (see webtap.agent)
     where = endpoint or ANTHROPIC_ENDPOINT
     title = where.where
     Title = title[0].upper() + title[1:]
@@ -145,8 +143,6 @@ def _not_served(where: Endpoint, model: str, said: str, secrets: list[str]) -> s
     provider = where.provider
     name = model.partition(":")[2] if provider.name != "anthropic" and ":" in model else model
     if provider.name == "anthropic":
-        from webtap.agent.settings import DEFAULT_MODEL
-
         return (
             f"The Anthropic API does not serve the model {model!r} (404 not_found_error). "
             f"Choose another with --model, WEBTAP_MODEL or stps_set_model(), e.g. "
@@ -181,8 +177,6 @@ def _unreachable(where: Endpoint, exc: Exception, secrets: list[str]) -> WebtapE
     cause = exc.__cause__ or exc.__context__
     reason = f"{type(cause).__name__}: {cause}" if cause else str(exc)
     provider = where.provider
-    import os
-
     given = os.environ.get(provider.endpoint_env, "").strip()
     if provider.name == "anthropic":
         if given and not given.lower().startswith(("http://", "https://")):

@@ -30,6 +30,8 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from webtap.agent.api_errors import ToolsUnsupported
+from webtap.agent.client import response_hooks
+from webtap.agent.endpoint import Endpoint
 from webtap.agent.rate import RateHeaders, model_budget, seconds_within
 from webtap.agent.retry import ModelCall, send
 from webtap.agent.steps import Source, ToolCall, ToolReply
@@ -39,7 +41,6 @@ from webtap.protocol import loads_json
 from webtap.redact import LOOK, quote
 
 if TYPE_CHECKING:
-    from webtap.agent.models import Endpoint
     from webtap.agent.settings import TimeLimits
     from webtap.budget.rate import RateBudget
 
@@ -93,9 +94,7 @@ class ChatAPI:
     ) -> Any:
         """An ``openai.OpenAI`` client for ``where`` (its address and key, or a placeholder for
         a server without keys), one attempt a call, replies capped."""
-        import openai
-
-        from webtap.agent.client import response_hooks
+        import openai  # the SDK at the first model call (see webtap.agent)
 
         return openai.OpenAI(
             api_key=where.key or "no-key",  # the SDK insists on one; Ollama ignores it
@@ -109,7 +108,7 @@ class ChatAPI:
 
     @property
     def sdk(self) -> Any:
-        import openai
+        import openai  # the SDK at the first model call (see webtap.agent)
 
         return openai
 

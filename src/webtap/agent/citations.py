@@ -11,34 +11,12 @@ snapshot is kept and marked ``verified: false``, never dropped or passed.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, NamedTuple
 
+from webtap.agent.steps import Citation, Source
+from webtap.agent.turn import CitedSpan
 from webtap.quotes import locate
 
-if TYPE_CHECKING:
-    from webtap.agent.steps import Source
-    from webtap.agent.turn import CitedSpan
-
-__all__ = ["Citation", "from_spans"]
-
-
-class Citation(NamedTuple):
-    """A quote an answer rests on. ``start``/``end`` are code-point offsets into the snapshot's
-    text (None when the quote is not there); ``answer_start``/``answer_end`` the stretch of
-    the answer it supports."""
-
-    url: str
-    title: str
-    quote: str
-    verified: bool
-    start: int | None
-    end: int | None
-    snapshot: str  # the snapshot's SHA-256
-    answer_start: int = 0
-    answer_end: int = 0
-
-    def to_dict(self) -> dict[str, Any]:
-        return self._asdict()
+__all__ = ["from_spans"]
 
 
 def from_spans(cited: Sequence[CitedSpan], sources: Sequence[Source]) -> tuple[Citation, ...]:

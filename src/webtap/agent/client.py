@@ -2,22 +2,20 @@
 
 Each adapter makes its own SDK's client (:meth:`MessagesAPI.make_client
 <webtap.agent.messages_api.MessagesAPI.make_client>`, :meth:`ChatAPI.make_client
-<webtap.agent.chat_api.ChatAPI.make_client>`) with these hooks and no retries of its own.
+<webtap.agent.chat_api.ChatAPI.make_client>`; :func:`~webtap.agent.messages_api.anthropic_client`
+for a caller's own) with these hooks and no retries of its own.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from webtap.agent.settings import DEFAULT_MAX_RETRIES, DEFAULT_TIME_LIMITS, TimeLimits
+from webtap.agent.endpoint import Endpoint
 from webtap.errors import APIError
 from webtap.net import capping_hook
 
-if TYPE_CHECKING:
-    from webtap.agent.models import Endpoint
-
-__all__ = ["MAX_REPLY_BYTES", "anthropic_client", "one_attempt_per_call", "response_hooks"]
+__all__ = ["MAX_REPLY_BYTES", "one_attempt_per_call", "response_hooks"]
 
 MAX_REPLY_BYTES = 32 * 1024 * 1024  # decoded; a 128k-token answer is a few MB of JSON
 
@@ -32,29 +30,6 @@ def response_hooks(
     hooks: list[Callable[[Any], None]] = [] if on_response is None else [on_response]
     hooks.append(capping_hook(MAX_REPLY_BYTES, lambda: _reply_too_large(where)))
     return hooks
-
-
-def anthropic_client(
-    api_key: str,
-    *,
-    time_limits: TimeLimits = DEFAULT_TIME_LIMITS,
-    max_retries: int = DEFAULT_MAX_RETRIES,
-    on_response: Callable[[Any], None] | None = None,
-) -> Any:
-    """An ``anthropic.Anthropic`` client; it honours ``ANTHROPIC_BASE_URL``.
-
-    The SDK makes one attempt per call (``max_retries=0``): webtap's own loop retries
-    (:func:`webtap.agent.retry.send`), ``AskSettings.max_retries`` times, so that the
-    question's deadline bounds every attempt and wait whatever the SDK's version does.
-    ``max_retries`` is accepted for callers that pass their settings' value here. Safe to
-    share between threads: one client serves every row of a SQL query.
-    """
-    from webtap.agent.messages_api import MessagesAPI
-    from webtap.agent.models import ANTHROPIC_ENDPOINT
-
-    del max_retries  # webtap's loop's business (retry.send), not the SDK's
-    where = ANTHROPIC_ENDPOINT._replace(key=api_key)
-    return MessagesAPI.make_client(where, time_limits=time_limits, on_response=on_response)
 
 
 def _reply_too_large(where: Endpoint) -> APIError:

@@ -13,18 +13,19 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from webtap.agent.models import ANTHROPIC_ENDPOINT, Endpoint
+from webtap.agent.client import response_hooks
+from webtap.agent.endpoint import ANTHROPIC_ENDPOINT, Endpoint
 from webtap.agent.rate import RateHeaders, model_budget, seconds_until
 from webtap.agent.reply import parse_reply
 from webtap.agent.retry import ModelCall, send
+from webtap.agent.settings import DEFAULT_MAX_RETRIES, DEFAULT_TIME_LIMITS, TimeLimits
 from webtap.agent.steps import Source, ToolCall, ToolReply
 from webtap.agent.turn import CitedSpan, ModelTurn, ToolSpec
 
 if TYPE_CHECKING:
-    from webtap.agent.settings import TimeLimits
     from webtap.budget.rate import RateBudget
 
-__all__ = ["MessagesAPI"]
+__all__ = ["MessagesAPI", "anthropic_client"]
 
 
 class MessagesAPI:
@@ -57,9 +58,7 @@ class MessagesAPI:
         """An ``anthropic.Anthropic`` client of ``where``'s key, making one attempt a call
         (webtap's :func:`~webtap.agent.retry.send` retries); the SDK reads
         ``ANTHROPIC_BASE_URL`` itself."""
-        import anthropic
-
-        from webtap.agent.client import response_hooks
+        import anthropic  # the SDK at the first model call (see webtap.agent)
 
         return anthropic.Anthropic(
             api_key=where.key,
@@ -72,7 +71,7 @@ class MessagesAPI:
 
     @property
     def sdk(self) -> Any:
-        import anthropic
+        import anthropic  # the SDK at the first model call (see webtap.agent)
 
         return anthropic
 
@@ -241,3 +240,23 @@ def _counts(usage: dict[str, Any]) -> dict[str, int]:
         if type(value) is int and 0 <= value < 2**53:  # a count, not a bool or 1e300
             counts[name] = value
     return counts
+
+
+def anthropic_client(
+    api_key: str,
+    *,
+    time_limits: TimeLimits = DEFAULT_TIME_LIMITS,
+    max_retries: int = DEFAULT_MAX_RETRIES,
+    on_response: Callable[[Any], None] | None = None,
+) -> Any:
+    """An ``anthropic.Anthropic`` client; it honours ``ANTHROPIC_BASE_URL``.
+
+    The SDK makes one attempt per call (``max_retries=0``): webtap's own loop retries
+    (:func:`webtap.agent.retry.send`), ``AskSettings.max_retries`` times, so that the
+    question's deadline bounds every attempt and wait whatever the SDK's version does.
+    ``max_retries`` is accepted for callers that pass their settings' value here. Safe to
+    share between threads: one client serves every row of a SQL query.
+    """
+    del max_retries  # webtap's loop's business (retry.send), not the SDK's
+    where = ANTHROPIC_ENDPOINT._replace(key=api_key)
+    return MessagesAPI.make_client(where, time_limits=time_limits, on_response=on_response)

@@ -15,17 +15,17 @@ import functools
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from webtap.agent.chat_api import ChatAPI
+from webtap.agent.endpoint import Endpoint
+from webtap.agent.messages_api import MessagesAPI
 from webtap.errors import InvalidInput
 from webtap.providers import ANTHROPIC, MODEL_PROVIDERS, ModelProvider
 
 if TYPE_CHECKING:
-    from webtap.agent.chat_api import ChatAPI
-    from webtap.agent.messages_api import MessagesAPI
     from webtap.agent.settings import TimeLimits
-    from webtap.budget.rate import RateBudget
     from webtap.credentials import Credentials
 
-__all__ = ["Endpoint", "Model", "adapter", "make_client", "parse_model"]
+__all__ = ["Model", "adapter", "endpoint", "make_client", "parse_model"]
 
 
 class Model(NamedTuple):
@@ -38,34 +38,6 @@ class Model(NamedTuple):
     def spec(self) -> str:
         """The full name: ``ollama:qwen2.5``; an Anthropic model's stays bare."""
         return self.provider.spec(self.name)
-
-
-class Endpoint(NamedTuple):
-    """Where one model's calls go, as messages name it: the provider, its address, and its key
-    (None: a provider without keys), which names the key's shared rate budget."""
-
-    provider: ModelProvider
-    base_url: str
-    key: str | None = None
-
-    @property
-    def where(self) -> str:
-        """``the Anthropic API``; ``Ollama at http://127.0.0.1:11434/v1``."""
-        if self.provider.name == "anthropic":
-            return self.provider.title
-        return f"{self.provider.title} at {self.base_url}"
-
-    def budget(self) -> RateBudget | None:
-        """The key's requests-a-minute budget, shared wherever the key is used (decision: Rate
-        budgets past one machine)."""
-        if self.key is None or self.provider.key is None:
-            return None
-        from webtap.agent.rate import model_budget
-
-        return model_budget(self.key, self.provider)
-
-
-ANTHROPIC_ENDPOINT = Endpoint(ANTHROPIC, ANTHROPIC.endpoint_default)
 
 
 def parse_model(spec: str) -> Model:
@@ -117,10 +89,4 @@ def adapter(where: Endpoint, client: Any, *, citations: bool) -> MessagesAPI | C
 
 
 def _adapter_class(provider: ModelProvider) -> type[MessagesAPI] | type[ChatAPI]:
-    if provider.protocol == "messages":
-        from webtap.agent.messages_api import MessagesAPI
-
-        return MessagesAPI
-    from webtap.agent.chat_api import ChatAPI
-
-    return ChatAPI
+    return MessagesAPI if provider.protocol == "messages" else ChatAPI

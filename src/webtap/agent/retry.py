@@ -8,12 +8,12 @@ import time
 from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
 from webtap.agent.api_errors import translate_api_errors
+from webtap.agent.endpoint import Endpoint
 from webtap.agent.rate import RateHeaders, observe, take_turn
 from webtap.errors import NetworkError, WebtapError
 from webtap.net.retry_after import retry_after
 
 if TYPE_CHECKING:
-    from webtap.agent.models import Endpoint
     from webtap.budget.rate import RateBudget
     from webtap.net import Deadline
 

@@ -1,4 +1,5 @@
-"""What one question did: the tool calls the model made, their results, and the answer."""
+"""What one question did: the tool calls the model made, their results, and the answer with
+the quotes it rests on."""
 
 from __future__ import annotations
 
@@ -6,10 +7,9 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 if TYPE_CHECKING:
-    from webtap.agent.citations import Citation
     from webtap.snapshots import Snapshot
 
-__all__ = ["Answer", "Source", "Step", "ToolCall", "ToolReply"]
+__all__ = ["Answer", "Citation", "Source", "Step", "ToolCall", "ToolReply"]
 
 
 @dataclass(frozen=True)
@@ -33,6 +33,25 @@ class Source(NamedTuple):
 
     snapshot: Snapshot
     blocks: tuple[tuple[int, int], ...]
+
+
+class Citation(NamedTuple):
+    """A quote an answer rests on. ``start``/``end`` are code-point offsets into the snapshot's
+    text (None when the quote is not there); ``answer_start``/``answer_end`` the stretch of
+    the answer it supports."""
+
+    url: str
+    title: str
+    quote: str
+    verified: bool
+    start: int | None
+    end: int | None
+    snapshot: str  # the snapshot's SHA-256
+    answer_start: int = 0
+    answer_end: int = 0
+
+    def to_dict(self) -> dict[str, Any]:
+        return self._asdict()
 
 
 @dataclass(frozen=True)

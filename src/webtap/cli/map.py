@@ -4,18 +4,17 @@ fetching its pages."""
 from __future__ import annotations
 
 import argparse
+import json
+import sys
+
+from webtap.cli._output import fail
+from webtap.crawl import Scope, map_site, start_url
+from webtap.errors import WebtapError
 
 __all__ = ["run"]
 
 
 def run(args: argparse.Namespace) -> int:
-    import json
-    import sys
-
-    from webtap.cli._output import fail
-    from webtap.crawl import Scope, map_site, start_url
-    from webtap.errors import WebtapError
-
     if args.limit is not None and args.limit < 1:
         return fail("--limit must be 1 or more", 2)
     try:

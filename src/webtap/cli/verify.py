@@ -5,10 +5,13 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import TYPE_CHECKING
+from functools import partial
 
-if TYPE_CHECKING:
-    from webtap.quotes import Match
+from webtap.cli._output import fail, read_text
+from webtap.errors import WebtapError
+from webtap.fetch import text_of
+from webtap.quotes import Checker, Match, QuoteIndex
+from webtap.text import escape_c1, strip_controls
 
 __all__ = ["run"]
 
@@ -25,19 +28,10 @@ def run(args: argparse.Namespace) -> int:
     expected = 1 if args.text else 2
     if len(args.words) != expected:
         parser.error("give QUOTE with --text FILE" if args.text else "give URL and QUOTE")
-    from webtap.cli._output import fail, read_text
-    from webtap.errors import WebtapError
-    from webtap.quotes import QuoteIndex
-
     try:
-        if args.text:
-            text = read_text(args.text)
-        else:
-            from webtap.fetch import text_of
-
-            # A person chose this URL: robots.txt is for the URLs a model chooses
-            # (decision: What a fetch got).
-            text = text_of(args.words[0], model_chose=False)
+        # A URL here is a person's choice: robots.txt is for the URLs a model chooses
+        # (decision: What a fetch got).
+        text = read_text(args.text) if args.text else text_of(args.words[0], model_chose=False)
         match = QuoteIndex(text).locate(args.words[-1])
     except ValueError as exc:
         return fail(str(exc), UNREADABLE)
@@ -48,8 +42,6 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _show(match: Match, text: str) -> None:
-    from webtap.text import strip_controls
-
     def shown(passage: str) -> str:
         return strip_controls(" ".join(passage.split()))
 
@@ -73,12 +65,6 @@ def _show(match: Match, text: str) -> None:
 
 
 def _jsonl() -> int:
-    from functools import partial
-
-    from webtap.fetch import text_of
-    from webtap.quotes import Checker
-    from webtap.text import escape_c1
-
     # The URLs come from a program's input, as a model's would: robots.txt is obeyed.
     checker = Checker(partial(text_of, model_chose=True))
     write, flush = sys.stdout.write, sys.stdout.flush

@@ -23,6 +23,7 @@ committed are kept, the pages in flight are abandoned (the next run fetches them
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import re
 from concurrent.futures import FIRST_COMPLETED, Future, wait
@@ -31,14 +32,20 @@ from pathlib import Path
 from typing import Any, NamedTuple, Protocol
 from urllib.parse import urlsplit
 
+import pyarrow as pa
+
 from webtap.crawl.fetching import Fetcher, Got, SiteRules
 from webtap.crawl.hosts import Host, spacing
 from webtap.crawl.mapper import start_url
 from webtap.crawl.scope import Scope
+from webtap.crawl.sitemaps import MAX_BYTES, listed_urls
 from webtap.crawl.state import SKIPPED, Queued, State
 from webtap.crawl.urls import normalise, page_key, skipped
 from webtap.errors import InvalidInput
+from webtap.scale.batch import FORMATS, check_format, write_table
 from webtap.scale.rows import Stop
+from webtap.sql.pool import Pool
+from webtap.sqlite import usable_file
 
 __all__ = [
     "ATTEMPTS",
@@ -93,8 +100,6 @@ class CrawlOptions(NamedTuple):
     def fingerprint(self, start: str) -> dict[str, Any]:
         """What makes a run the same crawl: the start and the scope (limits may change), as
         the journal keeps it (JSON)."""
-        import json
-
         fingerprint: dict[str, Any] = json.loads(
             json.dumps({"start": start, "scope": list(self.scope(start))})
         )
@@ -134,8 +139,6 @@ def run_crawl(
 ) -> CrawlResult:
     """Crawl ``url``'s site into ``target`` (``.jsonl``, ``.parquet`` or ``.csv``), going on
     from where a previous run of the same crawl stopped."""
-    from webtap.scale.batch import check_format
-
     target = Path(target)
     check_format(target)
     if options.threads < 1 or options.connections < 1:
@@ -184,8 +187,6 @@ class _Crawl:
     # -- the loop -------------------------------------------------------------------------------
 
     def run(self, progress: CrawlProgress | None) -> CrawlResult:
-        from webtap.sql.pool import Pool
-
         queued = self.state.queued()
         if not queued and not self.state.visited():
             queued = self._seed()
@@ -372,7 +373,6 @@ class _Crawl:
                 f"robots.txt refuses the start URL {self.start}: {self._refusal(self.start)}"
             )
         if self.options.sitemaps:
-            from webtap.crawl.sitemaps import MAX_BYTES, listed_urls
 
             def read(where: str) -> tuple[int, bytes]:
                 self._host(_host(where)).turn()  # a sitemap is a request like any other
@@ -411,16 +411,12 @@ class _Crawl:
     # -- OUT ---------------------------------------------------------------------------------------
 
     def _format(self) -> str:
-        from webtap.scale.batch import FORMATS
-
         return FORMATS[self.target.suffix.lower()]
 
     def _append(self, record: dict[str, Any]) -> None:
         """A ``.jsonl`` OUT grows as rows are committed (one write per line)."""
         if self._format() != "json":
             return
-        import json
-
         if self._jsonl is None:
             fd = os.open(self.target, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
             self._jsonl = os.fdopen(fd, "a", encoding="utf-8")
@@ -428,8 +424,6 @@ class _Crawl:
         self._jsonl.flush()
 
     def _write_out(self) -> None:
-        from webtap.scale.batch import write_table
-
         if self._jsonl is not None:
             self._jsonl.close()
             self._jsonl = None
@@ -437,8 +431,6 @@ class _Crawl:
 
 
 def _open_state(target: Path, fingerprint: dict[str, Any]) -> State:
-    from webtap.sqlite import usable_file
-
     folder = target.with_name(target.name + ".crawl")
     if target.exists() and not folder.exists():
         raise InvalidInput(
@@ -482,8 +474,6 @@ def _digest(content: str) -> str:
 
 def table_of(records: Any) -> Any:
     """The crawl's rows (dicts of :data:`COLUMNS`) as an Arrow table of OUT's schema."""
-    import pyarrow as pa
-
     schema = pa.schema(
         [(name, pa.int64() if name in ("depth", "status") else pa.string()) for name in COLUMNS]
     )

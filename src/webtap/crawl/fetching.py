@@ -22,16 +22,23 @@ the SSRF guard checks every address, as for any fetch.
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import Any, NamedTuple
 from urllib.parse import urljoin
 
-from webtap.errors import WebtapError
-from webtap.fetch.judge import Inspection
+from protego import Protego
 
-if TYPE_CHECKING:
-    from webtap.fetch.download import Download
-    from webtap.guard import Guard
-    from webtap.net import Client, Limits, Timeouts
+from webtap.errors import HTTPError, NetworkError, WebtapError
+from webtap.fetch import fetch_limits, fetch_timeouts
+from webtap.fetch.download import Download
+from webtap.fetch.judge import Inspection, judge, refusal
+from webtap.fetch.media import convert_body
+from webtap.fetch.redirects import fetch_errors, follow
+from webtap.fetch.robots import Rules, read_rules, robots_url
+from webtap.guard import Guard
+from webtap.net import ACCEPT_ENCODING, Client, Deadline, Limits, Timeouts
+from webtap.net.retry_after import retry_after
+from webtap.redact import redact
+from webtap.useragent import robots_token
 
 __all__ = ["Fetcher", "Got", "SiteRules"]
 
@@ -73,14 +80,12 @@ class Got(NamedTuple):
 class SiteRules(NamedTuple):
     """One origin's robots.txt as a crawl reads it."""
 
-    rules: Any  # webtap.fetch.robots.Rules
+    rules: Rules
     delay: float | None  # Crawl-delay (or Request-rate) for webtap's token, in seconds
     sitemaps: tuple[str, ...]
 
     def refusal(self, url: str) -> str | None:
         """Why robots.txt refuses ``url`` (quoting the rule), or None when it allows it."""
-        from webtap.useragent import robots_token
-
         decision = self.rules.decide(url, robots_token())
         return None if decision.allowed else decision.why
 
@@ -139,9 +144,6 @@ class Fetcher:
         limits: Limits | None = None,
         client: Client | None = None,
     ) -> None:
-        from webtap.fetch import fetch_limits, fetch_timeouts
-        from webtap.guard import Guard
-
         self.guard = guard or Guard.from_env()
         self.timeouts = timeouts or fetch_timeouts()
         self.limits = (limits or fetch_limits())._replace(max_redirects=1)
@@ -150,8 +152,6 @@ class Fetcher:
 
     def client(self) -> Client:
         if self._client is None:
-            from webtap.net import ACCEPT_ENCODING, Client
-
             self._client = Client(guard=self.guard, headers={"Accept-Encoding": ACCEPT_ENCODING})
         return self._client
 
@@ -183,9 +183,6 @@ class Fetcher:
 
     def site_rules(self, url: str) -> SiteRules:
         """The robots.txt of ``url``'s origin; one that cannot be read allows everything."""
-        from webtap.errors import NetworkError
-        from webtap.fetch.robots import read_rules, robots_url
-
         where = robots_url(url)
         try:
             status, body = self.text(where, ROBOTS_BYTES)
@@ -217,9 +214,6 @@ class Fetcher:
         """One GET as a fetch's session makes it (:func:`webtap.fetch.redirects.follow`, its
         errors translated as a fetch's): this fetcher is the session, each request with its
         own deadline and permit, so that the crawl's threads share no state."""
-        from webtap.fetch.redirects import fetch_errors, follow
-        from webtap.net import Deadline
-
         deadline = Deadline(self.timeouts.total)
         with fetch_errors(deadline, self.timeouts):
             return follow(
@@ -234,24 +228,16 @@ class Fetcher:
             )
 
     def _read(self, url: str, got: Download) -> Got:
-        from webtap.net.retry_after import retry_after
-
         if got.status in (429, 503):
-            from webtap.errors import HTTPError
-
             wait = retry_after(got.headers)
             message = f"HTTP {got.status}: the site asked to wait, and kept asking"
             return Got(url, got.status, got.url, None, UNSAID_WAIT if wait is None else wait,
                        error_code=HTTPError.code, error=message)  # fmt: skip
         converted, seen = None, _Reading(got.url)
         if got.status < 400:
-            from webtap.fetch.media import convert_body
-
             converted = convert_body(
                 got.body, got.content_type, got.url, main_content=True, inspect=seen
             )
-        from webtap.fetch.judge import judge, refusal
-
         verdict = judge(got, converted, seen)
         if not verdict.ok:
             raise refusal(verdict, got)
@@ -274,9 +260,7 @@ def _header_canonical(got: Download) -> str | None:
     return urljoin(got.url, found.group(1).strip()) if found else None
 
 
-def _allow_all(where: str, exc: WebtapError) -> Any:
-    from webtap.fetch.robots import Rules
-
+def _allow_all(where: str, exc: WebtapError) -> Rules:
     why = f"{where} could not be read ({exc.message}), so everything may be fetched"
     return Rules(where, "allow_all", why)
 
@@ -286,10 +270,6 @@ def _delay_and_sitemaps(text: str, where: str) -> tuple[float | None, tuple[str,
     sitemaps named, made absolute."""
     if not re.search(r"(?i)crawl-delay|request-rate|sitemap", text):
         return None, ()
-    from protego import Protego
-
-    from webtap.useragent import robots_token
-
     parsed = Protego.parse(text)
     token = robots_token()
     delay = parsed.crawl_delay(token)
@@ -301,6 +281,4 @@ def _delay_and_sitemaps(text: str, where: str) -> tuple[float | None, tuple[str,
 
 
 def _said(exc: WebtapError) -> str:
-    from webtap.redact import redact
-
     return redact(exc.message)

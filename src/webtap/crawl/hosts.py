@@ -16,6 +16,11 @@ import threading
 import time
 from typing import Any
 
+from webtap.budget.rate import RateBudget
+from webtap.budget.steps import Pace
+from webtap.net import Deadline
+from webtap.settings import HOST_RATE
+
 __all__ = ["MAX_WAIT", "Host", "spacing"]
 
 MAX_WAIT = 3600.0  # seconds a request may wait for its host's turn
@@ -25,8 +30,6 @@ HOST_CALLS = "fetch(es) of this host"
 def spacing(delay: float | None, rate: float | None = None) -> float:
     """Seconds between two requests to a host: its robots.txt's ``delay``, else
     ``WEBTAP_HOST_RATE``'s; ``rate`` (requests a second) only ever widens it."""
-    from webtap.settings import HOST_RATE
-
     if delay is None:
         delay = 1 / HOST_RATE.get()
     return max(delay, 1 / rate) if rate else delay
@@ -46,8 +49,6 @@ class Host:
 
     def budget(self) -> Any:
         if self._budget is None:
-            from webtap.budget.rate import RateBudget
-
             self._budget = RateBudget(
                 "host",
                 self.name,
@@ -60,8 +61,6 @@ class Host:
 
     def turn(self) -> None:
         """Wait for this host's next slot (a pause included); then the request may go."""
-        from webtap.net import Deadline
-
         while True:
             self.budget().acquire(Deadline(MAX_WAIT), margin=0.0)
             with self._lock:
@@ -72,8 +71,6 @@ class Host:
 
     def pause(self, seconds: float) -> None:
         """The host asked for ``seconds`` of quiet (``Retry-After``)."""
-        from webtap.budget.steps import Pace
-
         with self._lock:
             self._paused_until = max(self._paused_until, time.monotonic() + seconds)
         self.budget().learn(Pace(wait=seconds))

@@ -13,8 +13,12 @@ from collections.abc import Iterator
 from typing import NamedTuple
 from urllib.parse import urlsplit
 
+from webtap.crawl.fetching import Fetcher
+from webtap.crawl.hosts import Host, spacing
 from webtap.crawl.scope import Scope
+from webtap.crawl.sitemaps import MAX_BYTES, listed_urls
 from webtap.crawl.urls import normalise, page_key, skipped
+from webtap.errors import InvalidURL
 
 __all__ = ["Mapped", "map_site", "start_url"]
 
@@ -33,8 +37,6 @@ class Mapped(NamedTuple):
 
 def start_url(url: str) -> str:
     """``url`` normalised, ``https://`` added when no scheme is given; ``INVALID_URL`` else."""
-    from webtap.errors import InvalidURL
-
     text = url.strip()
     if "://" not in text:
         text = "https://" + text
@@ -53,8 +55,6 @@ def map_site(
     fetcher: object | None = None,
 ) -> Iterator[Mapped]:
     """The URLs of ``url``'s site, each once, at most ``limit`` of them."""
-    from webtap.crawl.fetching import Fetcher
-
     start = start_url(url)
     scope = scope or Scope.of(start)
     own = fetcher is None
@@ -69,12 +69,7 @@ def map_site(
 def _mapped(
     start: str, scope: Scope, fetcher: object, links: bool, limit: int | None
 ) -> Iterator[Mapped]:
-    from webtap.crawl.fetching import Fetcher
-    from webtap.crawl.sitemaps import MAX_BYTES, listed_urls
-
     assert isinstance(fetcher, Fetcher)
-    from webtap.crawl.hosts import Host, spacing
-
     rules = fetcher.site_rules(start)
     seen: set[str] = set()
     count = 0

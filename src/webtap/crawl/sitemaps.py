@@ -18,6 +18,10 @@ from collections.abc import Callable, Iterator
 from typing import NamedTuple
 from urllib.parse import urljoin, urlsplit
 
+from lxml import etree
+
+from webtap.errors import WebtapError
+
 __all__ = ["MAX_NESTING", "MAX_SITEMAPS", "Listed", "listed_urls"]
 
 MAX_SITEMAPS = 200
@@ -61,8 +65,6 @@ def listed_urls(start: str, named: tuple[str, ...], read: Read) -> Iterator[List
 
 
 def _body(where: str, read: Read) -> bytes | None:
-    from webtap.errors import WebtapError
-
     try:
         status, body = read(where)
     except WebtapError:
@@ -89,8 +91,6 @@ def _entries(body: bytes, where: str) -> Iterator[tuple[str, str, str | None]]:
             if line.strip().startswith(("http://", "https://")):
                 yield "page", line.strip(), None
         return
-    from lxml import etree
-
     parser = etree.XMLParser(resolve_entities=False, no_network=True, recover=True, huge_tree=False)
     try:
         root = etree.fromstring(body, parser)

@@ -17,7 +17,8 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from webtap.sqlite import Migrations
+from webtap.crawl.urls import pattern
+from webtap.sqlite import Migrations, connect
 
 __all__ = ["QUEUED", "SKIPPED", "WRITTEN", "Queued", "State"]
 
@@ -53,8 +54,6 @@ class State:
     """The journal of the crawl that writes ``target`` (one writer: the crawl's loop)."""
 
     def __init__(self, target: Path) -> None:
-        from webtap.sqlite import connect
-
         self.folder = target.with_name(target.name + ".crawl")
         self.db = connect(self.folder / "state.sqlite3", MIGRATIONS, busy_timeout=10.0)
         self._seq = self.db.execute("SELECT coalesce(max(seq), 0) FROM urls").fetchone()[0]
@@ -151,8 +150,6 @@ class State:
     def _add(
         self, found: Iterable[Queued], per_pattern: int | None
     ) -> tuple[list[Queued], list[str]]:
-        from webtap.crawl.urls import pattern
-
         added: list[Queued] = []
         cut: list[str] = []
         for item in found:

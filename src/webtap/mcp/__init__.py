@@ -3,6 +3,8 @@
 - :mod:`~webtap.mcp.server`: the server itself, the same on every transport: which tools it
   serves (webtap's own, and the host's with ``--discovered``), their schemas and annotations,
   each call in process within its deadline, results and events as MCP carries them;
+- :mod:`~webtap.mcp.tool`: a tool as the server offers it (:mod:`~webtap.mcp.quote`'s
+  ``verify_quote`` is one);
 - :mod:`~webtap.mcp.transports`: how clients meet it (stdio, or streamable HTTP behind a bearer
   token beyond loopback) and how it stops (SIGINT, SIGTERM, SIGHUP).
 
@@ -16,11 +18,11 @@ from __future__ import annotations
 from webtap.mcp.server import (
     DEFAULT_MAX_LINES,
     DEFAULT_TIMEOUT,
-    ServedTool,
     ServerSettings,
     build_server,
     select_tools,
 )
+from webtap.mcp.tool import ServedTool
 from webtap.mcp.transports import BearerGate, is_loopback, listen, serve_http, serve_stdio
 
 __all__ = [

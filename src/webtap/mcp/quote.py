@@ -14,7 +14,9 @@ from typing import Any
 import mcp_types as types
 
 from webtap.errors import InvalidInput
-from webtap.mcp.server import ServedTool
+from webtap.fetch import text_of
+from webtap.mcp.tool import ServedTool
+from webtap.quotes import QuoteIndex
 from webtap.tools import WEB_ANNOTATIONS, ToolResult, attempt
 
 __all__ = ["NAME", "verify_quote_tool"]
@@ -58,9 +60,6 @@ def _run(arguments: dict[str, Any], timeout: float) -> ToolResult:
 
 def verify_quote(arguments: dict[str, Any]) -> dict[str, Any]:
     """The tool's answer for ``{"url", "quote"}``; raises the fetch's or the quote's error."""
-    from webtap.fetch import text_of
-    from webtap.quotes import QuoteIndex
-
     for field in ("url", "quote"):
         if not isinstance(arguments.get(field), str):
             raise InvalidInput(f"Invalid input: field '{field}' must be a string")

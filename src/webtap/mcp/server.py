@@ -45,14 +45,17 @@ from mcp.server.lowlevel import Server
 from mcp.shared.exceptions import MCPError
 
 from webtap import __version__
+from webtap.crawl import Scope, map_site, start_url
 from webtap.errors import ConfigError, InternalError, InvalidInput, ToolFailed, ToolTimeout
 from webtap.fetch.render import keep_browser
 from webtap.host import discover, export_tool, run_tool
 from webtap.host.events import keep_event
+from webtap.mcp.quote import verify_quote_tool
+from webtap.mcp.tool import Runner, ServedTool
 from webtap.providers import provider_of_tool
 from webtap.redact import redact
 from webtap.settings import MCP_MAX_LINES, MCP_TIMEOUT
-from webtap.tools import TOOLS, WEB_ANNOTATIONS, ToolResult, call
+from webtap.tools import TOOLS, WEB_ANNOTATIONS, ToolResult, attempt, call
 
 __all__ = [
     "DEFAULT_MAX_LINES",
@@ -106,9 +109,6 @@ INSTRUCTIONS = {
     "before you cite it.",
 }
 
-# A call: (arguments, deadline in seconds) -> its result (the ``_event`` apart, in ``event``).
-Runner = Callable[[dict[str, Any], float], ToolResult]
-
 
 @dataclass(frozen=True)
 class ServerSettings:
@@ -119,36 +119,9 @@ class ServerSettings:
     timeout: float = DEFAULT_TIMEOUT
 
 
-@dataclass(frozen=True)
-class ServedTool:
-    """A tool as the MCP server offers it: what ``tools/list`` shows and how a call runs."""
-
-    name: str
-    description: str
-    input_schema: dict[str, Any]
-    run: Runner
-    title: str | None = None
-    annotations: types.ToolAnnotations | None = None
-    timeout: float | None = None  # its schema's own deadline; else the server's
-    # Seconds past the deadline before the server gives up on the runner: the host's runner
-    # kills a late tool itself and says so better than a bare deadline would.
-    grace: float = 0.0
-
-    def listing(self) -> types.Tool:
-        return types.Tool(
-            name=self.name,
-            title=self.title,
-            description=self.description,
-            input_schema=self.input_schema,
-            annotations=self.annotations,
-        )
-
-
 def own_tools() -> list[ServedTool]:
     """webtap's own tools, with the spec's schemas, run in process; then ``verify_quote``
     (:mod:`webtap.mcp.quote`), which checks a quote against a page."""
-    from webtap.mcp.quote import verify_quote_tool
-
     served = []
     for spec in TOOLS.values():
         schema = spec.schema
@@ -220,11 +193,7 @@ def _map_tool() -> ServedTool:
 
 
 def _run_map(arguments: dict[str, Any], timeout: float) -> ToolResult:
-    from webtap.tools import attempt
-
     def work() -> dict[str, Any]:
-        from webtap.crawl import Scope, map_site, start_url
-
         url, limit = arguments.get("url"), arguments.get("limit", MAP_LIMIT)
         if not isinstance(url, str) or not url.strip():
             raise InvalidInput("Invalid input: field 'url' must be a URL")

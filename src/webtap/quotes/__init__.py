@@ -29,6 +29,7 @@ order, a passage from elsewhere.
 from __future__ import annotations
 
 from webtap.quotes._checker import Checker, TextOf
-from webtap.quotes._index import MAX_GAP, Match, QuoteIndex, locate
+from webtap.quotes._index import MAX_GAP, QuoteIndex, locate
+from webtap.quotes._match import Match
 
 __all__ = ["MAX_GAP", "Checker", "Match", "QuoteIndex", "TextOf", "locate"]

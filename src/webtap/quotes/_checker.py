@@ -16,6 +16,7 @@ from typing import Any
 
 from webtap.errors import InvalidInput, WebtapError
 from webtap.quotes._index import QuoteIndex
+from webtap.redact import redact
 
 __all__ = ["KEPT", "Checker", "TextOf"]
 
@@ -82,8 +83,6 @@ class Checker:
         except RecursionError:
             answer = {"error": "not JSON: nested too deep"}
         except Exception as exc:  # a bug must not cost the lines after it
-            from webtap.redact import redact
-
             answer = {"error": redact(f"internal error: {type(exc).__name__}: {exc}")}
         return json.dumps(answer, ensure_ascii=False)
 

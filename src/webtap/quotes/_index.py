@@ -19,6 +19,8 @@ from itertools import accumulate
 from typing import NamedTuple
 
 from webtap.errors import InvalidInput
+from webtap.quotes._match import Match
+from webtap.quotes._nearest import nearest
 from webtap.quotes._negations import is_negation
 from webtap.quotes._tokens import Words, ellipsis_pieces, read, same_word
 
@@ -30,37 +32,6 @@ one passage (a paragraph or two), not of the page. None of them may be a negatio
 
 
 _STARTS = 64  # places of an ellipsis quote's first piece tried, for the one with the least gap
-
-
-class Match(NamedTuple):
-    """Where a quote stands in a text, or why it does not.
-
-    ``verified``: every word of the quote is in the text, in order (what a faithful copy
-    changes forgiven). ``start``, ``end``: code-point offsets into the text, from the first
-    matched character to the last, so that ``text[start:end] == exact``; ``None`` when not
-    verified. ``score``: informational, never the decision: 1.0 when verified, else how much
-    of the quote the nearest passage shares (0.0 to 1.0). For a quote not verified,
-    ``nearest`` is that passage (``None`` when no word is shared) and ``differences`` says
-    what differs, one short sentence each.
-    """
-
-    verified: bool
-    start: int | None
-    end: int | None
-    exact: str | None
-    score: float
-    nearest: str | None = None
-    differences: tuple[str, ...] = ()
-
-    def result(self) -> dict[str, object]:
-        """The five fields programs read (``webtap verify --jsonl``, MCP's ``verify_quote``)."""
-        return {
-            "verified": self.verified,
-            "start": self.start,
-            "end": self.end,
-            "exact": self.exact,
-            "score": round(self.score, 4),
-        }
 
 
 class _Joined(NamedTuple):
@@ -131,8 +102,6 @@ class QuoteIndex:
                     start = self.words.starts[found[0]]
                     end = self.words.ends[found[1]]
                     return Match(True, start, end, self.text[start:end], 1.0)
-        from webtap.quotes._nearest import nearest
-
         return nearest(self, [piece.full for piece in pieces], explain=explain)
 
     def find_words(self, folded: list[str]) -> int | None:

@@ -10,23 +10,31 @@ from __future__ import annotations
 
 from collections import Counter
 from difflib import SequenceMatcher
-from typing import TYPE_CHECKING
+from typing import Protocol
 
+from webtap.quotes._match import Match
 from webtap.quotes._negations import is_negation
 from webtap.quotes._tokens import Words, same_word
 
-if TYPE_CHECKING:
-    from webtap.quotes._index import Match, QuoteIndex
-
-__all__ = ["nearest"]
+__all__ = ["Indexed", "nearest"]
 
 _COMMON = 32  # a word found more often than this in the text casts no vote
 _SHOWN = 6  # differences named, at most
 
 
-def nearest(index: QuoteIndex, pieces: list[Words], *, explain: bool = True) -> Match:
-    from webtap.quotes._index import Match
+class Indexed(Protocol):
+    """What the nearest passage reads of a text read once (a
+    :class:`~webtap.quotes._index.QuoteIndex`, which looks this way up first)."""
 
+    text: str
+    words: Words
+
+    def find_words(self, folded: list[str]) -> int | None: ...
+
+    def positions(self) -> dict[str, list[int]]: ...
+
+
+def nearest(index: Indexed, pieces: list[Words], *, explain: bool = True) -> Match:
     cased = [word for piece in pieces for word in piece.cased]
     folded = [word for piece in pieces for word in piece.folded]
     start = _best_start(index, folded)
@@ -67,7 +75,7 @@ def nearest(index: QuoteIndex, pieces: list[Words], *, explain: bool = True) -> 
     return Match(False, None, None, None, score, text, differences)
 
 
-def _best_start(index: QuoteIndex, folded: list[str]) -> int | None:
+def _best_start(index: Indexed, folded: list[str]) -> int | None:
     """Where the quote would start in the text's words: where its first or second half stands
     as it is (most changed quotes change one place), else where most of its rarer words
     point."""

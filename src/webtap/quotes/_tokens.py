@@ -28,6 +28,7 @@ from __future__ import annotations
 import html
 import re
 import unicodedata
+from bisect import bisect_left
 from itertools import accumulate
 from typing import NamedTuple
 
@@ -180,8 +181,6 @@ def _optional(scrubbed: str, starts: list[int], page: bool) -> frozenset[int]:
         scrubbed
     ):
         return frozenset()
-    from bisect import bisect_left
-
     optional: set[int] = set()
     for match in _OPTIONAL.finditer(scrubbed):
         group = next(g for g in range(1, 5) if match.group(g) is not None)

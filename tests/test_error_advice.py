@@ -13,6 +13,7 @@ from webtap.errors import (
     NoContent,
     RobotsDisallowed,
     WebtapError,
+    explain,
 )
 from webtap.verdict import retry_after, status_advice
 
@@ -25,23 +26,32 @@ def test_an_error_without_advice_is_the_specs_envelope_exactly() -> None:
     }
 
 
-def test_advice_is_added_and_its_hint_ends_the_message_once() -> None:
+def test_advice_is_a_field_of_its_own_and_the_message_stays_exact() -> None:
+    # The spec compares "HTTP 404: Not Found" exactly (DESIGN decision 19, issue 32).
     advice = Advice(True, "later", "Try again later.", retry_after=30.0)
     error = HTTPError("HTTP 503: Service Unavailable", advice=advice)
-    assert error.message == "HTTP 503: Service Unavailable. Try again later."
-    assert str(error) == error.message
+    assert error.message == str(error) == "HTTP 503: Service Unavailable"
     assert error.to_response() == {
         "success": False,
-        "error": "HTTP 503: Service Unavailable. Try again later.",
+        "error": "HTTP 503: Service Unavailable",
         "error_code": "HTTP_ERROR",
         "retryable": True,
         "retry_with": "later",
+        "advice": "Try again later.",
         "retry_after": 30.0,
     }
-    again = HTTPError(error.message, advice=advice)
-    assert again.message == error.message  # a message that has the hint already keeps one
+
+
+def test_webtaps_own_texts_say_the_message_then_the_advice_once() -> None:
+    advice = Advice(True, "later", "Try again later.")
+    error = HTTPError("HTTP 503: Service Unavailable", advice=advice)
+    assert error.explained == "HTTP 503: Service Unavailable. Try again later."
+    assert HTTPError(error.explained, advice=advice).explained == error.explained
     said = NoContent("The page is empty.", advice=Advice(False, None, "Nothing helps."))
-    assert said.message == "The page is empty. Nothing helps."
+    assert said.explained == "The page is empty. Nothing helps."
+    assert NoContent("no", advice=Advice(False, None)).explained == "no"
+    assert "advice" not in NoContent("no", advice=Advice(False, None)).to_response()
+    assert explain("HTTP 404: Not Found", None) == "HTTP 404: Not Found"
 
 
 def test_nothing_would_help_is_said_as_null() -> None:

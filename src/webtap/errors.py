@@ -30,11 +30,14 @@ host's envelope). Only the edges (the tool envelope, the CLI, SQL, MCP, the host
 an error into an envelope, an exit code or an ``ERROR:`` value.
 
 An error may carry :class:`Advice`: whether the same call can succeed if tried again, and what
-else would help (``retry_with``: one of :data:`RETRY_WITH`, or None when nothing would). Its
-``hint`` ends the message the model reads; :meth:`WebtapError.to_response` adds the
-machine-readable part to the envelope as added fields (``retryable``, ``retry_with``, and
-``retry_after`` when the server said), with the error's ``details`` (``verdict``, ``vendor``).
-The spec's own fields (``success``, ``error``, ``error_code``) stay exactly as they are.
+else would help (``retry_with``: one of :data:`RETRY_WITH`, or None when nothing would), and
+the same in words (``hint``). :meth:`WebtapError.to_response` adds it to the envelope as added
+fields (``retryable``, ``retry_with``, ``advice``, and ``retry_after`` when the server said),
+with the error's ``details`` (``verdict``, ``vendor``). The spec's own fields (``success``,
+``error``, ``error_code``) stay exactly as they are: the message is never extended with the
+advice (DESIGN decision 19; the spec compares ``"HTTP 404: Not Found"`` exactly). The texts
+that are webtap's own (MCP's, the ask loop's, the CLI's) read :attr:`WebtapError.explained`,
+the message followed by the advice.
 """
 
 from __future__ import annotations
@@ -66,6 +69,7 @@ __all__ = [
     "ToolTimeout",
     "URLNotAllowed",
     "WebtapError",
+    "explain",
 ]
 
 
@@ -98,6 +102,8 @@ class Advice(NamedTuple):
     def fields(self) -> dict[str, Any]:
         """The envelope's added fields."""
         fields: dict[str, Any] = {"retryable": self.retryable, "retry_with": self.retry_with}
+        if self.hint:
+            fields["advice"] = self.hint
         if self.retry_after is not None:
             fields["retry_after"] = self.retry_after
         return fields
@@ -106,7 +112,8 @@ class Advice(NamedTuple):
 class WebtapError(Exception):
     """Base class: a message safe to show a person or a model, and a protocol code.
 
-    ``advice`` says whether trying again can help (its ``hint`` is appended to the message);
+    ``advice`` says whether trying again can help (its ``hint`` is in :attr:`explained`, never
+    in ``message``);
     ``details`` are added envelope fields that say more about what happened (a fetch's
     ``verdict``, a bot wall's ``vendor``).
     """
@@ -121,10 +128,6 @@ class WebtapError(Exception):
         advice: Advice | None = None,
         details: Mapping[str, Any] | None = None,
     ) -> None:
-        if advice is not None and advice.hint and not message.endswith(advice.hint):
-            # "HTTP 404: Not Found" ends without a stop; the hint is a sentence of its own.
-            stop = "" if message.endswith((".", "!", "?", ":")) else "."
-            message = f"{message}{stop} {advice.hint}"
         super().__init__(message)
         self.message = message
         # An ``_event`` for the person (config_required, rate_limited), never for the model.
@@ -133,6 +136,12 @@ class WebtapError(Exception):
             raise ValueError(f"retry_with must be one of {RETRY_WITH} or None")
         self.advice = advice
         self.details = {k: v for k, v in (details or {}).items() if k not in _ENVELOPE}
+
+    @property
+    def explained(self) -> str:
+        """The message followed by the advice in words: for webtap's own texts (MCP, the ask
+        loop, the CLI), never for the protocol's ``error`` field."""
+        return explain(self.message, self.advice.hint if self.advice is not None else "")
 
     def to_response(self) -> dict[str, Any]:
         """The tool protocol's error envelope, with the advice and details as added fields."""
@@ -235,6 +244,16 @@ class OutputTooLarge(ToolRunError):
 
 class InvalidOutput(ToolRunError):
     code = "INVALID_OUTPUT"
+
+
+def explain(message: str, advice: object) -> str:
+    """``message`` followed by ``advice`` (an envelope's ``advice`` field) when it is text:
+    webtap's own wording of an error for a person or a model."""
+    if not isinstance(advice, str) or not advice or message.endswith(advice):
+        return message
+    # "HTTP 404: Not Found" ends without a stop; the advice is a sentence of its own.
+    stop = "" if message.endswith((".", "!", "?", ":")) else "."
+    return f"{message}{stop} {advice}"
 
 
 def clip(text: str, width: int = 200) -> str:

@@ -15,7 +15,9 @@ SHELL = """<!doctype html><html><head><title>App</title></head><body>
 ERROR = (
     "The page is a JavaScript application shell: its content is drawn by scripts, which this "
     "fetch does not run. No browser is installed to render it: install one (`apt-get install "
-    "chromium-headless-shell`, or any Chrome or Chromium) or set WEBTAP_BROWSER to its path. "
+    "chromium-headless-shell`, or any Chrome or Chromium) or set WEBTAP_BROWSER to its path."
+)
+SHELL_ADVICE = (
     "Fetching it again the same way will not help; a fetch that renders the page would, or "
     "another URL for the same information (an API, a static version)."
 )
@@ -38,6 +40,7 @@ def fetch(run_exe, url: str, env: dict[str, str]) -> dict:
 def test_a_shell_says_it_needs_javascript_and_how_to_get_a_browser(app, no_browser, run_exe):
     response = fetch(run_exe, app.page("/", SHELL), no_browser)
     assert response["error"] == ERROR
+    assert response["advice"] == SHELL_ADVICE
     assert (response["error_code"], response["verdict"], response["retry_with"]) == (
         "NO_CONTENT",
         "script_shell",

@@ -257,3 +257,55 @@ def test_product_description_in_a_block_named_like_a_modal_is_content() -> None:
     md = convert(html, main_content=True).markdown
     assert "Designer: Kari Lund" in md and "store the pack loosely packed" in md
     assert "Customers also bought" not in md
+
+
+def test_twenty_identical_paragraphs_an_author_wrote_are_all_kept() -> None:
+    # The spec system's own large page: one paragraph twenty times, in one flow of text. An
+    # author's repeats (a chorus, a refrain, a repeated clause) are no layout copies.
+    paragraph = (
+        "<p>Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor "
+        "incididunt ut labore et dolore magna aliqua.</p>"
+    )
+    for page in (
+        f"<html><head><title>Large</title></head><body>{paragraph * 20}</body></html>",
+        f"<html><body><main><h1>Large</h1>{paragraph * 20}</main></body></html>",
+        f"<html><body><div class='row'>{paragraph}</div>" * 20 + "</body></html>",
+    ):
+        for main in (True, False):
+            assert convert(page, main_content=main).markdown.count("Lorem ipsum") == 20
+
+
+def test_a_chorus_between_verses_is_kept_each_time() -> None:
+    chorus = (
+        "<div class='chorus'><p>Row the boat across the water,</p><p>row it home before the "
+        "night.</p></div>"
+    )
+    song = "".join(
+        f"<div class='verse'><p>Verse {n}: the river bends by the mill and the willows lean "
+        f"low over the bank.</p></div>{chorus}"
+        for n in range(3)
+    )
+    html = f"<html><body><article><h1>Boat song</h1>{song}</article></body></html>"
+    assert convert(html, main_content=True).markdown.count("Row the boat across") == 3
+
+
+def test_a_responsive_triple_folds_once_in_the_whole_page_too() -> None:
+    # The same block in sibling containers meant for different screens (their classes say
+    # so): a reader sees one.
+    block = (
+        "<h2>Opening hours</h2><p>The reading room opens at nine on weekdays and at ten on "
+        "Saturdays; it closes an hour before the building does.</p>"
+    )
+    html = (
+        "<html><body><main><h1>Library</h1>"
+        + "".join(
+            f"<div class='only-{size}'>{block}</div>" for size in ("desktop", "tablet", "phone")
+        )
+        + "<p>Members borrow up to twelve books at a time for three weeks each, renewable "
+        "online twice unless another member has reserved the book.</p></main></body></html>"
+    )
+    for main in (True, False):
+        md = convert(html, main_content=main).markdown
+        assert md.count("The reading room opens at nine") == 1
+        assert md.count("Opening hours") == 1
+        assert "Members borrow up to twelve books" in md

@@ -97,6 +97,7 @@ def fetch_tool(run_exe: Callable[..., Any]) -> Callable[..., dict[str, Any]]:
             "markdown_source",
             "verdict",  # a paywall's success, or a failure's verdict (issue 22)
             "notice",
+            "advice",  # a failure's advice in words, beside retryable (issue 32)
             "rendered",
             "error",
             "error_code",

@@ -182,7 +182,7 @@ def test_a_refusal_quotes_the_rule_and_its_group() -> None:
         f"robots.txt disallows fetching {SITE}/docs/secret.html: {SITE}/robots.txt has the rule "
         "'Disallow: /docs/' in the group 'User-agent: *'."
     )
-    assert "tell the user" in response["error"]
+    assert "tell the user" in response["advice"] and "tell the user" not in response["error"]
     assert response["robots_rule"] == "Disallow: /docs/"
     assert (response["retryable"], response["retry_with"]) == (False, "another_url")
 

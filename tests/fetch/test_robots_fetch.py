@@ -56,8 +56,10 @@ def test_a_disallowed_url_is_refused_quoting_the_rule(site, fetch_tool) -> None:
     assert response["error_code"] == "ROBOTS_DISALLOWED"
     assert response["error"] == (
         f"robots.txt disallows fetching {refused}: {site.url('/robots.txt')} has the rule "
-        "'Disallow: /private/' in the group 'User-agent: *'. Do not retry it: tell the user, "
-        "who can fetch it themselves, or use another source."
+        "'Disallow: /private/' in the group 'User-agent: *'."
+    )
+    assert response["advice"] == (
+        "Do not retry it: tell the user, who can fetch it themselves, or use another source."
     )
     assert response["robots_rule"] == "Disallow: /private/"
     assert (response["retryable"], response["retry_with"]) == (False, "another_url")

@@ -1,7 +1,8 @@
-"""What a fetch says it got, through webtap's MCP server (issue 22): each verdict a tool
-error whose text is the message (the advice in it) and the code, with the advice's fields in
-the structured content; a paywall's teaser a result with a note; robots.txt obeyed, as for any
-URL a model chose; a page that only talks about walls plain content.
+"""What a fetch says it got, through webtap's MCP server (issues 22, 32): each verdict a tool
+error whose text is the spec's message, the advice, and the code, with the spec's message
+exact and the advice's fields beside it in the structured content; a paywall's teaser a
+result with a note; robots.txt obeyed, as for any URL a model chose; a page that only talks
+about walls plain content.
 
 The server's handlers run in process, through the SDK's in-memory client (no process boundary
 is under test here); the pages are tests/fakes/walls.py's, on the fake site.
@@ -15,6 +16,8 @@ from typing import Any
 import pytest
 from tests.fakes.site import Site
 from tests.fakes.walls import FALSE_POSITIVES, HTML, PAYWALL, VERDICTS, serve
+
+from webtap.errors import explain
 
 pytestmark = pytest.mark.anyio
 
@@ -35,7 +38,9 @@ async def test_each_verdict_is_an_error_that_says_what_would_help(
         assert result.is_error, case.name
         [text] = [block.text for block in result.content]
         answer = result.structured_content
-        assert text == f"{answer['error']} [{case.code}]"
+        # MCP's text is webtap's own: the spec's error, then the advice.
+        assert text == f"{explain(answer['error'], answer['advice'])} [{case.code}]"
+        assert text.endswith(f"{answer['advice']} [{case.code}]")
         assert answer["error"].startswith(case.message), case.name
         assert answer["error_code"] == case.code
         assert (answer["retryable"], answer["retry_with"]) == (case.retryable, case.retry_with)

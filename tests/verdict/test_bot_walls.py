@@ -36,7 +36,8 @@ def test_a_bot_wall_is_blocked_with_its_vendor(status, headers, page, vendor, ch
     assert response["retryable"] is False and response["retry_with"] == "another_url"
     assert f"HTTP {status}" in response["error"]
     assert (vendor or "The site") in response["error"]
-    assert "Retrying will not get past it" in response["error"]
+    assert "Retrying will not get past it" in response["advice"]
+    assert "Retrying" not in response["error"]
 
 
 def test_the_page_as_text_gives_the_same_verdict_as_the_tree() -> None:
@@ -113,7 +114,8 @@ def test_an_overloaded_server_says_when_to_come_back() -> None:
     verdict = classify(503, {"Retry-After": "120"}, page)
     assert verdict.kind == "http_error"
     response = verdict.error("HTTP 503: Down for maintenance").to_response()
-    assert response["error"].startswith("HTTP 503: Down for maintenance. Try again later")
+    assert response["error"] == "HTTP 503: Down for maintenance"
+    assert response["advice"].startswith("Try again later (the server asks to wait 120 s)")
     assert (response["retryable"], response["retry_with"], response["retry_after"]) == (
         True,
         "later",

@@ -353,7 +353,7 @@ class _Loop:
 
     def fetch_reply(self, call: ToolCall, outcome: ToolResult) -> ToolReply:
         if outcome.failure is not None:
-            error = f"{outcome.failure.message} ({outcome.failure.code})"
+            error = f"{outcome.failure.explained} ({outcome.failure.code})"
             url = call.input.get("url")
             if isinstance(url, str) and self.refused.get(url) is outcome and self.asked(url):
                 error += (

@@ -31,7 +31,7 @@ def run(args: argparse.Namespace) -> int:
         print_json(result.response())
         return 0 if result.success else 1
     if result.failure is not None:
-        return fail(f"{result.failure.message} [{result.failure.code}]")
+        return fail(f"{result.failure.explained} [{result.failure.code}]")
     if result.result.get("notice"):
         err_console().print(f"[dim yellow]{cell(result.result['notice'])}[/dim yellow]")
     content = result.result["content"]

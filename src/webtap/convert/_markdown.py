@@ -14,6 +14,7 @@ from typing import Any
 
 from lxml import etree
 
+from webtap.convert._copies import authors_repeats, fold_copies, words_key
 from webtap.convert._html import clean, drop, find_base, find_title, first_h1, parse
 from webtap.convert._schema import ARTICLE_TYPES, PRODUCT_TYPES
 from webtap.convert._shell import Held, facts, hold, recover, structured
@@ -67,8 +68,10 @@ def convert_document(
     # What the page says it is (an article, a product, a discussion) guides main content.
     types = held.types | microdata_types(page) if main_content else frozenset()
     described = _described(held, types) if main_content else []
+    fold_copies(page)  # a block laid out again for another screen: once, as a reader sees it
     markdown, content = _convert(page, base, main_content, types, title, described)
     trimmed = content is not None
+    authors = authors_repeats(page if content is None else content) if main_content else frozenset()
     if content is not None and _short(markdown) and not _MARKED_BODY(content):
         # Main content that came out tiny (and the page does not mark its body so): the whole
         # page, as without it, when that holds more.
@@ -78,7 +81,7 @@ def convert_document(
     # A page assembled from templates repeats its layouts; an article's author does not, but
     # a site builder lays a whole article out again for each screen size.
     if main_content and (types.isdisjoint(ARTICLE_TYPES) or _copied(markdown)):
-        markdown = _once(markdown)
+        markdown = _once(markdown, authors)
     if main_content and not held.types.isdisjoint(PRODUCT_TYPES):
         markdown = _with_product(held, markdown, base)
     data = structured(held, markdown) if _short(markdown) else None
@@ -116,6 +119,7 @@ def _whole(
     title = find_title(root)
     base = find_base(root, base_url)
     clean(root)
+    fold_copies(root)
     markdown = MarkdownConverter(base).convert(root)
     words = markdown_words(markdown)
     if words < FEW_WORDS or _short(markdown, _SHORT):
@@ -140,12 +144,13 @@ def _copied(markdown: str) -> bool:
     return repeated > _COPIES * sum(len(block) for block in paragraphs)
 
 
-def _once(markdown: str) -> str:
-    """Markdown without the blocks that repeat an earlier one word for word (a page's mobile
-    and desktop layouts both in the HTML, one shown by its style sheet): paragraphs, headings
-    and lists of ``_REPEATED`` characters or more, and the shorter ones right after such a
-    repeat that repeat too; code blocks and tables (a manual repeats its tables of arguments)
-    are left as they are."""
+def _once(markdown: str, authors: frozenset[str] = frozenset()) -> str:
+    """Markdown without the blocks that repeat an earlier one word for word (a template's
+    block shown again elsewhere, a layout's copy the tree did not show as one): paragraphs,
+    headings and lists of ``_REPEATED`` characters or more, and the shorter ones right after
+    such a repeat that repeat too; code blocks and tables (a manual repeats its tables of
+    arguments) are left as they are, and so are the blocks an author repeats (``authors``:
+    `webtap.convert._copies.authors_repeats`)."""
     blocks = markdown.split("\n\n")
     if len(blocks) < 2:
         return markdown
@@ -162,7 +167,12 @@ def _once(markdown: str) -> str:
             repeating = False
             continue
         key = block.strip()
-        if key in seen and not key.startswith("|") and (repeating or len(key) >= _REPEATED):
+        if (
+            key in seen
+            and not key.startswith("|")
+            and (repeating or len(key) >= _REPEATED)
+            and not (authors and words_key(key) in authors)
+        ):
             repeating = True
             continue
         repeating = False

@@ -46,7 +46,14 @@ from mcp.shared.exceptions import MCPError
 
 from webtap import __version__
 from webtap.crawl import Scope, map_site, start_url
-from webtap.errors import ConfigError, InternalError, InvalidInput, ToolFailed, ToolTimeout
+from webtap.errors import (
+    ConfigError,
+    InternalError,
+    InvalidInput,
+    ToolFailed,
+    ToolTimeout,
+    explain,
+)
 from webtap.fetch.render import keep_browser
 from webtap.host import discover, export_tool, run_tool
 from webtap.host.events import keep_event
@@ -490,7 +497,8 @@ def _result(name: str, arguments: dict[str, Any], result: ToolResult) -> types.C
     # A discovered tool that ran may still answer success: false; the client hears both alike.
     response = result.response(event=False)
     if response.get("success") is False:
-        message = str(response.get("error") or f"{name} failed")
+        # The spec's error, then webtap's advice: this text is webtap's own.
+        message = explain(str(response.get("error") or f"{name} failed"), response.get("advice"))
         if "retryable" in response and result.failure is not None:  # advice: name the code
             message = f"{message} [{result.failure.code}]"
         return types.CallToolResult(

@@ -8,7 +8,7 @@ from typing import Any
 
 from webtap import settings
 
-__all__ = ["add_parser", "run"]
+__all__ = ["add_parser", "byline", "run"]
 
 DESCRIPTION = """\
 Fetch URL and print it as Markdown (HTML and XHTML are converted; plain text, Markdown and JSON
@@ -28,6 +28,10 @@ A page whose content is built by JavaScript (an empty shell from the server) is 
 browser when one is installed (WEBTAP_RENDER=auto, the default; apt-get install
 chromium-headless-shell, or any Chrome or Chromium, or WEBTAP_BROWSER=path); --render renders
 any HTML page first (as WEBTAP_RENDER=always), and WEBTAP_RENDER=off never renders.
+
+On a terminal, the page's title comes first, and under it, dimmed, what the page says of itself
+(its date, author and site) when it says it; --json gives those as fields ("published",
+"author", "site_name"...). A pipe gets the Markdown alone.
 
 Private, loopback and link-local addresses are refused unless WEBTAP_ALLOW_PRIVATE_NETWORKS=1.
 """
@@ -101,7 +105,32 @@ def run(args: argparse.Namespace) -> int:
         from webtap.cli._output import cell, err_console
 
         err_console().print(f"[dim yellow]{cell(result.result['notice'])}[/dim yellow]")
+    if sys.stdout.isatty() and (args.offset or 1) == 1:
+        _heading(result.result)
     content = result.result["content"]
     sys.stdout.write(content if not content or content.endswith("\n") else content + "\n")
     sys.stdout.flush()
     return 0
+
+
+def byline(response: dict[str, Any]) -> str:
+    """The line under the title: "2024-03-12 · Jane Doe · The Daily", what the page said of
+    these (its date as a day), ``""`` when it said none."""
+    day = str(response.get("published") or "")[:10]
+    parts = [day, response.get("author"), response.get("site_name")]
+    return " · ".join(str(part) for part in parts if part)
+
+
+def _heading(response: dict[str, Any]) -> None:
+    """The title, then the byline dimmed, above the Markdown a person reads on a terminal."""
+    from rich.console import Console
+    from rich.markup import escape
+
+    console = Console(highlight=False, soft_wrap=True)
+    if response.get("title"):
+        console.print(f"[bold]{escape(str(response['title']))}[/bold]")
+    said = byline(response)
+    if said:
+        console.print(f"[dim]{escape(said)}[/dim]")
+    if response.get("title") or said:
+        console.print()

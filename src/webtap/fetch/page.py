@@ -33,6 +33,7 @@ from http import HTTPStatus
 from typing import TYPE_CHECKING, NamedTuple
 from urllib.parse import urlsplit
 
+from webtap.convert import Metadata
 from webtap.fetch.negotiation import ACCEPT, thin_content
 from webtap.fetch.render import Rendering, cached_page_serves, render_step
 from webtap.fetch.robots import obeys_robots
@@ -71,6 +72,8 @@ class Page(NamedTuple):
     """The URL of the page's Markdown version, when ``markdown`` is that (its HTML was thin)."""
     rendered: bool = False
     """True when ``markdown`` is the page as a browser rendered it (:mod:`webtap.fetch.render`)."""
+    metadata: Metadata = Metadata()
+    """What the page says of itself: its date, author, site, language... (HTML pages)."""
 
 
 def fetch(
@@ -162,6 +165,7 @@ def _fetch(url: str, session: Session, model_chose: bool) -> Page:
         verdict.kind,
         markdown_url,
         step.rendered,
+        converted.metadata,
     )
 
 
@@ -206,7 +210,8 @@ def _markdown_source(
     if version is None:
         return None
     title = version.title or converted.title
-    return version._replace(title=title), verdict._replace(kind="content")
+    page = version._replace(title=title, metadata=converted.metadata)  # the HTML page's word
+    return page, verdict._replace(kind="content")
 
 
 def _from_cache(page: StoredPage, url: str) -> Page:
@@ -219,4 +224,5 @@ def _from_cache(page: StoredPage, url: str) -> Page:
         page.invisible_removed,
         markdown_source=page.markdown_source,
         rendered=page.rendered,
+        metadata=Metadata(**page.metadata) if page.metadata else Metadata(),
     )

@@ -33,7 +33,6 @@ from http import HTTPStatus
 from typing import TYPE_CHECKING, NamedTuple
 from urllib.parse import urlsplit
 
-from webtap.convert import Metadata
 from webtap.fetch.negotiation import ACCEPT, thin_content
 from webtap.fetch.render import Rendering, cached_page_serves, render_step
 from webtap.fetch.robots import obeys_robots
@@ -72,8 +71,10 @@ class Page(NamedTuple):
     """The URL of the page's Markdown version, when ``markdown`` is that (its HTML was thin)."""
     rendered: bool = False
     """True when ``markdown`` is the page as a browser rendered it (:mod:`webtap.fetch.render`)."""
-    metadata: Metadata = Metadata()
-    """What the page says of itself: its date, author, site, language... (HTML pages)."""
+    metadata: dict[str, str] | None = None
+    """What the page says of itself (its date, author, site, language...: the fields of
+    :class:`webtap.convert.Metadata` it said), None when it said none. A plain mapping, so that
+    a page from the cache loads no converter."""
 
 
 def fetch(
@@ -165,7 +166,7 @@ def _fetch(url: str, session: Session, model_chose: bool) -> Page:
         verdict.kind,
         markdown_url,
         step.rendered,
-        converted.metadata,
+        converted.metadata.fields() or None,
     )
 
 
@@ -224,5 +225,5 @@ def _from_cache(page: StoredPage, url: str) -> Page:
         page.invisible_removed,
         markdown_source=page.markdown_source,
         rendered=page.rendered,
-        metadata=Metadata(**page.metadata) if page.metadata else Metadata(),
+        metadata=page.metadata,
     )

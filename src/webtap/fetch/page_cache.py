@@ -207,11 +207,9 @@ class StoredPage(NamedTuple):
 
 
 def _metadata_fields(value: object) -> bool:
-    """Whether a stored page's metadata is what `webtap.convert.Metadata` takes."""
-    from webtap.convert import Metadata
-
+    """Whether a stored page's metadata is fields of text by name, as stored."""
     return isinstance(value, dict) and all(
-        name in Metadata._fields and isinstance(text, str) for name, text in value.items()
+        isinstance(name, str) and isinstance(text, str) for name, text in value.items()
     )
 
 

@@ -64,7 +64,7 @@ def web_fetch(
         response["markdown_source"] = page.markdown_source
     if page.rendered:
         response["rendered"] = True
-    response.update(page.metadata.fields())
+    response.update(page.metadata or {})
     if page.verdict != "content":
         from webtap.verdict import Verdict  # the classifier: not for a page from the cache
 

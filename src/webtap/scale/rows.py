@@ -133,8 +133,15 @@ def fetch_row(url: str | None, mode: str | None = None, polite: bool = True) -> 
         return Fetched(None, None, None, exc.code, redact(exc.message))
     except Exception as exc:  # a bug: a value too, never a failed job
         return Fetched(None, None, None, "INTERNAL_ERROR", f"{type(exc).__name__} (a bug)")
-    said = (value or None for value in page.metadata)
-    return Fetched(page.url, page.title, page.markdown, page_verdict(page), None, *said)
+    said = page.metadata or {}
+    return Fetched(
+        page.url,
+        page.title,
+        page.markdown,
+        page_verdict(page),
+        None,
+        *(said.get(name) for name in METADATA_COLUMNS),
+    )
 
 
 def page_verdict(page: Page) -> str:

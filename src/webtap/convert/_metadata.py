@@ -108,6 +108,7 @@ _DATE_LINE = 160  # characters a line holding a date may have to be a date line,
 _AFTER_TITLE = 60  # text nodes after the title a date line may be in
 _BEFORE_TITLE = 8  # ... and before it (a kicker's date above the title)
 _LONGEST = 300  # characters of a description or author kept
+_DIGITS = re.compile(r"\d\d")
 _SHOWN = "[normalize-space()][not(parent::script or parent::style or parent::noscript)]"
 _LANGUAGE = re.compile(r"[A-Za-z]{2,3}(?:-[A-Za-z0-9]{1,8})*")
 _AMERICAN = ("en-us", "en")
@@ -147,17 +148,19 @@ def read_metadata(root: etree._Element, base: str | None) -> Metadata:
     published = _date(ld.get("published"), metas, "published")
     if not published:
         published = _time_date(times, root) or _microdata_date(props, "datePublished")
-    if not published:
-        published = _seen_date(root, _american(language))
+    seen = _seen_date(root, _american(language))
+    if not published or (seen and _day_off(published, seen)):
+        published = seen
     modified = _date(ld.get("modified"), metas, "modified") or _microdata_date(
         props, "dateModified"
     )
     author = (
-        _author(ld.get("author"))
+        _author(ld.get("author", people=True))
         or _author(_named(metas, _OPEN_GRAPH["author"]))
         or _author(_named(metas, _META["author"]))
         or _microdata_author(props)
         or _seen_author(root)
+        or _author(ld.get("author"))
     )
     site = _first(_named(metas, _OPEN_GRAPH["site_name"]), ld.site_name(),
                   _named(metas, _META["site_name"]))  # fmt: skip
@@ -244,16 +247,17 @@ class _LinkedData:
         self.ids = ids
         self.objects = [(rank, obj) for rank, _, obj in sorted(ranked, key=lambda item: item[:2])]
 
-    def get(self, field: str, rank: int = _ANY_RANK) -> list[str]:
+    def get(self, field: str, rank: int = _ANY_RANK, people: bool = False) -> list[str]:
         """The values the objects give ``field``, the piece's first (only objects of ``rank``
-        or better: `_rank`)."""
+        or better: `_rank`); ``people``: not an organisation (a site named as the author of its
+        pages, when a byline names a person)."""
         if self.dates.get(field):
             return self.dates[field]
         keys = _LD_KEYS[field]
         for kind, obj in self.objects:
             if kind > rank:
                 break
-            values = [v for k in keys for v in self._values(obj.get(k), field)]
+            values = [v for k in keys for v in self._values(obj.get(k), field, people)]
             if values:
                 return values
         return []
@@ -271,16 +275,18 @@ class _LinkedData:
                 return self._values(obj.get("name"), "site_name")
         return []
 
-    def _values(self, value: object, field: str) -> list[str]:
+    def _values(self, value: object, field: str, people: bool = False) -> list[str]:
         """Text of a JSON-LD value: a string, an object's name (or url, for an image), each
         of a list's; an object that only refers to another (``{"@id": ...}``) is that one."""
         if isinstance(value, str):
             return [value] if value.strip() else []
         if isinstance(value, list):
-            return [v for item in value[:10] for v in self._values(item, field)][:10]
+            return [v for item in value[:10] for v in self._values(item, field, people)][:10]
         if isinstance(value, dict):
             if set(value) <= {"@id", "@type"} and value.get("@id") in self.ids:
                 value = self.ids[str(value["@id"])]
+            if people and value.get("@type") in ("Organization", "NewsMediaOrganization"):
+                return []
             name = value.get("url" if field == "image" else "name")
             if field == "image" and name is None:
                 name = value.get("contentUrl")
@@ -350,6 +356,20 @@ def _time_date(times: list[etree._Element], root: etree._Element) -> str:
     return ""
 
 
+def _day_off(given: str, seen: str) -> bool:
+    """Whether the date a page's data gives is a day off the one its reader sees: the data's
+    time is in another zone (UTC) than the site's, and the reader's day is the page's."""
+    from datetime import date
+
+    try:
+        return (
+            abs(date.fromisoformat(given[:10]).toordinal() - date.fromisoformat(seen).toordinal())
+            == 1
+        )
+    except ValueError:
+        return False
+
+
 def _microdata_date(props: list[etree._Element], name: str) -> str:
     for el in props:
         if name in (el.get("itemprop") or "").split():
@@ -382,8 +402,8 @@ def _microdata_author(props: list[etree._Element]) -> str:
 def _seen_date(root: etree._Element, month_first: bool) -> str:
     """The date on the line a reader sees by the title: among the text after it (and a little
     before it, in the same block), a short line, not in the page's chrome or comments."""
-    for text in _lines(root):
-        if len(text) <= _DATE_LINE:
+    for text, parent in _lines(root):
+        if len(text) <= _DATE_LINE and _DIGITS.search(text) and not _aside(parent):
             day = spoken_date(text, month_first)
             if day:
                 return day
@@ -392,17 +412,18 @@ def _seen_date(root: etree._Element, month_first: bool) -> str:
 
 def _seen_author(root: etree._Element) -> str:
     """The name on a byline by the title ("By Jane Doe", "Von Max Muster", "Par ...")."""
-    for text in _lines(root):
+    for text, parent in _lines(root):
         found = _BYLINE.match(text) if len(text) <= _DATE_LINE else None
-        if found:
+        if found and not _aside(parent):
             author = _author([found["name"]])
             if author and any(c.isupper() for c in author[:1]):
                 return author
     return ""
 
 
-def _lines(root: etree._Element) -> Iterator[str]:
-    """The text by the page's title, nearest first: after it, then before it in its block."""
+def _lines(root: etree._Element) -> Iterator[tuple[str, etree._Element]]:
+    """The text by the page's title, nearest first (after it, then before it in its block),
+    and the element holding it (the caller asks `_aside` of those it may take)."""
     title = _title(root)
     if title is None:
         return
@@ -411,12 +432,12 @@ def _lines(root: etree._Element) -> Iterator[str]:
     before = title.xpath(f"preceding::text(){_SHOWN}[position() <= {_BEFORE_TITLE}]")
     for node in after:
         parent = node.getparent()
-        if parent is not None and not _aside(parent):
-            yield " ".join(str(node).split())
+        if parent is not None:
+            yield " ".join(str(node).split()), parent
     for node in reversed(before):
         parent = node.getparent()
-        if parent is not None and _in(parent, near) and not _aside(parent):
-            yield " ".join(str(node).split())
+        if parent is not None and _in(parent, near):
+            yield " ".join(str(node).split()), parent
 
 
 def _title(root: etree._Element) -> etree._Element | None:
@@ -448,11 +469,15 @@ def _aside(el: etree._Element) -> bool:
     """Whether ``el`` is in the page's chrome or after the piece (a footer, comments,
     related links), by its tags or its classes."""
     for node in (el, *el.iterancestors()):
+        if node.tag in ("body", "html"):  # its classes name the page's layout, not a part
+            return False
         if node.tag in ("footer", "aside", "nav"):
             return True
         names = f"{node.get('class') or ''} {node.get('id') or ''}"
         if names.strip() and _ASIDE.search(names):
             return True
+        if node.tag in ("article", "main"):  # the piece itself: what holds it is not asked
+            return False
     return False
 
 

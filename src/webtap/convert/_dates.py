@@ -13,9 +13,8 @@ from __future__ import annotations
 
 import re
 import time
-from datetime import date
 
-__all__ = ["iso_date", "spoken_date"]
+__all__ = ["day_number", "iso_date", "spoken_date"]
 
 _FIRST_YEAR = 1990  # before the web had dated pages: a number, not a publication year
 
@@ -66,7 +65,9 @@ for _row in _MONTH_NAMES:
         if _name != "-":
             MONTHS.setdefault(_name, _number)
 
-_MONTH = "(?P<month>" + "|".join(sorted(map(re.escape, MONTHS), key=len, reverse=True)) + r")\.?"
+# Any word may be a month's name: `MONTHS` says which (one alternation of them all would cost
+# the converter's first page milliseconds to compile).
+_MONTH = r"(?P<month>[^\W\d_]{3,12})\.?"
 _DAY = r"(?P<day>[0-3]?\d)(?:st|nd|rd|th|er|\.|º)?"
 _YEAR = r"(?P<year>(?:19|20)\d\d)"
 _WORD_END = r"(?![^\W\d_])"
@@ -153,14 +154,34 @@ def _numeric(found: re.Match[str], month_first: bool) -> str:
 
 
 def _day(year: int, month: int, day: int) -> str:
-    """``YYYY-MM-DD`` for a real day from 1990 up to tomorrow, else ``""``."""
-    try:
-        when = date(year, month, day)
-    except ValueError:
+    """``YYYY-MM-DD`` for a real day from 1990 up to tomorrow, else ``""``. (By hand, not by
+    `datetime`: its import would cost the converter's first page a millisecond.)"""
+    if year < _FIRST_YEAR or not 1 <= month <= 12 or not 1 <= day <= _days_in(year, month):
         return ""
-    if year < _FIRST_YEAR or when.toordinal() > date.today().toordinal() + 1:
+    if (year, month, day) > tuple(time.localtime(time.time() + 86400)[:3]):
         return ""
-    return when.isoformat()
+    return f"{year:04d}-{month:02d}-{day:02d}"
+
+
+def _days_in(year: int, month: int) -> int:
+    if month == 2:
+        return 29 if year % 4 == 0 and (year % 100 != 0 or year % 400 == 0) else 28
+    return 30 if month in (4, 6, 9, 11) else 31
+
+
+def day_number(day: str) -> int | None:
+    """Days since 1 January 1970 of an ISO date (``YYYY-MM-DD...``), None when it is none."""
+    found = _ISO.match(day)
+    if found is None:
+        return None
+    year, month, date = int(found["year"]), int(found["month"]), int(found["day"])
+    # Days from the civil calendar (Howard Hinnant's days_from_civil).
+    year -= month <= 2
+    era = year // 400
+    of_era = year - era * 400
+    of_year = (153 * (month + (-3 if month > 2 else 9)) + 2) // 5 + date - 1
+    of_era_days = of_era * 365 + of_era // 4 - of_era // 100 + of_year
+    return era * 146097 + of_era_days - 719468
 
 
 def _zone(zone: str | None) -> str:

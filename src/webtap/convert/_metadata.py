@@ -31,7 +31,7 @@ from urllib.parse import urljoin
 
 from lxml import etree
 
-from webtap.convert._dates import iso_date, spoken_date
+from webtap.convert._dates import day_number, iso_date, spoken_date
 from webtap.convert._schema import json_objects
 from webtap.convert._types import Metadata
 
@@ -359,15 +359,8 @@ def _time_date(times: list[etree._Element], root: etree._Element) -> str:
 def _day_off(given: str, seen: str) -> bool:
     """Whether the date a page's data gives is a day off the one its reader sees: the data's
     time is in another zone (UTC) than the site's, and the reader's day is the page's."""
-    from datetime import date
-
-    try:
-        return (
-            abs(date.fromisoformat(given[:10]).toordinal() - date.fromisoformat(seen).toordinal())
-            == 1
-        )
-    except ValueError:
-        return False
+    first, second = day_number(given), day_number(seen)
+    return first is not None and second is not None and abs(first - second) == 1
 
 
 def _microdata_date(props: list[etree._Element], name: str) -> str:

@@ -45,8 +45,9 @@ def test_a_crawl_writes_each_canonical_page_once(site: TrapSite, tmp_path: Path)
     post = next(row for row in rows if row["final_url"].endswith("/blog/post-2"))
     assert post["title"] == "Post 2" and "Blog post number 2" in post["content"]
     assert set(post) == {
-        "url", "final_url", "depth", "status", "title", "content", "published", "error_code",
-        "error", "fetched_at",
+        "url", "final_url", "depth", "status", "title", "content", "published", "modified",
+        "author", "site_name", "language", "description", "image", "error_code", "error",
+        "fetched_at",
     }  # fmt: skip
     assert "pages in" in done.stderr and "robots.txt" in done.stderr
 

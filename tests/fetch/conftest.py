@@ -106,6 +106,15 @@ def fetch_tool(run_exe: Callable[..., Any]) -> Callable[..., dict[str, Any]]:
             "retry_after",
             "vendor",
             "robots_rule",
+            # what the page says of itself (issue 32), each only when it says it
+            "published",
+            "modified",
+            "author",
+            "site_name",
+            "language",
+            "description",
+            "canonical_url",
+            "image",
         }
         response["_seconds"] = time.monotonic() - started
         return response

@@ -23,7 +23,10 @@ def test_the_arrow_udf_adds_the_pages_to_each_batch(
     urls = [*pages.urls[:6], pages.url("/missing")]
     batches = pa.table({"id": range(7), "url": urls}).to_batches(max_chunksize=3)
     out = pa.Table.from_batches(list(fetch_batches("url", threads=2)(iter(batches))))
-    assert out.column_names == ["id", "url", "final_url", "title", "markdown", "verdict", "error"]
+    assert out.column_names == [
+        "id", "url", "final_url", "title", "markdown", "verdict", "error", "published",
+        "modified", "author", "site_name", "language", "description", "canonical_url", "image",
+    ]  # fmt: skip
     assert out.column("verdict").to_pylist() == ["OK"] * 6 + ["HTTP_ERROR"]
     assert out.column("id").to_pylist() == list(range(7))
 

@@ -58,6 +58,10 @@ browser when one is installed (WEBTAP_RENDER=auto, the default; apt-get install
 chromium-headless-shell, or any Chrome or Chromium, or WEBTAP_BROWSER=path); --render renders
 any HTML page first (as WEBTAP_RENDER=always), and WEBTAP_RENDER=off never renders.
 
+On a terminal, the page's title comes first, and under it, dimmed, what the page says of itself
+(its date, author and site) when it says it; --json gives those as fields ("published",
+"author", "site_name"...). A pipe gets the Markdown alone.
+
 Private, loopback and link-local addresses are refused unless WEBTAP_ALLOW_PRIVATE_NETWORKS=1.
 """
 

@@ -21,7 +21,15 @@ from collections.abc import Callable
 from typing import Any
 
 from webtap.convert._escape import code_fence, escape_heading_end, escape_line_start, escape_text
-from webtap.convert._types import CONTENT, EMPTY, SCRIPT_SHELL, STATE_NOTES, Document, Facts
+from webtap.convert._types import (
+    CONTENT,
+    EMPTY,
+    SCRIPT_SHELL,
+    STATE_NOTES,
+    Document,
+    Facts,
+    Metadata,
+)
 
 __all__ = [
     "CONTENT",
@@ -30,6 +38,7 @@ __all__ = [
     "STATE_NOTES",
     "Document",
     "Facts",
+    "Metadata",
     "code_fence",
     "convert",
     "escape_heading_end",

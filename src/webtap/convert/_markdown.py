@@ -19,7 +19,7 @@ from webtap.convert._html import clean, drop, find_base, find_title, first_h1, p
 from webtap.convert._schema import ARTICLE_TYPES, PRODUCT_TYPES
 from webtap.convert._shell import Held, facts, hold, recover, structured
 from webtap.convert._thread import microdata_types
-from webtap.convert._types import Document, Facts
+from webtap.convert._types import Document, Facts, Metadata
 from webtap.convert._walk import MarkdownConverter
 from webtap.verdict import FEW_WORDS, content_state, count_words, markdown_words
 
@@ -34,6 +34,7 @@ _CHARACTERS_A_WORD = 25  # Markdown this many characters a word long holds that 
 _COPIES = 0.3  # share of long paragraphs' text repeated that makes a page's layout copies
 _PARAGRAPH = 200  # characters of a paragraph long enough that a second copy is a layout's
 _REPEATED = 30  # characters a block needs for a second copy of it to be left out
+_UNSAID = Metadata()
 
 
 def convert_document(
@@ -58,6 +59,7 @@ def convert_document(
         inspect(root)
     title = find_title(root)
     base = find_base(root, base_url)
+    metadata = _metadata(root, base)
     held = hold(root)
     clean(root, main_content, held.data)
     if not title:
@@ -90,9 +92,10 @@ def convert_document(
         trimmed = content is not None
     words = markdown_words(markdown)
     if words >= FEW_WORDS:
-        return _document(title, markdown, trimmed, Facts(words))
+        return _document(title, markdown, trimmed, Facts(words), metadata)
     recovered = shown is not None or data is not None
-    return _document(title, markdown, trimmed, facts(words, root, held, html, recovered))
+    seen = facts(words, root, held, html, recovered)
+    return _document(title, markdown, trimmed, seen, metadata)
 
 
 def _short(markdown: str, words: int = FEW_WORDS) -> bool:
@@ -101,9 +104,18 @@ def _short(markdown: str, words: int = FEW_WORDS) -> bool:
     return len(markdown) < _CHARACTERS_A_WORD * words and count_words(markdown, words) < words
 
 
-def _document(title: str, markdown: str, trimmed: bool, seen: Facts) -> Document:
+def _document(
+    title: str, markdown: str, trimmed: bool, seen: Facts, metadata: Metadata = _UNSAID
+) -> Document:
     """The `Document`, its state judged from what the converter saw."""
-    return Document(title, markdown, trimmed, content_state(markdown, seen), seen)
+    return Document(title, markdown, trimmed, content_state(markdown, seen), seen, metadata)
+
+
+def _metadata(root: etree._Element, base: str | None) -> Metadata:
+    """What the page says of itself, read before the tree is pruned (`_metadata`)."""
+    from webtap.convert._metadata import read_metadata  # with the first page converted
+
+    return read_metadata(root, base)
 
 
 def _whole(
@@ -118,13 +130,14 @@ def _whole(
         inspect(root)
     title = find_title(root)
     base = find_base(root, base_url)
+    metadata = _metadata(root, base)
     clean(root)
     fold_copies(root)
     markdown = MarkdownConverter(base).convert(root)
     words = markdown_words(markdown)
     if words < FEW_WORDS or _short(markdown, _SHORT):
         return None
-    return _document(title or first_h1(root), markdown, False, Facts(words))
+    return _document(title or first_h1(root), markdown, False, Facts(words), metadata)
 
 
 def _copied(markdown: str) -> bool:

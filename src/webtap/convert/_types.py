@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-__all__ = ["CONTENT", "EMPTY", "SCRIPT_SHELL", "STATE_NOTES", "Document", "Facts"]
+__all__ = ["CONTENT", "EMPTY", "SCRIPT_SHELL", "STATE_NOTES", "Document", "Facts", "Metadata"]
 
 # What a converted page holds (`Document.state`): the hook for the headless-browser path (which
 # renders script shells) and the typed verdicts. `webtap.verdict.content_state` decides it.
@@ -51,6 +51,33 @@ class Facts(NamedTuple):
     (``<noscript>``, ``<template>``, JSON-LD, page props), not from its visible body."""
 
 
+class Metadata(NamedTuple):
+    """What a page says of itself: when, by whom, where (``webtap.convert._metadata`` reads
+    it; ``docs/fetch.md`` says from where). ``""`` for what the page does not say."""
+
+    published: str = ""
+    """When it was first published: an ISO 8601 date, or date and time (with the zone the page
+    gave, when it gave one)."""
+    modified: str = ""
+    """When it was last changed, the same way."""
+    author: str = ""
+    """Its author, or its authors joined by ", "."""
+    site_name: str = ""
+    """The name of the site or publication it is part of."""
+    language: str = ""
+    """Its language tag (``en``, ``de-AT``)."""
+    description: str = ""
+    """The summary it gives of itself."""
+    canonical_url: str = ""
+    """The URL it names as its own (``rel=canonical``, else ``og:url``), absolute."""
+    image: str = ""
+    """The URL of the image it names as its lead (``og:image``...), absolute."""
+
+    def fields(self) -> dict[str, str]:
+        """The fields the page said, by name (those it did not say are left out)."""
+        return {name: value for name, value in zip(self._fields, self, strict=True) if value}
+
+
 class Document(NamedTuple):
     """A converted page: its title and its Markdown."""
 
@@ -66,3 +93,5 @@ class Document(NamedTuple):
     not, why (see ``docs/convert.md``); `webtap.verdict.content_state` of ``facts``."""
     facts: Facts = Facts()
     """What the converter saw that ``state`` was decided from."""
+    metadata: Metadata = Metadata()
+    """What the page says of itself (its date, author, site...), read from the same parse."""

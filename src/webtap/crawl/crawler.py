@@ -65,10 +65,17 @@ COLUMNS = (
     "title",
     "content",
     "published",
+    "modified",
+    "author",
+    "site_name",
+    "language",
+    "description",
+    "image",
     "error_code",
     "error",
     "fetched_at",
 )
+_METADATA = ("published", "modified", "author", "site_name", "language", "description", "image")
 ATTEMPTS = 3  # fetches of a URL its host keeps answering 429 or 503
 MAX_RETRY_AFTER = 300.0  # seconds; a longer Retry-After is the row's error, not a wait
 
@@ -459,7 +466,7 @@ def _record(item: Queued, got: Got) -> dict[str, Any]:
         "status": got.status or None,
         "title": got.title,
         "content": got.content,
-        "published": got.published,
+        **{name: getattr(got.metadata, name) or None for name in _METADATA},
         "error_code": got.error_code,
         "error": got.error,
         "fetched_at": datetime.now(UTC).isoformat(timespec="seconds").replace("+00:00", "Z"),

@@ -7,9 +7,9 @@ A crawl fetches differently from ``web_fetch`` in three ways, and only those:
   the crawl to queue under its own rules (scope, robots.txt, one visit per page), so that a
   page reached by two redirects is fetched once (the hop is stopped by the ``permit`` the
   fetch's redirect loop asks before each hop);
-- it reads what a page links to, its ``rel=canonical`` and its publication date from the tree
-  the converter parses anyway (the fetch's ``inspect`` hook sees it before it is pruned), so a
-  page is parsed once;
+- it reads what a page links to and its ``rel=canonical`` from the tree the converter parses
+  anyway (the fetch's ``inspect`` hook sees it before it is pruned), so a page is parsed once;
+  its date, author and the rest are the converter's own (:class:`webtap.convert.Metadata`);
 - it always obeys robots.txt (decision: Polite crawl), and also reads its ``Crawl-delay``,
   ``Request-rate`` and ``Sitemap:`` lines, which ``web_fetch`` has no use for.
 
@@ -27,6 +27,7 @@ from urllib.parse import urljoin
 
 from protego import Protego
 
+from webtap.convert import Metadata
 from webtap.errors import HTTPError, NetworkError, WebtapError
 from webtap.fetch import fetch_limits, fetch_timeouts
 from webtap.fetch.download import Download
@@ -34,6 +35,7 @@ from webtap.fetch.judge import Inspection, judge, refusal
 from webtap.fetch.media import convert_body
 from webtap.fetch.redirects import fetch_errors, follow
 from webtap.fetch.robots import Rules, read_rules, robots_url
+from webtap.fetch.session import with_language
 from webtap.guard import Guard
 from webtap.net import ACCEPT_ENCODING, Client, Deadline, Limits, Timeouts
 from webtap.net.retry_after import retry_after
@@ -45,19 +47,6 @@ __all__ = ["Fetcher", "Got", "SiteRules"]
 ROBOTS_BYTES = 512 * 1024
 UNSAID_WAIT = 5.0  # seconds to leave a host that answers 429 or 503 without Retry-After
 _LINK_CANONICAL = re.compile(r'<\s*([^>]+)\s*>\s*;[^,]*rel\s*=\s*"?canonical"?', re.IGNORECASE)
-_JSON_LD_DATE = re.compile(r'"datePublished"\s*:\s*"([^"]{4,40})"')
-_DATE_META = (
-    "article:published_time",
-    "og:published_time",
-    "datepublished",
-    "date",
-    "pubdate",
-    "publishdate",
-    "dc.date",
-    "dc.date.issued",
-    "dcterms.created",
-    "citation_publication_date",
-)
 
 
 class Got(NamedTuple):
@@ -70,7 +59,7 @@ class Got(NamedTuple):
     retry_after: float | None = None  # seconds a 429 or 503 asked to wait
     title: str | None = None
     content: str | None = None
-    published: str | None = None
+    metadata: Metadata = Metadata()  # what the page says of itself: its date, author...
     links: tuple[str, ...] = ()
     canonical: str | None = None
     error_code: str | None = None
@@ -96,15 +85,14 @@ class _Redirected(Exception):
 
 
 class _Reading(Inspection):
-    """The fetch's inspect hook, reading also the links, the canonical URL and the date."""
+    """The fetch's inspect hook, reading also the links and the canonical URL."""
 
-    __slots__ = ("canonical", "links", "published")
+    __slots__ = ("canonical", "links")
 
     def __init__(self, url: str) -> None:
         super().__init__(url)
         self.links: tuple[str, ...] = ()
         self.canonical: str | None = None
-        self.published: str | None = None
 
     def __call__(self, root: Any) -> None:
         super().__call__(root)
@@ -117,21 +105,6 @@ class _Reading(Inspection):
             if "canonical" in str(link.get("rel")).lower().split():
                 self.canonical = urljoin(base, str(link.get("href")).strip())
                 break
-        self.published = _published(root)
-
-
-def _published(root: Any) -> str | None:
-    for meta in root.xpath("//meta[@content]"):
-        name = str(meta.get("property") or meta.get("name") or meta.get("itemprop") or "")
-        if name.lower() in _DATE_META and str(meta.get("content")).strip():
-            return str(meta.get("content")).strip()
-    for value in root.xpath("//*[@itemprop='datePublished']/@datetime"):
-        return str(value).strip() or None
-    for script in root.xpath("//script[@type='application/ld+json']/text()"):
-        found = _JSON_LD_DATE.search(str(script))
-        if found:
-            return found.group(1)
-    return None
 
 
 class Fetcher:
@@ -238,6 +211,7 @@ class Fetcher:
             converted = convert_body(
                 got.body, got.content_type, got.url, main_content=True, inspect=seen
             )
+            converted = with_language(converted, got.headers)
         verdict = judge(got, converted, seen)
         if not verdict.ok:
             raise refusal(verdict, got)
@@ -249,7 +223,7 @@ class Fetcher:
             got.url,
             title=converted.title,
             content=converted.markdown,
-            published=seen.published,
+            metadata=converted.metadata,
             links=seen.links,
             canonical=canonical,
         )

@@ -20,7 +20,7 @@ import json
 import re
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from webtap.convert import code_fence, convert
+from webtap.convert import Metadata, code_fence, convert
 from webtap.errors import ParseError
 from webtap.fetch.negotiation import markdown_title
 from webtap.protocol import loads_json
@@ -93,6 +93,8 @@ class Converted(NamedTuple):
     invisible_removed: int = 0
     state: str = "content"
     """HTML: `webtap.convert.Document.state` (whether the page holds readable content)."""
+    metadata: Metadata = Metadata()
+    """HTML: what the page says of itself (`webtap.convert.Document.metadata`)."""
 
 
 def to_markdown(
@@ -124,7 +126,10 @@ def convert_body(
     # (&#8203;), a JSON escape or a PDF's text layer all end up as the characters themselves.
     visible_title, visible = strip_invisible(title), strip_invisible(markdown)
     removed = len(title) - len(visible_title) + len(markdown) - len(visible)
-    return converted._replace(title=visible_title, markdown=visible, invisible_removed=removed)
+    metadata = Metadata(*(strip_invisible(strip_controls(value)) for value in converted.metadata))
+    return converted._replace(
+        title=visible_title, markdown=visible, invisible_removed=removed, metadata=metadata
+    )
 
 
 def _to_markdown(
@@ -238,7 +243,12 @@ def _html(
     except Exception as exc:
         raise ParseError(f"Failed to parse HTML: {type(exc).__name__}: {exc}") from None
     return Converted(
-        document.title, document.markdown, media_type, document.trimmed, state=document.state
+        document.title,
+        document.markdown,
+        media_type,
+        document.trimmed,
+        state=document.state,
+        metadata=document.metadata,
     )
 
 

@@ -71,6 +71,10 @@ class Page(NamedTuple):
     """The URL of the page's Markdown version, when ``markdown`` is that (its HTML was thin)."""
     rendered: bool = False
     """True when ``markdown`` is the page as a browser rendered it (:mod:`webtap.fetch.render`)."""
+    metadata: dict[str, str] | None = None
+    """What the page says of itself (its date, author, site, language...: the fields of
+    :class:`webtap.convert.Metadata` it said), None when it said none. A plain mapping, so that
+    a page from the cache loads no converter."""
 
 
 def fetch(
@@ -162,6 +166,7 @@ def _fetch(url: str, session: Session, model_chose: bool) -> Page:
         verdict.kind,
         markdown_url,
         step.rendered,
+        converted.metadata.fields() or None,
     )
 
 
@@ -206,7 +211,8 @@ def _markdown_source(
     if version is None:
         return None
     title = version.title or converted.title
-    return version._replace(title=title), verdict._replace(kind="content")
+    page = version._replace(title=title, metadata=converted.metadata)  # the HTML page's word
+    return page, verdict._replace(kind="content")
 
 
 def _from_cache(page: StoredPage, url: str) -> Page:
@@ -219,4 +225,5 @@ def _from_cache(page: StoredPage, url: str) -> Page:
         page.invisible_removed,
         markdown_source=page.markdown_source,
         rendered=page.rendered,
+        metadata=page.metadata,
     )

@@ -158,13 +158,17 @@ class StoredPage(NamedTuple):
     invisible_removed: int = 0  # characters taken out of title and Markdown (webtap.text)
     markdown_source: str | None = None  # the page's Markdown version, when it was used
     rendered: bool = False  # the Markdown is the page as a browser rendered it (fetch.render)
+    metadata: dict[str, str] | None = None  # what the page says of itself (Metadata.fields())
 
     @classmethod
     def from_json(cls, value: Any) -> StoredPage | None:
         try:
-            return cls(**value)
+            page = cls(**value)
         except TypeError:  # a row written by another version: a miss
             return None
+        if page.metadata is not None and not _metadata_fields(page.metadata):
+            return None
+        return page
 
     def validators(self) -> dict[str, str]:
         """The conditional request headers that ask whether this page changed."""
@@ -200,6 +204,13 @@ class StoredPage(NamedTuple):
             return requested
         fragment = self.final_fragment or urlsplit(requested).fragment
         return f"{self.final_url}#{fragment}" if fragment else self.final_url
+
+
+def _metadata_fields(value: object) -> bool:
+    """Whether a stored page's metadata is fields of text by name, as stored."""
+    return isinstance(value, dict) and all(
+        isinstance(name, str) and isinstance(text, str) for name, text in value.items()
+    )
 
 
 def kept_headers(headers: Mapping[str, str]) -> dict[str, str]:
@@ -362,6 +373,7 @@ def stored_page(
         always_revalidate=allowed.always_revalidate,
         invisible_removed=converted.invisible_removed,
         rendered=rendered,
+        metadata=converted.metadata.fields() or None,
     )
 
 

@@ -33,7 +33,7 @@ if TYPE_CHECKING:
     from webtap.fetch.redirects import Permit
     from webtap.net import Client, Deadline, Limits, Timeouts
 
-__all__ = ["Session"]
+__all__ = ["Session", "with_language"]
 
 
 class Session:
@@ -166,7 +166,7 @@ class Session:
             deadline=self.deadline(),
             inspect=seen,
         )
-        return converted, seen
+        return with_language(converted, got.headers), seen
 
     def close(self) -> None:
         """Close the client webtap made (an embedder's stays open)."""
@@ -179,3 +179,12 @@ class Session:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def with_language(converted: Converted, headers: Mapping[str, str]) -> Converted:
+    """``converted`` with the ``Content-Language`` header's language when the page itself
+    names none (``<html lang>``, ``og:locale``: `webtap.convert._metadata`)."""
+    said = headers.get("content-language", "").split(",")[0].strip()
+    if converted.metadata.language or not said or len(said) > 35 or not said.isascii():
+        return converted
+    return converted._replace(metadata=converted.metadata._replace(language=said))

@@ -5,7 +5,10 @@ only the page's main content, ``invisible_characters_removed`` when characters a
 would not see were taken out of the page (:func:`webtap.text.strip_invisible`),
 ``verdict`` and ``notice`` when only a paywalled article's teaser came back, and
 ``markdown_source`` when the content is the page's own Markdown version, and ``rendered`` when
-it is the page as a browser rendered it (:mod:`webtap.fetch.render`). A failure's added
+it is the page as a browser rendered it (:mod:`webtap.fetch.render`), and what the page says of
+itself (:class:`webtap.convert.Metadata`: ``published``, ``modified``, ``author``,
+``site_name``, ``language``, ``description``, ``canonical_url``, ``image``), each only when the
+page says it. A failure's added
 fields (``retryable``, ``retry_with``, ``verdict``, ``vendor``...) are its error's
 (:meth:`webtap.errors.WebtapError.to_response`).
 """
@@ -61,6 +64,7 @@ def web_fetch(
         response["markdown_source"] = page.markdown_source
     if page.rendered:
         response["rendered"] = True
+    response.update(page.metadata or {})
     if page.verdict != "content":
         from webtap.verdict import Verdict  # the classifier: not for a page from the cache
 

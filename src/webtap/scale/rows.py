@@ -1,12 +1,12 @@
 """Fetch and ask over tables: callables that take an Arrow batch and return one.
 
 :class:`FetchPages` reads a URL column and adds the pages (final URL, title, Markdown, verdict,
-error); :class:`AskRows` reads context and prompt columns and adds the model's answers (answer,
-error). Both keep every input column, never raise for a row (an error is a value, as in SQL),
-and run a batch's rows concurrently on the same thread pools, caches and retries as on one
-machine. They are what ``Dataset.map_batches`` runs on Ray (:mod:`webtap.scale.cluster`), what a
-Spark UDF runs (:mod:`webtap.scale.udfs`), and what ``webtap batch`` runs locally
-(:mod:`webtap.scale.batch`).
+error, and what each page says of itself: published, author, site name...); :class:`AskRows`
+reads context and prompt columns and adds the model's answers (answer, error). Both keep every
+input column, never raise for a row (an error is a value, as in SQL), and run a batch's rows
+concurrently on the same thread pools, caches and retries as on one machine. They are what
+``Dataset.map_batches`` runs on Ray (:mod:`webtap.scale.cluster`), what a Spark UDF runs
+(:mod:`webtap.scale.udfs`), and what ``webtap batch`` runs locally (:mod:`webtap.scale.batch`).
 
 A fetch first waits for its host's turn in a politeness budget (``WEBTAP_HOST_RATE`` requests a
 second per host, 1 by default), kept in the same store as the keys' budgets
@@ -39,6 +39,7 @@ if TYPE_CHECKING:
 __all__ = [
     "ASK_COLUMNS",
     "FETCH_COLUMNS",
+    "METADATA_COLUMNS",
     "TYPED_COLUMNS",
     "AskRows",
     "FetchPages",
@@ -50,7 +51,18 @@ __all__ = [
 ]
 
 HOST_WAIT = 600.0  # seconds a fetch may wait for its host's turn
-FETCH_COLUMNS = ("final_url", "title", "markdown", "verdict", "error")
+# The page's metadata (webtap.convert.Metadata) after the spec's columns, NULL when unsaid.
+METADATA_COLUMNS = (
+    "published",
+    "modified",
+    "author",
+    "site_name",
+    "language",
+    "description",
+    "canonical_url",
+    "image",
+)
+FETCH_COLUMNS = ("final_url", "title", "markdown", "verdict", "error", *METADATA_COLUMNS)
 ASK_COLUMNS = ("answer", "error")
 TYPED_COLUMNS = ("answer", "sources", "error")  # ask with a schema: answer is typed
 OK = "OK"
@@ -64,6 +76,14 @@ class Fetched(NamedTuple):
     markdown: str | None
     verdict: str | None
     error: str | None
+    published: str | None = None
+    modified: str | None = None
+    author: str | None = None
+    site_name: str | None = None
+    language: str | None = None
+    description: str | None = None
+    canonical_url: str | None = None
+    image: str | None = None
 
 
 class Stop:
@@ -118,7 +138,15 @@ def fetch_row(url: str | None, mode: str | None = None, polite: bool = True) -> 
         return Fetched(None, None, None, exc.code, redact(exc.message))
     except Exception as exc:  # a bug: a value too, never a failed job
         return Fetched(None, None, None, "INTERNAL_ERROR", f"{type(exc).__name__} (a bug)")
-    return Fetched(page.url, page.title, page.markdown, page_verdict(page), None)
+    said = page.metadata or {}
+    return Fetched(
+        page.url,
+        page.title,
+        page.markdown,
+        page_verdict(page),
+        None,
+        *(said.get(name) for name in METADATA_COLUMNS),
+    )
 
 
 def page_verdict(page: Page) -> str:

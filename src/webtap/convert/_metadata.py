@@ -1,0 +1,533 @@
+"""What a page says of itself: when it was published and changed, by whom, on what site, in
+what language, its summary, its own URL and its lead image (a `Metadata`).
+
+Read from the tree the converter parsed, before it prunes it (the head, the data scripts and
+the attributes are still there): no second parse. Each field comes from the first source that
+gives it, in order of trust:
+
+1. JSON-LD (``@graph``, arrays, nested and referenced author and publisher objects); the
+   article's own object before a web page's, a web page's before any other;
+2. Open Graph and ``article:*`` (``article:published_time``, ``og:site_name``...);
+3. other ``<meta>``: ``author``, ``date``, Dublin Core (``DC.*``, ``dcterms.*``),
+   ``citation_*``, ``parsely-*``, ``sailthru.*`` and their kin;
+4. the article's ``<time datetime>`` (one marked ``pubdate``, else the first in the
+   article's header, after its title);
+5. microdata (``itemprop="datePublished"``, ``itemprop="author"``);
+6. the date line a reader sees by the title ("12 March 2024", "12.03.2024", "Par Jean
+   Dupont"), only whole dates (`webtap.convert._dates`): "3 days ago" is none, and neither is
+   the date in the site's header chrome, nor a copyright year.
+
+Language comes from ``<html lang>``, else ``og:locale``, else a ``<meta>`` naming it (the
+fetch adds the ``Content-Language`` header's after that). URLs are made absolute against the
+page's.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from urllib.parse import urljoin
+
+from lxml import etree
+
+from webtap.convert._dates import day_number, iso_date, spoken_date
+from webtap.convert._schema import json_objects
+from webtap.convert._types import Metadata
+
+__all__ = ["read_metadata"]
+
+# One pass in C over what may say something: <meta>, <link>, JSON-LD, <time> and microdata.
+_SOURCES = etree.XPath(
+    "//meta|//link[@rel]|//script[@type='application/ld+json']|//time|//*[@itemprop]"
+)
+
+# <meta> names (property, name, itemprop or http-equiv; lower case) by field, in order.
+_OPEN_GRAPH = {
+    "published": ("article:published_time", "og:published_time", "og:article:published_time",
+                  "article:published", "og:pubdate"),
+    "modified": ("article:modified_time", "og:updated_time", "og:article:modified_time",
+                 "article:modified"),
+    "author": ("article:author", "og:article:author", "book:author"),
+    "site_name": ("og:site_name",),
+    "description": ("og:description", "twitter:description"),
+    "canonical_url": ("og:url",),
+    "image": ("og:image", "og:image:url", "og:image:secure_url", "twitter:image",
+              "twitter:image:src"),
+    "language": ("og:locale",),
+}  # fmt: skip
+_META = {
+    "published": (
+        "datepublished", "date", "pubdate", "publishdate", "publish-date", "publish_date",
+        "publication_date", "pub_date", "dc.date", "dc.date.issued", "dc.date.created",
+        "dc.date.published", "dcterms.issued", "dcterms.created", "dcterms.date",
+        "citation_publication_date", "citation_date", "citation_online_date",
+        "parsely-pub-date", "sailthru.date", "article.published", "article_date_original",
+        "originalpublicationdate", "bt:pubdate", "date.release", "prism.publicationdate",
+        "dateCreated".lower(), "creation_date", "created", "og:release_date",
+    ),
+    "modified": (
+        "datemodified", "dc.date.modified", "dcterms.modified", "last-modified", "lastmod",
+        "article.updated", "revised", "sailthru.lastmodified", "parsely-updated",
+    ),
+    "author": (
+        "author", "parsely-author", "sailthru.author", "dc.creator", "dcterms.creator",
+        "citation_author", "byl", "article.author", "creator",
+    ),
+    "site_name": ("application-name", "publisher", "dc.publisher", "citation_journal_title"),
+    "description": ("description", "dc.description", "dcterms.abstract"),
+    "language": ("content-language", "language", "dc.language", "citation_language"),
+}  # fmt: skip
+# A name that may be given more than once, each time for another author.
+_LISTED = ("citation_author", "dc.creator", "author", "article:author", "parsely-author")
+
+_ARTICLE = re.compile(r"Article$|Posting$|^Report$|^Recipe$|^Review$|^Thesis$|^Chapter$")
+_PAGE = re.compile(r"Page$")
+_NOT_THE_PIECE = frozenset((
+    "Comment", "Answer", "Question", "Person", "Organization", "ImageObject", "BreadcrumbList",
+    "ListItem", "SiteNavigationElement",
+))  # fmt: skip
+_PAGE_RANK = 1  # `_rank` of a web page's object
+_ANY_RANK = 2
+_LD_DATE = re.compile(r'"date(Published|Modified)"\s*:\s*"([^"]{4,40})"')
+
+# Where a page's date line is not: its chrome and what comes after the piece.
+# A class or id naming a part of the page that is not the piece (a token, or a token's part
+# between dashes: "comment-list", "site-footer"; not "has-sidebar", a layout's name).
+_ASIDE = re.compile(
+    r"(?<![\w-])(?!has-|with-|no-)(?:[\w]+[-_])*(?:comments?|footer|sidebar|related|recommended"
+    r"|newsletter|widget|breadcrumbs?|trending|popular|navbar|masthead|teaser)(?:[-_][\w-]*)?(?![\w-])",
+    re.I,
+)
+_BYLINE = re.compile(
+    r"^\s*(?:by|von|par|por|di|door|av|przez|autor(?:ka)?|author|text|texte|written by)"
+    r"\s*:?\s+(?P<name>[^\W\d_][\w.'’-]*(?:\s+(?:[^\W\d_][\w.'’-]*|de|van|von|der|la|le)){0,4})",
+    re.I,
+)
+_DATE_LINE = 160  # characters a line holding a date may have to be a date line, not a sentence
+_AFTER_TITLE = 60  # text nodes after the title a date line may be in
+_BEFORE_TITLE = 8  # ... and before it (a kicker's date above the title)
+_LONGEST = 300  # characters of a description or author kept
+_DIGITS = re.compile(r"\d\d")
+_SHOWN = "[normalize-space()][not(parent::script or parent::style or parent::noscript)]"
+_LANGUAGE = re.compile(r"[A-Za-z]{2,3}(?:-[A-Za-z0-9]{1,8})*")
+_AMERICAN = ("en-us", "en")
+
+
+def read_metadata(root: etree._Element, base: str | None) -> Metadata:
+    """The page's `Metadata`, from its tree as parsed (before `webtap.convert._html.clean`).
+    ``base``: the URL its links resolve against."""
+    metas: dict[str, list[str]] = {}
+    canonical = ""
+    images: list[str] = []
+    scripts: list[str] = []
+    times: list[etree._Element] = []
+    props: list[etree._Element] = []
+    for el in _SOURCES(root):
+        tag = el.tag
+        if tag == "meta":
+            _meta(el, metas)
+        elif tag == "link":
+            rel = (el.get("rel") or "").lower().split()
+            if "canonical" in rel and not canonical:
+                canonical = (el.get("href") or "").strip()
+            elif "image_src" in rel:
+                images.append((el.get("href") or "").strip())
+        elif tag == "script":
+            if el.text:
+                scripts.append(el.text)
+        elif tag == "time":
+            times.append(el)
+        if el.get("itemprop") and tag not in ("meta", "link", "script"):
+            props.append(el)
+    ld = _LinkedData(scripts)
+    language = _language(root.get("lang") or root.get("xml:lang") or "") or _language(
+        _first(_named(metas, _OPEN_GRAPH["language"]), _named(metas, _META["language"]),
+               ld.get("language"))
+    )  # fmt: skip
+    published = _date(ld.get("published"), metas, "published")
+    if not published:
+        published = _time_date(times, root) or _microdata_date(props, "datePublished")
+    seen = _seen_date(root, _american(language))
+    if not published or (seen and _day_off(published, seen)):
+        published = seen
+    modified = _date(ld.get("modified"), metas, "modified") or _microdata_date(
+        props, "dateModified"
+    )
+    author = (
+        _author(ld.get("author", people=True))
+        or _author(_named(metas, _OPEN_GRAPH["author"]))
+        or _author(_named(metas, _META["author"]))
+        or _microdata_author(props)
+        or _seen_author(root)
+        or _author(ld.get("author"))
+    )
+    site = _first(_named(metas, _OPEN_GRAPH["site_name"]), ld.site_name(),
+                  _named(metas, _META["site_name"]))  # fmt: skip
+    description = _first(ld.get("description", _PAGE_RANK),
+                         _named(metas, _OPEN_GRAPH["description"]),
+                         _named(metas, _META["description"]))  # fmt: skip
+    canonical = canonical or _absolute(_named(metas, _OPEN_GRAPH["canonical_url"]), None)
+    image = _first(_named(metas, _OPEN_GRAPH["image"]), ld.get("image"), images,
+                   _microdata_text(props, "image"))  # fmt: skip
+    return Metadata(
+        published=published,
+        modified=modified,
+        author=author,
+        site_name=_clean(site),
+        language=language,
+        description=_clean(description),
+        canonical_url=_absolute(canonical, base),
+        image=_absolute(image, base),
+    )
+
+
+# --- <meta> ------------------------------------------------------------------------------------
+
+
+def _meta(el: etree._Element, metas: dict[str, list[str]]) -> None:
+    content = el.get("content")
+    if content is None or not content.strip():
+        return
+    for attribute in ("property", "name", "itemprop", "http-equiv"):
+        name = el.get(attribute)
+        if name:
+            metas.setdefault(name.strip().lower(), []).append(content.strip())
+
+
+def _named(metas: dict[str, list[str]], names: tuple[str, ...]) -> list[str]:
+    """The values of the first of ``names`` the page gives: every value of a name that may
+    be given once per author, else the first."""
+    for name in names:
+        values = metas.get(name)
+        if values:
+            return values if name in _LISTED else values[:1]
+    return []
+
+
+def _date(ld_dates: list[str], metas: dict[str, list[str]], field: str) -> str:
+    """The first of JSON-LD's, Open Graph's and the other ``<meta>`` dates that reads."""
+    for values in (ld_dates, _named(metas, _OPEN_GRAPH[field]), *_each(metas, _META[field])):
+        for value in values:
+            day = iso_date(value)
+            if day:
+                return day
+    return ""
+
+
+def _each(metas: dict[str, list[str]], names: tuple[str, ...]) -> Iterator[list[str]]:
+    for name in names:
+        if name in metas:
+            yield metas[name][:1]
+
+
+# --- JSON-LD -----------------------------------------------------------------------------------
+
+
+class _LinkedData:
+    """The page's JSON-LD objects, the piece's own first (an article's, then a web page's)."""
+
+    def __init__(self, scripts: list[str]) -> None:
+        self.objects: list[tuple[int, dict]] = []
+        self.dates: dict[str, list[str]] = {"published": [], "modified": []}
+        ids: dict[str, dict] = {}
+        ranked: list[tuple[int, int, dict]] = []
+        for text in scripts:
+            value = _loads(text)
+            if value is None:  # broken JSON: its dates, at least, as they are written
+                for kind, when in _LD_DATE.findall(text):
+                    self.dates["published" if kind == "Published" else "modified"].append(when)
+                continue
+            for obj in json_objects(value):
+                if isinstance(obj.get("@id"), str) and len(obj) > 1:
+                    ids.setdefault(obj["@id"], obj)
+                rank = _rank(obj)
+                if rank is not None:
+                    ranked.append((rank, len(ranked), obj))
+        self.ids = ids
+        self.objects = [(rank, obj) for rank, _, obj in sorted(ranked, key=lambda item: item[:2])]
+
+    def get(self, field: str, rank: int = _ANY_RANK, people: bool = False) -> list[str]:
+        """The values the objects give ``field``, the piece's first (only objects of ``rank``
+        or better: `_rank`); ``people``: not an organisation (a site named as the author of its
+        pages, when a byline names a person)."""
+        if self.dates.get(field):
+            return self.dates[field]
+        keys = _LD_KEYS[field]
+        for kind, obj in self.objects:
+            if kind > rank:
+                break
+            values = [v for k in keys for v in self._values(obj.get(k), field, people)]
+            if values:
+                return values
+        return []
+
+    def site_name(self) -> list[str]:
+        """The publisher's name of the piece or its page, else the web site's."""
+        for kind, obj in self.objects:
+            if kind > _PAGE_RANK:
+                break
+            names = self._values(obj.get("publisher") or obj.get("isPartOf"), "site_name")
+            if names:
+                return names
+        for _, obj in self.objects:
+            if obj.get("@type") == "WebSite":
+                return self._values(obj.get("name"), "site_name")
+        return []
+
+    def _values(self, value: object, field: str, people: bool = False) -> list[str]:
+        """Text of a JSON-LD value: a string, an object's name (or url, for an image), each
+        of a list's; an object that only refers to another (``{"@id": ...}``) is that one."""
+        if isinstance(value, str):
+            return [value] if value.strip() else []
+        if isinstance(value, list):
+            return [v for item in value[:10] for v in self._values(item, field, people)][:10]
+        if isinstance(value, dict):
+            if set(value) <= {"@id", "@type"} and value.get("@id") in self.ids:
+                value = self.ids[str(value["@id"])]
+            if people and value.get("@type") in ("Organization", "NewsMediaOrganization"):
+                return []
+            name = value.get("url" if field == "image" else "name")
+            if field == "image" and name is None:
+                name = value.get("contentUrl")
+            return self._values(name, field) if isinstance(name, str | list) else []
+        return []
+
+
+_LD_KEYS = {
+    "published": ("datePublished", "dateCreated", "uploadDate"),
+    "modified": ("dateModified",),
+    "author": ("author", "creator"),
+    "description": ("description",),
+    "image": ("image", "thumbnailUrl"),
+    "language": ("inLanguage",),
+}
+
+
+def _loads(text: str) -> object | None:
+    text = text.strip()
+    if text.startswith("<!--"):
+        text = text[4:].rsplit("-->", 1)[0]
+    try:
+        return json.loads(text.rstrip(";"), strict=False)
+    except ValueError:
+        return None
+
+
+def _rank(obj: dict) -> int | None:
+    """0 for an article's object, 1 for a web page's, 2 for another that may speak of the
+    page; None for one that does not (a comment, a person, a breadcrumb)."""
+    kinds = obj.get("@type")
+    names = [kinds] if isinstance(kinds, str) else [k for k in kinds or () if isinstance(k, str)]
+    if any(_ARTICLE.search(kind) for kind in names):
+        return 0
+    if any(_PAGE.search(kind) for kind in names):
+        return 1
+    if not names or any(kind in _NOT_THE_PIECE for kind in names):
+        return None
+    return 2
+
+
+# --- The tree: <time>, microdata, the date line ------------------------------------------------
+
+
+def _time_date(times: list[etree._Element], root: etree._Element) -> str:
+    """The date of the ``<time>`` marked ``pubdate`` or ``datePublished``, else of the first
+    in the piece's head (after its title, not in its chrome or comments)."""
+    for el in times:
+        marked = (
+            el.get("pubdate") is not None
+            or "datepublished" in (el.get("itemprop") or "").lower()
+            or "publish" in (el.get("class") or "").lower()
+        )
+        if marked:
+            day = iso_date(el.get("datetime") or el.text or "")
+            if day:
+                return day
+    title = _title(root)
+    if title is None:
+        return ""
+    near = _near(title)
+    for el in times:
+        if el.get("datetime") and _in(el, near) and not _aside(el):
+            day = iso_date(el.get("datetime") or "")
+            if day:
+                return day
+    return ""
+
+
+def _day_off(given: str, seen: str) -> bool:
+    """Whether the date a page's data gives is a day off the one its reader sees: the data's
+    time is in another zone (UTC) than the site's, and the reader's day is the page's."""
+    first, second = day_number(given), day_number(seen)
+    return first is not None and second is not None and abs(first - second) == 1
+
+
+def _microdata_date(props: list[etree._Element], name: str) -> str:
+    for el in props:
+        if name in (el.get("itemprop") or "").split():
+            day = iso_date(el.get("content") or el.get("datetime") or _text(el))
+            if day:
+                return day
+    return ""
+
+
+def _microdata_text(props: list[etree._Element], name: str) -> list[str]:
+    for el in props:
+        if name in (el.get("itemprop") or "").split():
+            value = el.get("content") or el.get("src") or el.get("href")
+            if value:
+                return [value]
+    return []
+
+
+def _microdata_author(props: list[etree._Element]) -> str:
+    for el in props:
+        if "author" in (el.get("itemprop") or "").split() and not _aside(el):
+            named = [p for p in el.iter() if "name" in (p.get("itemprop") or "").split()]
+            value = (named[0].get("content") or _text(named[0])) if named else ""
+            author = _author([value or el.get("content") or _text(el)])
+            if author:
+                return author
+    return ""
+
+
+def _seen_date(root: etree._Element, month_first: bool) -> str:
+    """The date on the line a reader sees by the title: among the text after it (and a little
+    before it, in the same block), a short line, not in the page's chrome or comments."""
+    for text, parent in _lines(root):
+        if len(text) <= _DATE_LINE and _DIGITS.search(text) and not _aside(parent):
+            day = spoken_date(text, month_first)
+            if day:
+                return day
+    return ""
+
+
+def _seen_author(root: etree._Element) -> str:
+    """The name on a byline by the title ("By Jane Doe", "Von Max Muster", "Par ...")."""
+    for text, parent in _lines(root):
+        found = _BYLINE.match(text) if len(text) <= _DATE_LINE else None
+        if found and not _aside(parent):
+            author = _author([found["name"]])
+            if author and any(c.isupper() for c in author[:1]):
+                return author
+    return ""
+
+
+def _lines(root: etree._Element) -> Iterator[tuple[str, etree._Element]]:
+    """The text by the page's title, nearest first (after it, then before it in its block),
+    and the element holding it (the caller asks `_aside` of those it may take)."""
+    title = _title(root)
+    if title is None:
+        return
+    near = _near(title)
+    after = title.xpath(f"following::text(){_SHOWN}[position() <= {_AFTER_TITLE}]")
+    before = title.xpath(f"preceding::text(){_SHOWN}[position() <= {_BEFORE_TITLE}]")
+    for node in after:
+        parent = node.getparent()
+        if parent is not None:
+            yield " ".join(str(node).split()), parent
+    for node in reversed(before):
+        parent = node.getparent()
+        if parent is not None and _in(parent, near):
+            yield " ".join(str(node).split()), parent
+
+
+def _title(root: etree._Element) -> etree._Element | None:
+    """The piece's title heading: the first ``<h1>`` with text in its article, else in the
+    page."""
+    for path in ("//article//h1", "//main//h1", "//h1"):
+        for el in root.xpath(path):
+            if _text(el):
+                return el
+    return None
+
+
+def _near(title: etree._Element) -> etree._Element:
+    """The block the title heads: its article, else its parent's parent."""
+    for ancestor in title.iterancestors("article"):
+        return ancestor
+    parent = title.getparent()
+    grand = parent.getparent() if parent is not None else None
+    if grand is None or grand.tag in ("body", "html"):
+        return parent if parent is not None else title
+    return grand
+
+
+def _in(el: etree._Element, block: etree._Element) -> bool:
+    return el is block or any(a is block for a in el.iterancestors())
+
+
+def _aside(el: etree._Element) -> bool:
+    """Whether ``el`` is in the page's chrome or after the piece (a footer, comments,
+    related links), by its tags or its classes."""
+    for node in (el, *el.iterancestors()):
+        if node.tag in ("body", "html"):  # its classes name the page's layout, not a part
+            return False
+        if node.tag in ("footer", "aside", "nav"):
+            return True
+        names = f"{node.get('class') or ''} {node.get('id') or ''}"
+        if names.strip() and _ASIDE.search(names):
+            return True
+        if node.tag in ("article", "main"):  # the piece itself: what holds it is not asked
+            return False
+    return False
+
+
+# --- Values ------------------------------------------------------------------------------------
+
+
+def _first(*sources: list[str]) -> list[str]:
+    for values in sources:
+        kept = [v for v in values if v and v.strip()]
+        if kept:
+            return kept
+    return []
+
+
+def _text(el: etree._Element) -> str:
+    return " ".join("".join(el.itertext()).split())
+
+
+def _clean(values: list[str], longest: int = _LONGEST) -> str:
+    text = " ".join(values[0].split()) if values else ""
+    return text if len(text) <= longest else text[: longest - 1].rstrip() + "…"
+
+
+def _author(values: list[str]) -> str:
+    """Authors' names, each once, joined by ", "; not a URL (``article:author`` often is a
+    profile's), an e-mail address or a handle."""
+    names: list[str] = []
+    for value in values:
+        for name in re.split(r"\s*(?:;|\||\band\b|\bund\b|\bet\b|\bi\b|&)\s*", value):
+            name = " ".join(name.split()).strip(" ,")
+            name = re.sub(r"^(?:by|von|par|por)\s+", "", name, flags=re.I)
+            if not name or "://" in name or "@" in name or name.startswith("www."):
+                continue
+            if len(name) > 80 or not any(c.isalpha() for c in name):
+                continue
+            if name not in names:
+                names.append(name)
+    return _clean([", ".join(names)]) if names else ""
+
+
+def _language(value: str | list[str]) -> str:
+    text = (value[0] if isinstance(value, list) and value else value) or ""
+    text = str(text).strip().replace("_", "-").split(",")[0].strip()
+    return text if _LANGUAGE.fullmatch(text) else ""
+
+
+def _american(language: str | list[str]) -> bool:
+    text = _language(language).lower()
+    return text in _AMERICAN
+
+
+def _absolute(values: str | list[str], base: str | None) -> str:
+    text = (values[0] if isinstance(values, list) and values else values) or ""
+    text = str(text).strip()
+    if not text or text.lower().startswith(("javascript:", "data:")):
+        return ""
+    try:
+        return urljoin(base, text) if base else text
+    except ValueError:
+        return ""

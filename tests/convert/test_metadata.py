@@ -1,0 +1,153 @@
+"""Page metadata (issue 32): each source, the order of trust, and the dates that are none."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from webtap.convert import Metadata, convert
+
+BODY = "<p>" + "The harbour filled with boats and gulls as the tide came in. " * 20 + "</p>"
+
+
+def metadata(head: str, body: str = "", url: str = "https://news.example/a/story") -> Metadata:
+    page = f"<html><head>{head}</head><body>{body or '<h1>Story</h1>' + BODY}</body></html>"
+    return convert(page, url, main_content=True).metadata
+
+
+def ld(value: object) -> str:
+    return f'<script type="application/ld+json">{json.dumps(value)}</script>'
+
+
+def test_json_ld_graph_with_referenced_author_and_publisher() -> None:
+    graph = {"@context": "https://schema.org", "@graph": [
+        {"@type": "WebSite", "@id": "#site", "name": "Example Site"},
+        {"@type": "Person", "@id": "#jane", "name": "Jane Doe"},
+        {"@type": "WebPage", "@id": "#page", "datePublished": "2020-01-01"},
+        {"@type": ["NewsArticle"], "datePublished": "2024-03-12T10:00:00+01:00",
+         "dateModified": "2024-03-14T08:00:00Z", "author": [{"@id": "#jane"},
+         {"@type": "Person", "name": "Max Muster"}], "publisher": {"@type": "Organization",
+         "name": "The Daily"}, "image": {"@type": "ImageObject", "url": "/lead.jpg"},
+         "description": "What happened at the harbour."},
+    ]}  # fmt: skip
+    said = metadata(ld(graph))
+    assert said.published == "2024-03-12T10:00:00+01:00"  # the article's, not the page's
+    assert said.modified == "2024-03-14T08:00:00Z"
+    assert said.author == "Jane Doe, Max Muster"
+    assert said.site_name == "The Daily"
+    assert said.image == "https://news.example/lead.jpg"
+    assert said.description == "What happened at the harbour."
+
+
+def test_open_graph_and_article_meta() -> None:
+    said = metadata(
+        '<meta property="article:published_time" content="2023-07-01T09:30:00+0200">'
+        '<meta property="article:modified_time" content="2023-07-02">'
+        '<meta property="article:author" content="https://facebook.com/someone">'
+        '<meta name="author" content="Anna Nowak">'
+        '<meta property="og:site_name" content="Gazeta">'
+        '<meta property="og:locale" content="pl_PL">'
+        '<meta property="og:description" content="  Opis   strony ">'
+        '<meta property="og:url" content="https://news.example/canonical">'
+        '<meta property="og:image" content="img/a.png">'
+    )
+    assert said == Metadata(
+        published="2023-07-01T09:30:00+02:00",
+        modified="2023-07-02",
+        author="Anna Nowak",  # a profile's URL is no name
+        site_name="Gazeta",
+        language="pl-PL",
+        description="Opis strony",
+        canonical_url="https://news.example/canonical",
+        image="https://news.example/a/img/a.png",
+    )
+
+
+@pytest.mark.parametrize(
+    ("meta", "expected"),
+    [
+        ('<meta name="DC.date.issued" content="2019-05-04">', "2019-05-04"),
+        ('<meta name="citation_publication_date" content="2018/02/03">', "2018-02-03"),
+        ('<meta name="parsely-pub-date" content="2021-11-30T12:00:00Z">', "2021-11-30T12:00:00Z"),
+        ('<meta name="sailthru.date" content="Tue, 12 Mar 2024 10:00:00 GMT">', "2024-03-12"),
+        ('<meta name="date" content="20170809">', "2017-08-09"),
+    ],
+)
+def test_named_meta_dates(meta: str, expected: str) -> None:
+    assert metadata(meta).published == expected
+
+
+def test_citation_authors_each_once_and_the_canonical_link() -> None:
+    said = metadata(
+        '<meta name="citation_author" content="Curie, Marie">'
+        '<meta name="citation_author" content="Pierre Curie">'
+        '<link rel="canonical" href="/papers/1">'
+    )
+    assert said.author == "Curie, Marie, Pierre Curie"
+    assert said.canonical_url == "https://news.example/papers/1"
+
+
+def test_time_in_the_article_and_microdata() -> None:
+    footer = '<footer><time datetime="2026-01-01">now</time></footer>'
+    timed = metadata(
+        "",
+        f'<article><h1>Story</h1><time datetime="2022-02-22">Feb 22</time>{BODY}</article>{footer}',
+    )
+    assert timed.published == "2022-02-22"
+    marked = metadata("", '<div itemscope itemtype="https://schema.org/BlogPosting">'
+                      '<h1>Story</h1><span itemprop="author" itemscope><span itemprop="name">'
+                      'Lee Chan</span></span><meta itemprop="datePublished" content="2021-06-05">'
+                      f"{BODY}</div>")  # fmt: skip
+    assert (marked.published, marked.author) == ("2021-06-05", "Lee Chan")
+
+
+@pytest.mark.parametrize(
+    ("line", "lang", "day", "author"),
+    [
+        ("By Jane Doe | March 12, 2024", "en", "2024-03-12", "Jane Doe"),
+        ("Von Max Muster, 12. März 2024", "de", "2024-03-12", "Max Muster"),
+        ("Par Jean Dupont, le 1er mars 2024", "fr", "2024-03-01", "Jean Dupont"),
+        ("Autor: Anna Kowalska, 12 marca 2024", "pl", "2024-03-12", "Anna Kowalska"),
+        ("12.03.2024", "de", "2024-03-12", ""),
+        ("03/04/2024", "en-US", "2024-03-04", ""),
+        ("03/04/2024", "fr", "2024-04-03", ""),
+        ("März 12, 2024", "de", "2024-03-12", ""),
+    ],
+)
+def test_the_visible_date_line(line: str, lang: str, day: str, author: str) -> None:
+    page = f'<html lang="{lang}"><body><div><div><h1>Story</h1><p>{line}</p>{BODY}</div></div>'
+    said = convert(page, main_content=True).metadata
+    assert (said.published, said.author, said.language) == (day, author, lang)
+
+
+@pytest.mark.parametrize(
+    "line", ["3 days ago", "vor 3 Tagen", "il y a 3 jours", "wczoraj", "yesterday", "March 2024"]
+)
+def test_relative_and_partial_dates_are_none(line: str) -> None:
+    assert metadata("", f"<div><div><h1>Story</h1><p>{line}</p>{BODY}</div></div>").published == ""
+
+
+def test_json_ld_beats_the_footer_and_the_chrome_s_today() -> None:
+    body = (
+        "<header><p>Friday, 1 May 2026</p></header><main><h1>Story</h1>" + BODY + "</main>"
+        "<footer><p>© 2025 The Daily, updated 3 January 2026</p></footer>"
+    )
+    assert metadata(ld({"@type": "Article", "datePublished": "2024-03-12"}), body).published == (
+        "2024-03-12"
+    )
+    assert metadata("", body).published == ""  # neither the masthead's today nor the footer
+
+
+def test_a_day_the_reader_sees_beats_data_a_day_off() -> None:
+    body = f"<article><h1>Story</h1><p>Nov. 19, 2019 5:50 PM</p>{BODY}</article>"
+    head = ld({"@type": "NewsArticle", "datePublished": "2019-11-20T01:50:59Z"})
+    assert metadata(head, body).published == "2019-11-19"
+
+
+def test_language_order_and_no_metadata() -> None:
+    assert metadata('<meta property="og:locale" content="de_AT">').language == "de-AT"
+    page = '<html lang="fr"><head><meta property="og:locale" content="en_US"></head><p>x</p>'
+    assert convert(page).metadata.language == "fr"
+    assert convert("<p>Hello</p>").metadata == Metadata()
+    assert Metadata(author="A").fields() == {"author": "A"}

@@ -18,6 +18,7 @@ import json
 import logging
 import sys
 import threading
+from collections.abc import Callable
 from typing import Any
 
 from webtap.cli._output import cell, err_console, exit_abandoned, fail
@@ -28,7 +29,7 @@ from webtap.scale.rows import Stop
 from webtap.settings import BATCH_STOP_WAIT
 from webtap.signals import run_stoppable
 
-__all__ = ["BatchProgress", "run", "stop_run"]
+__all__ = ["BatchProgress", "run", "run_resumable", "stop_run"]
 
 
 def _schema(given: str | None) -> str | None:
@@ -73,25 +74,38 @@ def run(args: argparse.Namespace) -> int:
             stop=stop,
         )
 
-    try:
-        result = run_stoppable(work, lambda: stop_run(stop), BATCH_STOP_WAIT.get(), done)
-    except WebtapError as exc:
-        return fail(exc.message)
-    except KeyboardInterrupt as exc:
-        if progress is not None:
-            progress.end()
-        err_console().print(
-            f"[dim]The rows finished so far are kept; run the same command again to go on "
-            f"({cell(args.target)}.parts/).[/dim]"
-        )
-        if not done.is_set():
-            exit_abandoned(exc)
-        raise
+    kept = (
+        "The rows finished so far are kept; run the same command again to go on "
+        f"({cell(args.target)}.parts/)."
+    )
+    result = run_resumable(work, stop, done, progress, kept)
+    if isinstance(result, int):
+        return result
     err_console().print(
         f"{result.total} rows: {result.skipped} already in {cell(result.output)}, "
         f"{result.done} done now, {result.errors} of them with an error."
     )
     return 0
+
+
+def run_resumable(
+    work: Callable[[], Any], stop: Stop, done: threading.Event, progress: Any, kept: str
+) -> Any:
+    """``work()`` stoppable by signal (:func:`webtap.signals.run_stoppable`), as ``webtap
+    batch`` and ``webtap crawl`` run: its result, or the exit status of a failure (one line on
+    stderr). A stop says ``kept`` (what the next run goes on from) and exits as the signal
+    asks, once the run has wound down or ``WEBTAP_BATCH_STOP_WAIT`` has passed."""
+    try:
+        return run_stoppable(work, lambda: stop_run(stop), BATCH_STOP_WAIT.get(), done)
+    except WebtapError as exc:
+        return fail(exc.message)
+    except KeyboardInterrupt as exc:
+        if progress is not None:
+            progress.end()
+        err_console().print(f"[dim]{kept}[/dim]")
+        if not done.is_set():
+            exit_abandoned(exc)
+        raise
 
 
 def stop_run(stop: Any) -> None:

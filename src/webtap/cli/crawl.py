@@ -16,14 +16,11 @@ import sys
 import threading
 from typing import Any
 
-from webtap.cli._output import cell, err_console, exit_abandoned, fail
-from webtap.cli.batch import BatchProgress, stop_run
+from webtap.cli._output import cell, err_console, fail
+from webtap.cli.batch import BatchProgress, run_resumable
 from webtap.crawl.crawler import CrawlOptions, run_crawl
 from webtap.crawl.sites import run_sites, sites_dir
-from webtap.errors import WebtapError
 from webtap.scale.rows import Stop
-from webtap.settings import BATCH_STOP_WAIT
-from webtap.signals import run_stoppable
 
 __all__ = ["run"]
 
@@ -73,20 +70,12 @@ def run(args: argparse.Namespace) -> int:
             stop=stop,
         )
 
-    try:
-        result = run_stoppable(work, lambda: stop_run(stop), BATCH_STOP_WAIT.get(), done)
-    except WebtapError as exc:
-        return fail(exc.message)
-    except KeyboardInterrupt as exc:
-        if progress is not None:
-            progress.end()
-        err_console().print(
-            f"[dim]The pages written so far are kept; run the same command again to go on "
-            f"({cell(kept)}/).[/dim]"
-        )
-        if not done.is_set():
-            exit_abandoned(exc)
-        raise
+    said = (
+        f"The pages written so far are kept; run the same command again to go on ({cell(kept)}/)."
+    )
+    result = run_resumable(work, stop, done, progress, said)
+    if isinstance(result, int):
+        return result
     if many:
         return _sites_said(result)
     err_console().print(_summary(result))

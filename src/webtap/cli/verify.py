@@ -9,7 +9,7 @@ from functools import partial
 
 from webtap.cli._output import fail, read_text
 from webtap.errors import WebtapError
-from webtap.fetch import text_of
+from webtap.fetch.given import text_of
 from webtap.quotes import Checker, Match, QuoteIndex
 from webtap.text import escape_c1, strip_controls
 

@@ -16,7 +16,8 @@ One module per step of a fetch, in the order :func:`fetch` takes them (:mod:`.pa
 - :mod:`.media`: the bytes to Markdown by media type and charset, without controls or
   invisible characters;
 - :mod:`.paging`: the Markdown cut into lines; :mod:`.tool`: the ``web_fetch`` handler;
-- :mod:`.given`: the text a model is given for a URL (:func:`text_of`), what its quotes are
+- :mod:`.given`: the text a model is given for a URL (:func:`~webtap.fetch.given.text_of`;
+  not imported here, so that a fetch does not load the snapshots' SQLite), what its quotes are
   checked against.
 
 The HTTP itself is :mod:`webtap.net`'s (its transport checks every address it connects to), and
@@ -25,7 +26,6 @@ HTML to Markdown is :mod:`webtap.convert`'s.
 
 from __future__ import annotations
 
-from webtap.fetch.given import text_of
 from webtap.fetch.page import Page, fetch
 from webtap.fetch.paging import paginate, split_lines
 from webtap.fetch.settings import (
@@ -49,6 +49,5 @@ __all__ = [
     "fetch_timeouts",
     "paginate",
     "split_lines",
-    "text_of",
     "web_fetch",
 ]

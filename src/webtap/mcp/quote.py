@@ -1,6 +1,6 @@
 """MCP's ``verify_quote``: whether a quote stands on a page, for an agent about to cite it.
 
-The page is read as ``web_fetch`` gives it to a model (:func:`webtap.fetch.text_of`), and the
+The page is read as ``web_fetch`` gives it to a model (:func:`webtap.fetch.given.text_of`), and the
 quote located in it (:mod:`webtap.quotes`). The result is ``webtap verify --jsonl``'s for one
 quote, ``{"verified", "start", "end", "exact", "score"}``, with ``nearest`` and
 ``differences`` when it is not verified, so that the agent can correct itself. A page that
@@ -14,7 +14,7 @@ from typing import Any
 import mcp_types as types
 
 from webtap.errors import InvalidInput
-from webtap.fetch import text_of
+from webtap.fetch.given import text_of
 from webtap.mcp.tool import ServedTool
 from webtap.quotes import QuoteIndex
 from webtap.tools import WEB_ANNOTATIONS, ToolResult, attempt

@@ -10,7 +10,7 @@
 
 :func:`locate` finds one quote; a :class:`QuoteIndex` reads a text once for many quotes (a
 snapshot's citations); a :class:`Checker` answers ``webtap verify --jsonl``'s requests, each
-text read once, a URL's text asked of the ``text_of`` it is given (``webtap.fetch.text_of``).
+text read once, a URL's text asked of the ``text_of`` it is given (``webtap.fetch.given.text_of``).
 Either answers a :class:`Match`: verified or not, the span as
 code-point offsets into the text (``text[start:end] == exact``), a score for information, and
 for a quote not verified the nearest passage and what differs.

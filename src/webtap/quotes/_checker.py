@@ -5,7 +5,7 @@ answer ``{"results": [{"verified", "start", "end", "exact", "score"}, ...]}``, o
 quote, in order. A :class:`Checker` reads each distinct text once (its :class:`QuoteIndex`
 kept while it is among the last :data:`KEPT` used) and asks for each URL's text once, through
 the ``text_of`` it is given: this package knows no way of fetching, so the caller says which
-text a URL stands for (``webtap.fetch.text_of``: the text a model was given).
+text a URL stands for (``webtap.fetch.given.text_of``: the text a model was given).
 """
 
 from __future__ import annotations

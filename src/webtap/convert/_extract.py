@@ -36,6 +36,7 @@ from webtap.convert._records import OUTWEIGH as _RECORDS_OUTWEIGH
 from webtap.convert._records import find_records, records_root, records_win
 from webtap.convert._schema import ARTICLE_TYPES, DISCUSSION_TYPES, PRODUCT_TYPES
 from webtap.convert._thread import Thread, find_posts, thread_root
+from webtap.convert._title import prepend, title_heading
 
 __all__ = ["extract", "extract_root"]
 
@@ -109,6 +110,8 @@ def extract_root(
         found = _holding(body, page)
     if found is None:
         return _light(body, page)
+    # Found before the content is pruned and moved: where the heading stood says whether it leads.
+    heading = title_heading(body, found.page, found.chosen[0])
     if not found.marked and (_spread(types, found.good, page.good) or _below_title(found, types)):
         chosen = _broad(body, found.chosen, page, reviews=product, described=described)
     else:
@@ -120,6 +123,7 @@ def extract_root(
         if el.tag in _RETAGGED:
             el.tag = "div"
         wrapper.append(el)
+    prepend(wrapper, heading)
     return wrapper
 
 

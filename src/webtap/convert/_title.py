@@ -1,0 +1,88 @@
+"""The page's title heading at the head of its main content.
+
+A reader's eye starts at the title: the page's ``<h1>`` (or the heading saying the
+``<title>``), even when the block that scored best starts below it (the body's ``<div>`` under
+an ``<article>``'s heading). `title_heading` finds it before the content is taken out of the
+page; `prepend` puts it before the content when the content does not hold it already.
+"""
+
+from __future__ import annotations
+
+from urllib.parse import urlsplit
+
+from lxml import etree
+
+from webtap.convert._prose import ProseCounts
+
+__all__ = ["is_logo", "prepend", "title_heading"]
+
+_H1 = etree.XPath("//body//h1")
+_HEADINGS = ("h1", "h2", "h3")
+# Where a site's logo sits: a heading there linking to the site's root is its name.
+_CHROME = frozenset(("header", "nav", "footer", "aside"))
+_ROLES = frozenset(("banner", "navigation", "contentinfo"))
+_MAX_TITLE = 300  # characters: longer is no title but a block that happens to be a heading
+
+
+def title_heading(
+    body: etree._Element, page: ProseCounts, first: etree._Element
+) -> etree._Element | None:
+    """The heading saying the ``<title>``, else the page's only ``<h1>``, when it comes
+    before ``first`` (the content's first block, still in the page) outside it; None when
+    there is none, or it is the site's logo, or empty."""
+    heading = page.heading
+    if heading is None:
+        h1s = _H1(body)
+        heading = h1s[0] if len(h1s) == 1 else None
+    if heading is None:
+        return None
+    text = _text(heading)
+    if not text or len(text) > _MAX_TITLE or is_logo(heading) or not _precedes(heading, first):
+        return None
+    return heading
+
+
+def prepend(wrapper: etree._Element, heading: etree._Element | None) -> None:
+    """Put ``heading``'s text, as a heading, at the head of ``wrapper`` (the content) when
+    the content holds no heading saying the same."""
+    if heading is None:
+        return
+    text = _text(heading)
+    if any(_text(el) == text for el in wrapper.iter(*_HEADINGS)):
+        return
+    copy = etree.Element(heading.tag)
+    copy.text = text
+    wrapper.insert(0, copy)
+
+
+def _precedes(heading: etree._Element, first: etree._Element) -> bool:
+    """Whether ``heading`` ends before ``first`` begins, in the page as it was."""
+    if heading is first or first in heading.iterancestors() or heading in first.iterancestors():
+        return False
+    return _position(heading) < _position(first)
+
+
+def _position(el: etree._Element) -> tuple[int, ...]:
+    path = []
+    parent = el.getparent()
+    while parent is not None:
+        path.append(parent.index(el))
+        el, parent = parent, parent.getparent()
+    return tuple(reversed(path))
+
+
+def is_logo(heading: etree._Element) -> bool:
+    """A heading in the page's header or navigation that links to the site's root."""
+    if not any(a.tag in _CHROME or a.get("role") in _ROLES for a in heading.iterancestors()):
+        return False
+    for a in heading.iter("a"):
+        href = (a.get("href") or "").strip()
+        if href in ("", "#", "/", "./", "index.html") or (
+            "//" in href and urlsplit(href).path in ("", "/")
+        ):
+            return True
+    return False
+
+
+def _text(el: etree._Element) -> str:
+    return " ".join("".join(el.itertext()).split())

@@ -60,3 +60,21 @@ def test_content_holding_its_title_keeps_one_copy() -> None:
 def test_heading_below_the_content_is_not_moved_up() -> None:
     doc = main(f"<div>{BODY}</div><div><h1>Comments</h1></div>")
     assert doc.markdown.startswith("Point 0.")
+
+
+def test_the_only_h1_leads_when_the_title_is_worded_as_a_subheading() -> None:
+    doc = main(
+        f"<header><h1>Road budget explained</h1></header>"
+        f"<div><h2>Which roads lose their budget?</h2>{BODY}</div>",
+        title="Which roads lose their budget? | The Daily",
+    )
+    assert doc.markdown.startswith("# Road budget explained\n\n## Which roads lose their budget?")
+
+
+def test_a_threads_title_leads_its_posts() -> None:
+    from tests.convert.test_threads import POSTS, discourse_like
+
+    doc = convert(discourse_like(), main_content=True)
+    assert doc.markdown.startswith("# Upgrading with an old config file\n\n")
+    assert doc.markdown.count("Upgrading with an old config file") == 1
+    assert POSTS[0][2] in doc.markdown

@@ -98,14 +98,17 @@ def extract_root(
     # A product page's best block is its product, however much else the page holds.
     found = _choose(body, page, 0.0 if product else _MIN_SHARE)
     if thread is not None:
+        first = thread.posts[0].element if thread.posts else None
+        heading = title_heading(body, page, first) if first is not None else None
         lead = _lead(thread, found)
         if lead is not None:
-            return thread_root(thread, lead)
+            return prepend(thread_root(thread, lead), heading)
     if types.isdisjoint(PRODUCT_TYPES) and not _holds_most(found, page, body):
         records = find_records(page)
         article = not types.isdisjoint(ARTICLE_TYPES)
         if records is not None and records_win(records, found and found.chosen, page, article):
-            return records_root(records, page)
+            heading = title_heading(body, page, records.members[0])
+            return prepend(records_root(records, page), heading)
     if found is None:
         found = _holding(body, page)
     if found is None:
@@ -123,8 +126,7 @@ def extract_root(
         if el.tag in _RETAGGED:
             el.tag = "div"
         wrapper.append(el)
-    prepend(wrapper, heading)
-    return wrapper
+    return prepend(wrapper, heading)
 
 
 def _light(body: etree._Element, page: ProseCounts) -> etree._Element | None:

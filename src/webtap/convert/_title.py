@@ -28,31 +28,33 @@ def title_heading(
     body: etree._Element, page: ProseCounts, first: etree._Element
 ) -> etree._Element | None:
     """The heading saying the ``<title>``, else the page's only ``<h1>``, when it comes
-    before ``first`` (the content's first block, still in the page) outside it; None when
-    there is none, or it is the site's logo, or empty."""
-    heading = page.heading
-    if heading is None:
-        h1s = _H1(body)
-        heading = h1s[0] if len(h1s) == 1 else None
-    if heading is None:
-        return None
-    text = _text(heading)
-    if not text or len(text) > _MAX_TITLE or is_logo(heading) or not _precedes(heading, first):
-        return None
-    return heading
+    before ``first`` (the content's first block, still in the page) outside it and is no
+    site's logo. The only ``<h1>`` is the title still when the heading saying the ``<title>``
+    is in the content (a ``<title>`` worded for search engines, echoed by a subheading)."""
+    h1s = _H1(body)
+    candidates = [page.heading, h1s[0] if len(h1s) == 1 else None]
+    for heading in candidates:
+        if heading is None:
+            continue
+        text = _text(heading)
+        if text and len(text) <= _MAX_TITLE and not is_logo(heading) and _precedes(heading, first):
+            return heading
+    return None
 
 
-def prepend(wrapper: etree._Element, heading: etree._Element | None) -> None:
-    """Put ``heading``'s text, as a heading, at the head of ``wrapper`` (the content) when
-    the content holds no heading saying the same."""
-    if heading is None:
-        return
+def prepend(wrapper: etree._Element, heading: etree._Element | None) -> etree._Element:
+    """``wrapper`` (the content) with ``heading``'s text, as a heading, at its head when
+    the content has text and no heading saying the same."""
+    # A title alone is no content: an empty one stays empty for the verdict to judge.
+    if heading is None or not _text(wrapper):
+        return wrapper
     text = _text(heading)
     if any(_text(el) == text for el in wrapper.iter(*_HEADINGS)):
-        return
+        return wrapper
     copy = etree.Element(heading.tag)
     copy.text = text
     wrapper.insert(0, copy)
+    return wrapper
 
 
 def _precedes(heading: etree._Element, first: etree._Element) -> bool:

@@ -36,6 +36,7 @@ from webtap.convert._records import OUTWEIGH as _RECORDS_OUTWEIGH
 from webtap.convert._records import find_records, records_root, records_win
 from webtap.convert._schema import ARTICLE_TYPES, DISCUSSION_TYPES, PRODUCT_TYPES
 from webtap.convert._thread import Thread, find_posts, thread_root
+from webtap.convert._title import prepend, title_heading
 
 __all__ = ["extract", "extract_root"]
 
@@ -97,18 +98,23 @@ def extract_root(
     # A product page's best block is its product, however much else the page holds.
     found = _choose(body, page, 0.0 if product else _MIN_SHARE)
     if thread is not None:
+        first = thread.posts[0].element if thread.posts else None
+        heading = title_heading(body, page, first) if first is not None else None
         lead = _lead(thread, found)
         if lead is not None:
-            return thread_root(thread, lead)
+            return prepend(thread_root(thread, lead), heading)
     if types.isdisjoint(PRODUCT_TYPES) and not _holds_most(found, page, body):
         records = find_records(page)
         article = not types.isdisjoint(ARTICLE_TYPES)
         if records is not None and records_win(records, found and found.chosen, page, article):
-            return records_root(records, page)
+            heading = title_heading(body, page, records.members[0])
+            return prepend(records_root(records, page), heading)
     if found is None:
         found = _holding(body, page)
     if found is None:
         return _light(body, page)
+    # Found before the content is pruned and moved: where the heading stood says whether it leads.
+    heading = title_heading(body, found.page, found.chosen[0])
     if not found.marked and (_spread(types, found.good, page.good) or _below_title(found, types)):
         chosen = _broad(body, found.chosen, page, reviews=product, described=described)
     else:
@@ -120,7 +126,7 @@ def extract_root(
         if el.tag in _RETAGGED:
             el.tag = "div"
         wrapper.append(el)
-    return wrapper
+    return prepend(wrapper, heading)
 
 
 def _light(body: etree._Element, page: ProseCounts) -> etree._Element | None:

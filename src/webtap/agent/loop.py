@@ -147,14 +147,7 @@ class _Loop:
         tools = self.tools() if self.settings.max_tool_calls > 0 else []
         while True:
             limit_reached = len(self.results) >= self.settings.max_tool_calls
-            request = self.api.request(
-                model=self.model.name,
-                max_tokens=self.settings.max_tokens,
-                messages=messages,
-                tools=tools,
-                tools_off=limit_reached,
-            )
-            turn = self.call_model(request)
+            turn = self.ask_model(messages, tools, tools_off=limit_reached)
             text, stop_reason, uses = turn.text, turn.stop_reason, turn.calls
             if stop_reason == "refusal":
                 raise Refused(
@@ -196,15 +189,7 @@ class _Loop:
         offered = [*tools, typed.answer_tool(schema, with_sources=with_sources)]
         problem = Mismatch("The model did not call the answer tool.")
         for _ in range(2):  # the value, and once more with what was wrong with it
-            request = self.api.request(
-                model=self.model.name,
-                max_tokens=self.settings.max_tokens,
-                messages=messages,
-                tools=offered,
-                tools_off=False,
-                force=typed.ANSWER_TOOL,
-            )
-            given = self.call_model(request)
+            given = self.ask_model(messages, offered, force=typed.ANSWER_TOOL)
             calls = [call for call in given.calls if call.name == typed.ANSWER_TOOL]
             if calls:
                 try:
@@ -240,6 +225,25 @@ class _Loop:
             usage=dict(self.usage),
             citations=from_spans(turn.cited, self.sources),
         )
+
+    def ask_model(
+        self,
+        messages: list[dict[str, Any]],
+        tools: list[ToolSpec],
+        *,
+        tools_off: bool = False,
+        force: str | None = None,
+    ) -> ModelTurn:
+        """One model call on the conversation so far, written by the protocol's adapter."""
+        request = self.api.request(
+            model=self.model.name,
+            max_tokens=self.settings.max_tokens,
+            messages=messages,
+            tools=tools,
+            tools_off=tools_off,
+            force=force,
+        )
+        return self.call_model(request)
 
     def call_model(self, request: dict[str, Any]) -> ModelTurn:
         secrets = self.credentials.secrets()

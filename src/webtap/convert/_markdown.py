@@ -73,7 +73,7 @@ def convert_document(
     fold_copies(page)  # a block laid out again for another screen: once, as a reader sees it
     markdown, content = _convert(page, base, main_content, types, title, described)
     trimmed = content is not None
-    authors = authors_repeats(page if content is None else content) if main_content else frozenset()
+    repeated = page if content is None else content  # where an author's repeats are read
     if content is not None and _short(markdown) and not _MARKED_BODY(content):
         # Main content that came out tiny (and the page does not mark its body so): the whole
         # page, as without it, when that holds more.
@@ -83,7 +83,7 @@ def convert_document(
     # A page assembled from templates repeats its layouts; an article's author does not, but
     # a site builder lays a whole article out again for each screen size.
     if main_content and (types.isdisjoint(ARTICLE_TYPES) or _copied(markdown)):
-        markdown = _once(markdown, authors)
+        markdown = _once(markdown, lambda: authors_repeats(repeated))
     if main_content and not held.types.isdisjoint(PRODUCT_TYPES):
         markdown = _with_product(held, markdown, base)
     data = structured(held, markdown) if _short(markdown) else None
@@ -157,18 +157,20 @@ def _copied(markdown: str) -> bool:
     return repeated > _COPIES * sum(len(block) for block in paragraphs)
 
 
-def _once(markdown: str, authors: frozenset[str] = frozenset()) -> str:
+def _once(markdown: str, authors: Callable[[], frozenset[str]] = frozenset) -> str:
     """Markdown without the blocks that repeat an earlier one word for word (a template's
     block shown again elsewhere, a layout's copy the tree did not show as one): paragraphs,
     headings and lists of ``_REPEATED`` characters or more, and the shorter ones right after
     such a repeat that repeat too; code blocks and tables (a manual repeats its tables of
-    arguments) are left as they are, and so are the blocks an author repeats (``authors``:
-    `webtap.convert._copies.authors_repeats`)."""
+    arguments) are left as they are, and so are the blocks an author repeats (``authors()``:
+    `webtap.convert._copies.authors_repeats`, read only when a block repeats: it reads every
+    element's words)."""
     blocks = markdown.split("\n\n")
     if len(blocks) < 2:
         return markdown
     seen: set[str] = set()
     kept = []
+    repeats: frozenset[str] | None = None
     fenced = False
     repeating = False  # the block before was a repeat: short ones after it are too
     for block in blocks:
@@ -180,14 +182,11 @@ def _once(markdown: str, authors: frozenset[str] = frozenset()) -> str:
             repeating = False
             continue
         key = block.strip()
-        if (
-            key in seen
-            and not key.startswith("|")
-            and (repeating or len(key) >= _REPEATED)
-            and not (authors and words_key(key) in authors)
-        ):
-            repeating = True
-            continue
+        if key in seen and not key.startswith("|") and (repeating or len(key) >= _REPEATED):
+            repeats = authors() if repeats is None else repeats
+            if not (repeats and words_key(key) in repeats):
+                repeating = True
+                continue
         repeating = False
         seen.add(key)
         kept.append(block)

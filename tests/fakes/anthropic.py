@@ -15,32 +15,16 @@ question). Used by tests/agent, tests/sql and bench/sql_batch.py.
 
 from __future__ import annotations
 
-import contextlib
 import itertools
 import json
-import threading
 import time
-from collections import deque
 from collections.abc import Callable
-from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
+
+from tests.fakes.scripted import Reply, ScriptedAPI
 
 API_KEY = "sk-ant-test-0123456789abcdef"
 _ids = itertools.count(1)
-
-
-@dataclass
-class Reply:
-    status: int = 200
-    body: Any = None  # dict/list sent as JSON; str/bytes sent as is
-    headers: dict[str, str] = field(default_factory=dict)
-
-
-@dataclass
-class Received:
-    headers: dict[str, str]
-    body: Any
 
 
 def text(value: str) -> dict[str, Any]:
@@ -118,8 +102,10 @@ def echo(body: dict[str, Any]) -> Reply:
     return message(text(answer), model=body["model"])
 
 
-class FakeAnthropic:
+class FakeAnthropic(ScriptedAPI):
     """The fake API server. ``url`` is its base URL for ``ANTHROPIC_BASE_URL``."""
+
+    path = "/v1/messages"
 
     def __init__(
         self,
@@ -128,99 +114,28 @@ class FakeAnthropic:
         delay: float = 0.0,
     ) -> None:
         self.api_key = api_key
-        self.responder = responder
-        self.delay = delay
-        self.requests: list[Received] = []
-        self.violations: list[str] = []
-        self._queue: deque[Reply | Callable[[dict[str, Any]], Reply]] = deque()
-        self._lock = threading.Lock()
-        self._server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
-        self._server.daemon_threads = True
-        self._thread = threading.Thread(
-            target=self._server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True
-        )
+        super().__init__(responder, delay)
 
     @property
     def url(self) -> str:
-        host, port = self._server.server_address[:2]
-        return f"http://{host}:{port}"
-
-    def start(self) -> FakeAnthropic:
-        self._thread.start()
-        return self
-
-    def stop(self) -> None:
-        self._server.shutdown()
-        self._server.server_close()
-
-    def queue(self, *replies: Reply | Callable[[dict[str, Any]], Reply]) -> None:
-        with self._lock:
-            self._queue.extend(replies)
-
-    @property
-    def bodies(self) -> list[Any]:
-        return [received.body for received in self.requests]
-
-    def _next(self, body: dict[str, Any]) -> Reply:
-        with self._lock:
-            scripted = self._queue.popleft() if self._queue else None
-        if scripted is None:
-            return self.responder(body)
-        return scripted(body) if callable(scripted) else scripted
+        return self.host
 
     def _answer(self, headers: dict[str, str], raw: bytes) -> Reply:
-        try:
-            body = json.loads(raw)
-        except ValueError:
-            body = None
-        with self._lock:
-            self.requests.append(Received(headers, body))
+        body = self._record(headers, raw)
         problem = check_headers(headers, self.api_key)
         if problem == "authentication":
             return error(401, "authentication_error", "invalid x-api-key")
         if problem is None:
             problem = check_body(body)
         if problem:
-            with self._lock:
-                self.violations.append(problem)
+            self._violated(problem)
             return error(400, "invalid_request_error", problem)
         if self.delay:
             time.sleep(self.delay)
         return self._next(body)
 
-    def _handler(self) -> type[BaseHTTPRequestHandler]:
-        fake = self
-
-        class Handler(BaseHTTPRequestHandler):
-            protocol_version = "HTTP/1.1"
-
-            def log_message(self, *args: Any) -> None:
-                pass
-
-            def do_POST(self) -> None:
-                length = int(self.headers.get("content-length") or 0)
-                raw = self.rfile.read(length)
-                if self.path.split("?")[0] != "/v1/messages":
-                    reply = error(404, "not_found_error", f"Not found: {self.path}")
-                else:
-                    headers = {k.lower(): v for k, v in self.headers.items()}
-                    reply = fake._answer(headers, raw)
-                payload = reply.body
-                if isinstance(payload, dict | list):
-                    payload = json.dumps(payload).encode()
-                elif isinstance(payload, str):
-                    payload = payload.encode()
-                payload = payload or b""
-                self.send_response(reply.status)
-                headers = {"content-type": "application/json", **reply.headers}
-                for name, value in headers.items():
-                    self.send_header(name, value)
-                self.send_header("content-length", str(len(payload)))
-                self.end_headers()
-                with contextlib.suppress(BrokenPipeError, ConnectionResetError):
-                    self.wfile.write(payload)  # a client that gave up is not our failure
-
-        return Handler
+    def _not_found(self, path: str) -> Reply:
+        return error(404, "not_found_error", f"Not found: {path}")
 
 
 def sent_key(headers: dict[str, str]) -> str | None:

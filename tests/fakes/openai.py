@@ -18,17 +18,13 @@ Replies are scripted per test with :meth:`FakeOpenAI.queue` (in order), then ``r
 
 from __future__ import annotations
 
-import contextlib
 import itertools
 import json
-import threading
 import time
-from collections import deque
 from collections.abc import Callable
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
-from tests.fakes.anthropic import Received, Reply
+from tests.fakes.scripted import Reply, ScriptedAPI
 
 API_KEY = "sk-openai-test-0123456789abcdef"
 ROLES = {"system", "developer", "user", "assistant", "tool"}
@@ -95,9 +91,11 @@ def echo(body: dict[str, Any]) -> Reply:
     )
 
 
-class FakeOpenAI:
+class FakeOpenAI(ScriptedAPI):
     """The fake server. ``url`` is its base URL with ``/v1`` (``OPENAI_BASE_URL``); ``host``
     without it (``OLLAMA_HOST``)."""
+
+    path = "/v1/chat/completions"
 
     def __init__(
         self,
@@ -109,68 +107,24 @@ class FakeOpenAI:
         ollama: bool = False,
     ) -> None:
         self.api_key = api_key
-        self.responder = responder
-        self.delay = delay
         self.models = models  # None: any model is served
         self.no_tools = set(no_tools)
         self.ollama = ollama
-        self.requests: list[Received] = []
-        self.violations: list[str] = []
-        self._queue: deque[Reply | Callable[[dict[str, Any]], Reply]] = deque()
-        self._lock = threading.Lock()
-        self._server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
-        self._server.daemon_threads = True
-        self._thread = threading.Thread(
-            target=self._server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True
-        )
-
-    @property
-    def host(self) -> str:
-        host, port = self._server.server_address[:2]
-        return f"http://{host}:{port}"
+        super().__init__(responder, delay)
 
     @property
     def url(self) -> str:
         return self.host + "/v1"
 
-    def start(self) -> FakeOpenAI:
-        self._thread.start()
-        return self
-
-    def stop(self) -> None:
-        self._server.shutdown()
-        self._server.server_close()
-
-    def queue(self, *replies: Reply | Callable[[dict[str, Any]], Reply]) -> None:
-        with self._lock:
-            self._queue.extend(replies)
-
-    @property
-    def bodies(self) -> list[Any]:
-        return [received.body for received in self.requests]
-
-    def _next(self, body: dict[str, Any]) -> Reply:
-        with self._lock:
-            scripted = self._queue.popleft() if self._queue else None
-        if scripted is None:
-            return self.responder(body)
-        return scripted(body) if callable(scripted) else scripted
-
     def _answer(self, headers: dict[str, str], raw: bytes) -> Reply:
-        try:
-            body = json.loads(raw)
-        except ValueError:
-            body = None
-        with self._lock:
-            self.requests.append(Received(headers, body))
+        body = self._record(headers, raw)
         if self.api_key is not None and headers.get("authorization") != f"Bearer {self.api_key}":
             return error(
                 401, "Incorrect API key provided.", "invalid_request_error", "invalid_api_key"
             )
         problem = check_body(body)
         if problem:
-            with self._lock:
-                self.violations.append(problem)
+            self._violated(problem)
             return error(400, problem)
         model = body["model"]
         if self.models is not None and model not in self.models:
@@ -192,38 +146,8 @@ class FakeOpenAI:
             time.sleep(self.delay)
         return self._next(body)
 
-    def _handler(self) -> type[BaseHTTPRequestHandler]:
-        fake = self
-
-        class Handler(BaseHTTPRequestHandler):
-            protocol_version = "HTTP/1.1"
-
-            def log_message(self, *args: Any) -> None:
-                pass
-
-            def do_POST(self) -> None:
-                length = int(self.headers.get("content-length") or 0)
-                raw = self.rfile.read(length)
-                if self.path.split("?")[0] != "/v1/chat/completions":
-                    reply = error(404, f"Not found: {self.path}")
-                else:
-                    headers = {k.lower(): v for k, v in self.headers.items()}
-                    reply = fake._answer(headers, raw)
-                payload = reply.body
-                if isinstance(payload, dict | list):
-                    payload = json.dumps(payload).encode()
-                elif isinstance(payload, str):
-                    payload = payload.encode()
-                payload = payload or b""
-                self.send_response(reply.status)
-                for name, value in {"content-type": "application/json", **reply.headers}.items():
-                    self.send_header(name, value)
-                self.send_header("content-length", str(len(payload)))
-                self.end_headers()
-                with contextlib.suppress(BrokenPipeError, ConnectionResetError):
-                    self.wfile.write(payload)
-
-        return Handler
+    def _not_found(self, path: str) -> Reply:
+        return error(404, f"Not found: {path}")
 
 
 def check_body(body: Any) -> str | None:

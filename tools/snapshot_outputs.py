@@ -3,9 +3,9 @@
     .venv/bin/python tools/snapshot_outputs.py [--data DIR] [--out FILE] [--markdown DIR]
     .venv/bin/python tools/snapshot_outputs.py --compare BEFORE AFTER
 
-Every page under ``DIR`` (default ``/work/shared/data/html``; every ``*.html`` and
-``*.html.gz`` in every folder, at any depth) is read three ways, and one JSON line per page
-goes to ``FILE`` (default ``snapshot.jsonl``):
+Every page under ``DIR`` (default ``../shared/data/html`` beside the repository; every
+``*.html`` and ``*.html.gz`` in every folder, at any depth) is read three ways, and one JSON
+line per page goes to ``FILE`` (default ``snapshot.jsonl``):
 
 - converted with :func:`webtap.convert.convert`, its whole page and its main content (the
   bytes as they are, libxml2 sniffing the charset): a SHA-256 of each Markdown, the converter's
@@ -44,7 +44,7 @@ from webtap.guard import Guard
 from webtap.net import Client, MockTransport, Request, Response
 from webtap.verdict import classify, read_page
 
-DATA = Path("/work/shared/data/html")
+DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "html"
 _TRUTH = ("ground-truth.json", "expectations.json")
 
 

@@ -18,7 +18,7 @@ from lxml import etree
 from webtap.convert._boilerplate import ALWAYS, BY_ID, CONSENT, announces, name_verdict, share_links
 from webtap.convert._html import drop
 from webtap.convert._labels import announced, cards, labelled_sections
-from webtap.convert._product import describing, within
+from webtap.convert._product import Described, describing, within
 from webtap.convert._prose import (
     ALL,
     GOOD,
@@ -78,7 +78,7 @@ def extract_root(
     *,
     types: frozenset[str] = frozenset(),
     title: str = "",
-    described: list[str] | None = None,
+    described: Described | None = None,
 ) -> etree._Element | None:
     """A new ``<div>`` holding the main content (moved out of ``root``), or None to convert
     the whole page (see `extract`). ``types``: what the page says it is (schema.org types,
@@ -258,7 +258,7 @@ def _broad(
     page: ProseCounts,
     *,
     reviews: bool = False,
-    described: list[str] | None = None,
+    described: Described | None = None,
 ) -> list[etree._Element]:
     """The page's ``<main>`` holding the chosen blocks (else its body), without what is named
     like boilerplate, its footers, asides and forms (but those that hold the chosen blocks),
@@ -277,7 +277,7 @@ def _broad(
             continue
         if reviews and counters is not None and counters[KIND] == ALWAYS:
             continue
-        if described_blocks and within(el, described_blocks):
+        if within(el, described_blocks):
             continue
         if top is body or top in el.iterancestors():
             doomed.append(el)
@@ -495,7 +495,7 @@ def _prune(
     content_good: int,
     *,
     reviews: bool = False,
-    described: list[str] | None = None,
+    described: Described | None = None,
 ) -> None:
     """Remove boilerplate inside the chosen elements; never one holding most of the content
     (it is then a wrapper with an unlucky name, an ancestor of the real content).
@@ -518,7 +518,7 @@ def _prune(
             )
         ):
             continue
-        if el in inside and not (described_blocks and within(el, described_blocks)):
+        if el in inside and not within(el, described_blocks):
             doomed.append(el)
     gone = set(doomed)
     for top in chosen:

@@ -58,7 +58,6 @@ _PICTURE_TAGS = ("img", "picture", "figcaption")
 # converted as a plain block.
 _RETAGGED = frozenset(("td", "th", "tr", "thead", "li", "dt", "summary", "caption"))
 _FOCUSED = 0.6  # share of the page's prose the best block holds on an article-like page
-_PRODUCT_FOCUSED = 0.9  # ... on a product page
 _ARTICLE_FOCUSED = 0.4  # ... on a page declared an article
 _MENU = 100  # characters of a block of links that is the page's chrome
 _MENU_LINKS = 0.9  # ... its share in links
@@ -115,7 +114,11 @@ def extract_root(
         return _light(body, page)
     # Found before the content is pruned and moved: where the heading stood says whether it leads.
     heading = title_heading(body, found.page, found.chosen[0])
-    if not found.marked and (_spread(types, found.good, page.good) or _below_title(found, types)):
+    if not found.marked and (
+        _spread(types, found.good, page.good)
+        or _below_title(found, types)
+        or (product and _a_section(found.chosen, heading, described))
+    ):
         chosen = _broad(body, found.chosen, page, reviews=product, described=described)
     else:
         chosen, page, good, _ = found
@@ -206,15 +209,30 @@ def _holds_most(found: _Found | None, page: ProseCounts, body: etree._Element) -
 
 def _spread(types: frozenset[str], good: int, page_good: int) -> bool:
     """Whether the page's text is spread over sections rather than in one block: the best
-    block holds less than ``_FOCUSED`` of its prose (``_PRODUCT_FOCUSED`` on a product page)
-    and the page does not say it is an article."""
-    if not types.isdisjoint(PRODUCT_TYPES):
-        return good < _PRODUCT_FOCUSED * page_good
+    block holds less than ``_FOCUSED`` of its prose and the page does not say it is an
+    article."""
     if not types.isdisjoint(ARTICLE_TYPES):
         # Declared an article (a CMS may say so of every page): spread only when the best
         # block holds little of the page's prose.
         return good < _ARTICLE_FOCUSED * page_good
     return good < _FOCUSED * page_good
+
+
+def _a_section(
+    chosen: list[etree._Element], heading: etree._Element | None, described: Described | None
+) -> bool:
+    """Whether the block that scored best on a product page is one of the product's
+    sections, not the product: the title heading naming it stands before it, outside it
+    (`webtap.convert._title.title_heading`), or the page shows the product's declared
+    description elsewhere. The content is then the page's sections."""
+    if heading is not None:
+        return True
+    if described is None or not described.blocks:
+        return False
+    inside = set(chosen)
+    return not any(
+        el in inside or any(a in inside for a in el.iterancestors()) for el in described.blocks
+    )
 
 
 def _below_title(found: _Found, types: frozenset[str]) -> bool:

@@ -77,7 +77,7 @@ def product_card(product: Product, markdown: str) -> str:
     for it; "" when it shows them all."""
     have = _WORD.findall(markdown.lower())
     text = f" {' '.join(have)} "
-    numbers = {_number(w) for w in _NUMBER.findall(markdown)}
+    numbers = {n for w in _NUMBER.findall(markdown) for n in _numbers(w)}
     parts = []
     words = _WORD.findall(_MARKUP.sub(" ", product.description).lower())
     untold = len(words) >= _RUN and not _shown(words, have)
@@ -108,12 +108,18 @@ def _told(value: str, text: str, numbers: set[float] | None = None) -> bool:
     price of "39.0 USD")."""
     if f" {' '.join(_WORD.findall(value.lower()))} " in text:
         return True
-    given = [_number(n) for n in _NUMBER.findall(value)]
+    given = [_numbers(n)[0] for n in _NUMBER.findall(value)]
     return numbers is not None and bool(given) and all(n in numbers for n in given)
 
 
-def _number(text: str) -> float:
-    return float(text.replace(",", ""))
+def _numbers(text: str) -> tuple[float, ...]:
+    """What a number as a page writes it may be: "1,099.99" and "149,00" (a decimal comma)
+    alike; a schema.org value ("149.00") is the first."""
+    plain = float(text.replace(",", ""))
+    whole, comma, cents = text.rpartition(",")
+    if comma and len(cents) <= 2 and "." not in cents:
+        return plain, float(f"{whole.replace(',', '')}.{cents}")
+    return (plain,)
 
 
 class Described(NamedTuple):

@@ -165,3 +165,27 @@ def test_a_list_of_products_is_no_product_page() -> None:
     md = convert(page(ld(data), f"<h1>Kettles</h1>{cards}"), main_content=True).markdown
     assert "Kettle 2" in md
     assert "boils a litre" not in md and "Price:" not in md
+
+
+def test_microdata_product_item_bounds_the_product_sections() -> None:
+    # The product's sections are spread (its heading above them, its features, its
+    # specifications), and the page's <main> goes on past the item with prose of another
+    # subject: the microdata item holding the product's properties is where it ends.
+    main = (
+        "<div itemscope itemtype='https://schema.org/Product'>"
+        "<div class='buy'><h1 itemprop='name'>Brook Kettle</h1><p>€49.00</p></div>"
+        f"<div class='about'><p itemprop='description'>{DESCRIPTION}</p></div>"
+        f"<div class='features'>{FEATURES}</div>"
+        "<div class='specs'><h2>Specifications</h2><table><tr><th>Capacity</th>"
+        "<td>1.6 litres</td></tr><tr><th>Weight</th><td>980 g</td></tr></table></div></div>"
+        "<div class='journal'><h2>From the workshop journal</h2><p>Our spring open day "
+        "brought two hundred visitors to the works by the river; they watched the polishing "
+        "line, tried the new whistles and left with a bag of seconds at half price.</p>"
+        "<p>The next open day is in the autumn, when the river walk is at its best and the "
+        "cafe by the weir serves its first soup of the season.</p></div>"
+    )
+    md = convert(page("", main), main_content=True).markdown
+    for kept in ("Brook Kettle", "boils a litre in six minutes", "Brushed steel body",
+                 "1.6 litres"):  # fmt: skip
+        assert kept in md
+    assert "workshop journal" not in md and "spring open day" not in md

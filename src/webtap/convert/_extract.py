@@ -68,6 +68,11 @@ _HOLDING = 0.8  # share of the page's prose in the smallest block holding it
 _HOLDING_TEXT = 0.5  # ... and the least share of all its text (else the prose is a sidebar's)
 _CHROME_TAGS = frozenset(("header", "footer", "aside", "nav", "form"))
 _MAIN = etree.XPath(".//main|.//*[@role='main']")
+# The product's item (a top-level microdata or RDFa item of a Product type).
+_PRODUCT_ITEM = etree.XPath(
+    ".//*[@itemscope and contains(@itemtype, 'Product') and not(@itemprop)]"
+    "|.//*[contains(@typeof, 'Product') and not(@property)]"
+)
 _H1 = etree.XPath("//body//h1")
 _OPENING = 0.15  # prose between the title and the best block that makes the page sections
 
@@ -278,15 +283,20 @@ def _broad(
     reviews: bool = False,
     described: Described | None = None,
 ) -> list[etree._Element]:
-    """The page's ``<main>`` holding the chosen blocks (else its body), without what is named
-    like boilerplate, its footers, asides and forms (but those that hold the chosen blocks),
-    and without pictures and share links. With ``reviews`` (a product page), sections named
-    as comments stay: under a product, comments are its reviews."""
+    """The page's ``<main>`` holding the chosen blocks (on a product page, the product's
+    microdata or RDFa item holding them; else the body), without what is named like
+    boilerplate, its footers, asides and forms (but those that hold the chosen blocks), and
+    without pictures and share links. With ``reviews`` (a product page), sections named as
+    comments stay: under a product, comments are its reviews."""
     keep = set(chosen)
     for el in chosen:
         keep.update(el.iterancestors())
     stats = page.stats
-    top = next((el for el in _MAIN(body) if el in keep), body)
+    # A product page's microdata or RDFa item holds all the product's properties: it bounds
+    # the product's sections better than the page's <main>.
+    top = next((el for el in _PRODUCT_ITEM(body) if el in keep), None) if reviews else None
+    if top is None:
+        top = next((el for el in _MAIN(body) if el in keep), body)
     described_blocks = describing(page, described)
     doomed = []
     for el in page.boilerplate:

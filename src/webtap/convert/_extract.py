@@ -89,8 +89,8 @@ def extract_root(
     ``og:article``); ``title``: the page's title, whose heading marks where the content is.
 
     A discussion's posts, when they are the page's content, come each under a line with its
-    author and date (`webtap.convert._thread`). On a page whose text is spread over many
-    sections (a product, a service, a listing: the best block holds less than
+    author and date (`webtap.convert._thread`). On a product page, and on a page whose text
+    is spread over many sections (a service, a listing: the best block holds less than
     ``_FOCUSED`` of the page's prose, and the page does not say it is an article), the
     content is the page's ``<main>`` (else its body) without its boilerplate (`_broad`)."""
     body = root.find("body")
@@ -119,10 +119,10 @@ def extract_root(
         return _light(body, page)
     # Found before the content is pruned and moved: where the heading stood says whether it leads.
     heading = title_heading(body, found.page, found.chosen[0])
+    # A product page is a page of sections (the offer, the description, the details, the
+    # specifications, the reviews): its content is all of them, never its best block alone.
     if not found.marked and (
-        _spread(types, found.good, page.good)
-        or _below_title(found, types)
-        or (product and _a_section(found.chosen, heading, described))
+        product or _spread(types, found.good, page.good) or _below_title(found, types)
     ):
         chosen = _broad(body, found.chosen, page, reviews=product, described=described)
     else:
@@ -223,23 +223,6 @@ def _spread(types: frozenset[str], good: int, page_good: int) -> bool:
     return good < _FOCUSED * page_good
 
 
-def _a_section(
-    chosen: list[etree._Element], heading: etree._Element | None, described: Described | None
-) -> bool:
-    """Whether the block that scored best on a product page is one of the product's
-    sections, not the product: the title heading naming it stands before it, outside it
-    (`webtap.convert._title.title_heading`), or the page shows the product's declared
-    description elsewhere. The content is then the page's sections."""
-    if heading is not None:
-        return True
-    if described is None or not described.blocks:
-        return False
-    inside = set(chosen)
-    return not any(
-        el in inside or any(a in inside for a in el.iterancestors()) for el in described.blocks
-    )
-
-
 def _below_title(found: _Found, types: frozenset[str]) -> bool:
     """Whether the page opens with sections of prose between its title heading and the
     block that scored best (a service's pitch above its questions and answers, a report's
@@ -313,7 +296,7 @@ def _broad(
         counters = stats.get(el)
         if el not in keep and (counters is None or counters[GOOD] * 2 <= page.good):
             doomed.append(el)  # a form wrapping the whole page (ASP.NET's) stays
-    doomed.extend(_before_title(top, page.heading, keep))
+    doomed.extend(_before_title(top, page.heading, keep, frozenset(chosen)))
     doomed.extend(el for el in labelled_sections(top, stats, set(doomed)) if el not in keep)
     doomed.extend(top.iter(*_PICTURE_TAGS))
     doomed.extend(share_links(top))
@@ -323,14 +306,17 @@ def _broad(
 
 
 def _before_title(
-    top: etree._Element, heading: etree._Element | None, keep: set[etree._Element]
+    top: etree._Element,
+    heading: etree._Element | None,
+    keep: set[etree._Element],
+    spared: frozenset[etree._Element] = frozenset(),
 ) -> list[etree._Element]:
     """What comes before the page's title heading under ``top`` (tickers, promotions,
-    breadcrumbs): the content starts at its title."""
+    breadcrumbs): the content starts at its title. Not inside the ``spared`` blocks."""
     if heading is None or top not in heading.iterancestors():
         return []
     found: list[etree._Element] = []
-    el = heading
+    el = next((a for a in (heading, *heading.iterancestors()) if a in spared), heading)
     while el is not top:
         found.extend(s for s in el.itersiblings(preceding=True) if s not in keep)
         el = el.getparent()

@@ -189,3 +189,20 @@ def test_microdata_product_item_bounds_the_product_sections() -> None:
                  "1.6 litres"):  # fmt: skip
         assert kept in md
     assert "workshop journal" not in md and "spring open day" not in md
+
+
+def test_what_precedes_the_name_inside_the_product_block_stays() -> None:
+    # The shop lays its gallery's notes and highlights out before the product's name inside
+    # the product's block; a ticker before that block is what comes before the title.
+    main = (
+        "<div class='ticker'><p>Free delivery on orders over €60 this week only, in every "
+        "country we ship to, with returns free for a month.</p></div>"
+        "<div class='product'><div class='highlights'><p>Highlights: hand-polished steel, a "
+        "lift-off whistle that never rattles, and a beech handle that stays cool to the "
+        "touch while the water boils.</p></div><h1>Brook Kettle</h1><p>€49.00</p>"
+        f"<p>{DESCRIPTION}</p>{FEATURES}</div>"
+    )
+    md = convert(page(ld(PRODUCT_LD), main), main_content=True).markdown
+    assert "lift-off whistle that never rattles" in md
+    assert "Brushed steel body" in md
+    assert "Free delivery on orders" not in md

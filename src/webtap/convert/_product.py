@@ -139,7 +139,7 @@ def described(root: etree._Element, product: Product | None) -> Described | None
     words = _WORD.findall(_MARKUP.sub(" ", product.description))
     if len(words) < _RUN:
         return None
-    ends = set()
+    ends: set[etree._Element] = set()
     for end in _locate(root, words[-_NEEDLE:]):
         ends.update((end, *end.iterancestors()))
     found = set()
@@ -217,7 +217,7 @@ def _top_products(text: str) -> list[dict]:
     except ValueError:
         return []
     tops = value if isinstance(value, list) else [value]
-    found = []
+    found: list[dict] = []
     for top in tops:
         if not isinstance(top, dict):
             continue

@@ -43,6 +43,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import shared_data
 
 ANNOTATIONS = Path(__file__).resolve().parent / "data" / "dates.json"
+LEFT_OUT = ANNOTATIONS.with_name("dates_left_out.json")  # article pages read, and why left out
 Reader = Callable[[str, str], tuple[str, str]]  # (html, url) -> (date, author)
 
 
@@ -68,7 +69,24 @@ def main() -> int:
             f"{name:<32} {dates / len(pages):>7.3f} {authors / max(authored, 1):>7.3f} {ms:>8.2f}"
         )
     print(f"\n(author: {authored} pages with a visible author)")
+    _print_left_out()
     return 0
+
+
+def _print_left_out() -> None:
+    """How many of the article pages read show no date a reader could take as the
+    publication's, by reason."""
+    if not LEFT_OUT.exists():
+        return
+    reasons = json.loads(LEFT_OUT.read_text()).values()
+    counts = {
+        "show no date": sum(r.startswith(("no date", "no whole", "ambiguous")) for r in reasons),
+        "show only a relative date": sum(r.startswith("relative") for r in reasons),
+        "show only a last-updated or review date": sum(r.startswith("only") for r in reasons),
+    }
+    print(f"{len(reasons)} article pages read and left out: " + ", ".join(
+        f"{n} {what}" for what, n in counts.items()
+    ))
 
 
 def _pages(data: Path, annotated: dict) -> dict[str, tuple[str, str]]:

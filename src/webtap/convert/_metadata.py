@@ -15,7 +15,13 @@ gives it, in order of trust:
 5. microdata (``itemprop="datePublished"``, ``itemprop="author"``);
 6. the date line a reader sees by the title ("12 March 2024", "12.03.2024", "Par Jean
    Dupont"), only whole dates (`webtap.convert._dates`): "3 days ago" is none, and neither is
-   the date in the site's header chrome, nor a copyright year.
+   the date in the site's header chrome, a copyright year, a date in a sentence or a photo's
+   caption, nor an "Updated: ..." line.
+
+Except for the publication's date and its author: the date line and the byline a reader sees
+by the title come first, and the data after them. Where the two differ, the page shows its
+reader one date and keeps another in its data (its CMS's first draft, a time in UTC a day
+off, the account that uploaded it: "admin"); the reader's is the page's word.
 
 Language comes from ``<html lang>``, else ``og:locale``, else a ``<meta>`` naming it (the
 fetch adds the ``Content-Language`` header's after that). URLs are made absolute against the
@@ -31,7 +37,7 @@ from urllib.parse import urljoin
 
 from lxml import etree
 
-from webtap.convert._dates import day_number, iso_date, spoken_date
+from webtap.convert._dates import MONTHS, iso_date, spoken_date
 from webtap.convert._schema import json_objects
 from webtap.convert._types import Metadata
 
@@ -93,22 +99,48 @@ _LD_DATE = re.compile(r'"date(Published|Modified)"\s*:\s*"([^"]{4,40})"')
 
 # Where a page's date line is not: its chrome and what comes after the piece.
 # A class or id naming a part of the page that is not the piece (a token, or a token's part
-# between dashes: "comment-list", "site-footer"; not "has-sidebar", a layout's name).
+# between dashes: "comment-list", "site-footer"; not "has-sidebar", a layout's name, nor
+# "elementor-widget-container": the Elementor page builder calls each of its blocks a widget).
 _ASIDE = re.compile(
-    r"(?<![\w-])(?!has-|with-|no-)(?:[\w]+[-_])*(?:comments?|footer|sidebar|related|recommended"
+    r"(?<![\w-])(?!has-|with-|no-|elementor-)(?:[\w]+[-_])*(?:comments?|footer|sidebar|related|recommended"
     r"|newsletter|widget|breadcrumbs?|trending|popular|navbar|masthead|teaser)(?:[-_][\w-]*)?(?![\w-])",
     re.I,
 )
-_BYLINE = re.compile(
-    r"^\s*(?:by|von|par|por|di|door|av|przez|autor(?:ka)?|author|text|texte|written by)"
-    r"\s*:?\s+(?P<name>[^\W\d_][\w.'’-]*(?:\s+(?:[^\W\d_][\w.'’-]*|de|van|von|der|la|le)){0,4})",
+# A line giving the date of the last change, not the publication's ("Updated: 3 May 2024").
+_UPDATED = re.compile(
+    r"\W*(?:last\s+)?(?:updated|modified|edited|aktualisiert|geändert|mis\s+à\s+jour|modifié"
+    r"|actualizado|aggiornato|atualizado|bijgewerkt|zaktualizowano|обновлено)",
     re.I,
 )
+# A byline: its word ("By", "Von", "Par"...) at the line's start, after a separator, or after
+# "Posted"/"Written" (and perhaps a date: "Posted on 3 May 2024 by"); the names follow.
+_BYLINE = re.compile(
+    r"(?:^|[|•·—–-]\s*|\b(?:posted|written|published|geschrieben|verfasst|veröffentlicht|publié"
+    r"|publicado|pubblicato|opublikowano)\b[^|•·]{0,40}?\s)"
+    r"(?:(?:by|von|par|por|di|door|av|przez|autor(?:ka)?|author)\b\s*:?|texte?\s*:)\s*(?P<names>\S.*)",
+    re.I,
+)
+_NAME_WORDS = 5  # words a person's name may have
+_PARTICLES = frozenset(
+    ("de", "van", "von", "der", "den", "la", "le", "da", "di", "du", "del", "bin")
+)
+_JOINERS = frozenset(("and", "und", "et", "y", "i", "e", "en", "och", "og", "&", ","))
+# Words of a byline after the name: the writer's role, not the name ("Meg James Staff Writer").
+_ROLES = frozenset((
+    "staff", "senior", "writer", "editor", "reporter", "correspondent", "columnist", "contributor",
+    "contributing", "journalist", "published", "updated", "posted", "photos", "photo", "director",
+    "manager", "founder", "ceo", "head", "chief", "president", "executive", "associate",
+    "professor", "lead", "analyst", "producer", "expert", "specialist", "strategist",
+))  # fmt: skip
 _DATE_LINE = 160  # characters a line holding a date may have to be a date line, not a sentence
 _AFTER_TITLE = 60  # text nodes after the title a date line may be in
 _BEFORE_TITLE = 8  # ... and before it (a kicker's date above the title)
 _LONGEST = 300  # characters of a description or author kept
 _DIGITS = re.compile(r"\d\d")
+_INLINE = frozenset((
+    "a", "abbr", "b", "cite", "code", "del", "em", "font", "i", "ins", "mark", "q", "s", "small",
+    "span", "strong", "sub", "sup", "time", "u",
+))  # fmt: skip
 _SHOWN = "[normalize-space()][not(parent::script or parent::style or parent::noscript)]"
 _LANGUAGE = re.compile(r"[A-Za-z]{2,3}(?:-[A-Za-z0-9]{1,8})*")
 _AMERICAN = ("en-us", "en")
@@ -149,17 +181,17 @@ def read_metadata(root: etree._Element, base: str | None) -> Metadata:
     if not published:
         published = _time_date(times, root) or _microdata_date(props, "datePublished")
     seen = _seen_date(root, _american(language))
-    if not published or (seen and _day_off(published, seen)):
+    if seen:  # the date the page shows its reader, where its data says another
         published = seen
     modified = _date(ld.get("modified"), metas, "modified") or _microdata_date(
         props, "dateModified"
     )
     author = (
-        _author(ld.get("author", people=True))
+        _seen_author(root)
+        or _author(ld.get("author", people=True))
         or _author(_named(metas, _OPEN_GRAPH["author"]))
         or _author(_named(metas, _META["author"]))
         or _microdata_author(props)
-        or _seen_author(root)
         or _author(ld.get("author"))
     )
     site = _first(_named(metas, _OPEN_GRAPH["site_name"]), ld.site_name(),
@@ -356,13 +388,6 @@ def _time_date(times: list[etree._Element], root: etree._Element) -> str:
     return ""
 
 
-def _day_off(given: str, seen: str) -> bool:
-    """Whether the date a page's data gives is a day off the one its reader sees: the data's
-    time is in another zone (UTC) than the site's, and the reader's day is the page's."""
-    first, second = day_number(given), day_number(seen)
-    return first is not None and second is not None and abs(first - second) == 1
-
-
 def _microdata_date(props: list[etree._Element], name: str) -> str:
     for el in props:
         if name in (el.get("itemprop") or "").split():
@@ -398,20 +423,75 @@ def _seen_date(root: etree._Element, month_first: bool) -> str:
     for text, parent in _lines(root):
         if len(text) <= _DATE_LINE and _DIGITS.search(text) and not _aside(parent):
             day = spoken_date(text, month_first)
-            if day:
+            if day and not _in_sentence(parent) and not _UPDATED.match(text):
                 return day
     return ""
 
 
+def _in_sentence(el: etree._Element) -> bool:
+    """Whether ``el``'s text is a phrase of a paragraph's sentences (a date the piece speaks
+    of: "valid until 3 December"), not a line of its own: its ``<p>`` is longer than a line;
+    or of a figure's caption (the photograph's date)."""
+    for node in (el, *el.iterancestors()):
+        if node.tag in ("figure", "figcaption"):
+            return True
+        if node.tag == "p":
+            return len(_text(node)) > _DATE_LINE
+        if node.tag not in _INLINE:
+            return False
+    return False
+
+
 def _seen_author(root: etree._Element) -> str:
-    """The name on a byline by the title ("By Jane Doe", "Von Max Muster", "Par ...")."""
+    """The names on a byline by the title ("By Jane Doe and Max Muster", "Von Max Muster",
+    "Posted on 3 May 2024 by Jo Bloggs"), read in the line that holds the byline's word."""
     for text, parent in _lines(root):
-        found = _BYLINE.match(text) if len(text) <= _DATE_LINE else None
+        if len(text) > _DATE_LINE or not (_BYLINE.search(text) or _BY_ALONE.match(text)):
+            continue
+        if _in_sentence(parent):  # "... according to data by AM Best."
+            continue
+        line = " ".join(" ".join(_block(parent).itertext()).split())
+        found = _BYLINE.search(line) if len(line) <= _DATE_LINE else _BYLINE.search(text)
         if found and not _aside(parent):
-            author = _author([found["name"]])
-            if author and any(c.isupper() for c in author[:1]):
-                return author
+            names = _names(found["names"])
+            if names:
+                return names
     return ""
+
+
+_BY_ALONE = re.compile(r"\s*(?:by|von|par|por|door|przez|autor(?:ka)?)\s*:?\s*$", re.I)
+
+
+def _block(el: etree._Element) -> etree._Element:
+    """The line ``el`` is a part of: its nearest ancestor that is not inline text."""
+    for node in (el, *el.iterancestors()):
+        if node.tag not in _INLINE:
+            return node
+    return el
+
+
+def _names(text: str) -> str:
+    """The people's names a byline begins with, joined by ", ": capitalised words, joined by
+    "," or "and" (in the page's language); the first other word (a date, a role, "on") ends
+    them."""
+    names: list[list[str]] = [[]]
+    for word in re.findall(r"[^\s,&]+|[,&]", text):
+        lower = word.lower()
+        if lower in _JOINERS:
+            if not names[-1]:
+                break
+            names.append([])
+        elif lower.rstrip(".") in MONTHS and not (lower == "may" and len(names[-1]) == 1):
+            break  # a date ("Tom May" is a name)
+        elif lower in _ROLES and (len(names[-1]) > 1 or (not names[-1] and len(names) > 1)):
+            break  # "Meg James Staff Writer", "Dan Burstein, Senior Director"
+        elif word[:1].isupper() or (lower in _PARTICLES and names[-1]):
+            names[-1].append(word.rstrip(".,;:") if len(word) > 2 else word)
+            if len(names[-1]) > _NAME_WORDS:
+                return ""
+        else:
+            break
+    return _author([" ".join(name) for name in names if name])
 
 
 def _lines(root: etree._Element) -> Iterator[tuple[str, etree._Element]]:

@@ -84,9 +84,10 @@ def _print_left_out() -> None:
         "show only a relative date": sum(r.startswith("relative") for r in reasons),
         "show only a last-updated or review date": sum(r.startswith("only") for r in reasons),
     }
-    print(f"{len(reasons)} article pages read and left out: " + ", ".join(
-        f"{n} {what}" for what, n in counts.items()
-    ))
+    print(
+        f"{len(reasons)} article pages read and left out: "
+        + ", ".join(f"{n} {what}" for what, n in counts.items())
+    )
 
 
 def _pages(data: Path, annotated: dict) -> dict[str, tuple[str, str]]:

@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections import deque
 from collections.abc import Iterator
 from urllib.parse import urljoin
 
@@ -42,11 +43,6 @@ from webtap.convert._schema import json_objects
 from webtap.convert._types import Metadata
 
 __all__ = ["read_metadata"]
-
-# One pass in C over what may say something: <meta>, <link>, JSON-LD, <time> and microdata.
-_SOURCES = etree.XPath(
-    "//meta|//link[@rel]|//script[@type='application/ld+json']|//time|//*[@itemprop]"
-)
 
 # <meta> names (property, name, itemprop or http-equiv; lower case) by field, in order.
 _OPEN_GRAPH = {
@@ -141,7 +137,6 @@ _INLINE = frozenset((
     "a", "abbr", "b", "cite", "code", "del", "em", "font", "i", "ins", "mark", "q", "s", "small",
     "span", "strong", "sub", "sup", "time", "u",
 ))  # fmt: skip
-_SHOWN = "[normalize-space()][not(parent::script or parent::style or parent::noscript)]"
 _LANGUAGE = re.compile(r"[A-Za-z]{2,3}(?:-[A-Za-z0-9]{1,8})*")
 _AMERICAN = ("en-us", "en")
 
@@ -149,49 +144,32 @@ _AMERICAN = ("en-us", "en")
 def read_metadata(root: etree._Element, base: str | None) -> Metadata:
     """The page's `Metadata`, from its tree as parsed (before `webtap.convert._html.clean`).
     ``base``: the URL its links resolve against."""
-    metas: dict[str, list[str]] = {}
-    canonical = ""
-    images: list[str] = []
-    scripts: list[str] = []
-    times: list[etree._Element] = []
-    props: list[etree._Element] = []
-    for el in _SOURCES(root):
-        tag = el.tag
-        if tag == "meta":
-            _meta(el, metas)
-        elif tag == "link":
-            rel = (el.get("rel") or "").lower().split()
-            if "canonical" in rel and not canonical:
-                canonical = (el.get("href") or "").strip()
-            elif "image_src" in rel:
-                images.append((el.get("href") or "").strip())
-        elif tag == "script":
-            if el.text:
-                scripts.append(el.text)
-        elif tag == "time":
-            times.append(el)
-        if el.get("itemprop") and tag not in ("meta", "link", "script"):
-            props.append(el)
-    ld = _LinkedData(scripts)
+    found = _Sources(root)
+    metas, ld = found.metas, _LinkedData(found.scripts)
     language = _language(root.get("lang") or root.get("xml:lang") or "") or _language(
         _first(_named(metas, _OPEN_GRAPH["language"]), _named(metas, _META["language"]),
                ld.get("language"))
     )  # fmt: skip
-    published = _date(ld.get("published"), metas, "published")
-    if not published:
-        published = _time_date(times, root) or _microdata_date(props, "datePublished")
-    seen = _seen_date(root, _american(language))
-    if seen:  # the date the page shows its reader, where its data says another
-        published = seen
+    title = _title(found.headings)
+    lines = _Lines(title)
+    # The reader's date and byline first: where the data says another, the page shows this one.
+    published = (
+        _seen_date(lines, _american(language))
+        or _date(ld.get("published"), metas, "published")
+        or _time_date(found.times, title)
+        or _microdata_date(found.microdata(), "datePublished")
+    )
+    # (microdata's dateModified on a <time> only: a walk for itemprop on every page without
+    # a change's date would cost more than all the rest)
     modified = _date(ld.get("modified"), metas, "modified") or _microdata_date(
-        props, "dateModified"
+        found.times, "dateModified"
     )
     author = (
-        _seen_author(root)
+        _seen_author(lines)
         or _author(ld.get("author", people=True))
         or _author(_named(metas, _OPEN_GRAPH["author"]))
         or _author(_named(metas, _META["author"]))
-        or _microdata_author(props)
+        or _microdata_author(found.microdata())
         or _author(ld.get("author"))
     )
     site = _first(_named(metas, _OPEN_GRAPH["site_name"]), ld.site_name(),
@@ -199,9 +177,10 @@ def read_metadata(root: etree._Element, base: str | None) -> Metadata:
     description = _first(ld.get("description", _PAGE_RANK),
                          _named(metas, _OPEN_GRAPH["description"]),
                          _named(metas, _META["description"]))  # fmt: skip
-    canonical = canonical or _absolute(_named(metas, _OPEN_GRAPH["canonical_url"]), None)
-    image = _first(_named(metas, _OPEN_GRAPH["image"]), ld.get("image"), images,
-                   _microdata_text(props, "image"))  # fmt: skip
+    canonical = found.canonical or _absolute(_named(metas, _OPEN_GRAPH["canonical_url"]), None)
+    image = _first(_named(metas, _OPEN_GRAPH["image"]), ld.get("image"), found.images) or (
+        _microdata_text(found.microdata(), "image")
+    )
     return Metadata(
         published=published,
         modified=modified,
@@ -212,6 +191,53 @@ def read_metadata(root: etree._Element, base: str | None) -> Metadata:
         canonical_url=_absolute(canonical, base),
         image=_absolute(image, base),
     )
+
+
+class _Sources:
+    """What in the tree may say something of the page, gathered in one walk in C over the
+    elements that may (``<meta>``, ``<link>``, JSON-LD, ``<time>``, ``<h1>``); microdata's
+    elements, a last resort, in a second walk only when asked."""
+
+    def __init__(self, root: etree._Element) -> None:
+        self.root = root
+        self.metas: dict[str, list[str]] = {}
+        self.canonical = ""
+        self.images: list[str] = []
+        self.scripts: list[str] = []
+        self.times: list[etree._Element] = []
+        self.headings: list[etree._Element] = []
+        self._microdata: list[etree._Element] | None = None
+        for el in root.iter("meta", "link", "script", "time", "h1"):
+            tag = el.tag
+            if tag == "meta":
+                _meta(el, self.metas)
+            elif tag == "link":
+                self._link(el)
+            elif tag == "script":
+                # (the type first: the text of a page's scripts is most of its weight)
+                if (el.get("type") or "").strip().lower() == "application/ld+json" and el.text:
+                    self.scripts.append(el.text)
+            elif tag == "time":
+                self.times.append(el)
+            else:
+                self.headings.append(el)
+
+    def _link(self, el: etree._Element) -> None:
+        rel = (el.get("rel") or "").lower().split()
+        if "canonical" in rel and not self.canonical:
+            self.canonical = (el.get("href") or "").strip()
+        elif "image_src" in rel:
+            self.images.append((el.get("href") or "").strip())
+
+    def microdata(self) -> list[etree._Element]:
+        """The elements with an ``itemprop`` (its ``<meta>`` are read with the others)."""
+        if self._microdata is None:
+            self._microdata = [el for el in _ITEMPROPS(self.root) if el.tag not in _NOT_PROPS]
+        return self._microdata
+
+
+_ITEMPROPS = etree.XPath("//*[@itemprop]")
+_NOT_PROPS = frozenset(("meta", "link", "script"))
 
 
 # --- <meta> ------------------------------------------------------------------------------------
@@ -363,7 +389,7 @@ def _rank(obj: dict) -> int | None:
 # --- The tree: <time>, microdata, the date line ------------------------------------------------
 
 
-def _time_date(times: list[etree._Element], root: etree._Element) -> str:
+def _time_date(times: list[etree._Element], title: etree._Element | None) -> str:
     """The date of the ``<time>`` marked ``pubdate`` or ``datePublished``, else of the first
     in the piece's head (after its title, not in its chrome or comments)."""
     for el in times:
@@ -376,7 +402,6 @@ def _time_date(times: list[etree._Element], root: etree._Element) -> str:
             day = iso_date(el.get("datetime") or el.text or "")
             if day:
                 return day
-    title = _title(root)
     if title is None:
         return ""
     near = _near(title)
@@ -417,10 +442,10 @@ def _microdata_author(props: list[etree._Element]) -> str:
     return ""
 
 
-def _seen_date(root: etree._Element, month_first: bool) -> str:
+def _seen_date(lines: _Lines, month_first: bool) -> str:
     """The date on the line a reader sees by the title: among the text after it (and a little
     before it, in the same block), a short line, not in the page's chrome or comments."""
-    for text, parent in _lines(root):
+    for text, parent in lines:
         if len(text) <= _DATE_LINE and _DIGITS.search(text) and not _aside(parent):
             day = spoken_date(text, month_first)
             if day and not _in_sentence(parent) and not _UPDATED.match(text):
@@ -442,10 +467,10 @@ def _in_sentence(el: etree._Element) -> bool:
     return False
 
 
-def _seen_author(root: etree._Element) -> str:
+def _seen_author(lines: _Lines) -> str:
     """The names on a byline by the title ("By Jane Doe and Max Muster", "Von Max Muster",
     "Posted on 3 May 2024 by Jo Bloggs"), read in the line that holds the byline's word."""
-    for text, parent in _lines(root):
+    for text, parent in lines:
         if len(text) > _DATE_LINE or not (_BYLINE.search(text) or _BY_ALONE.match(text)):
             continue
         if _in_sentence(parent):  # "... according to data by AM Best."
@@ -494,33 +519,82 @@ def _names(text: str) -> str:
     return _author([" ".join(name) for name in names if name])
 
 
-def _lines(root: etree._Element) -> Iterator[tuple[str, etree._Element]]:
+class _Lines:
     """The text by the page's title, nearest first (after it, then before it in its block),
-    and the element holding it (the caller asks `_aside` of those it may take)."""
-    title = _title(root)
-    if title is None:
-        return
-    near = _near(title)
-    after = title.xpath(f"following::text(){_SHOWN}[position() <= {_AFTER_TITLE}]")
-    before = title.xpath(f"preceding::text(){_SHOWN}[position() <= {_BEFORE_TITLE}]")
-    for node in after:
-        parent = node.getparent()
-        if parent is not None:
-            yield " ".join(str(node).split()), parent
-    for node in reversed(before):
-        parent = node.getparent()
-        if parent is not None and _in(parent, near):
-            yield " ".join(str(node).split()), parent
+    each with the element it is the text or the tail of (the caller asks `_aside` of those it
+    may take). Walked from the title outwards only as far as the lines go; the text before
+    the title only when a reader of them gets there."""
+
+    def __init__(self, title: etree._Element | None) -> None:
+        self.title = title
+        self._after = _after(title, _AFTER_TITLE) if title is not None else []
+        self._before: list[tuple[str, etree._Element]] | None = None
+
+    def __iter__(self) -> Iterator[tuple[str, etree._Element]]:
+        yield from self._after
+        if self.title is None:
+            return
+        if self._before is None:
+            before = deque(_before(self.title, _near(self.title)), maxlen=_BEFORE_TITLE)
+            self._before = list(reversed(before))
+        yield from self._before
 
 
-def _title(root: etree._Element) -> etree._Element | None:
-    """The piece's title heading: the first ``<h1>`` with text in its article, else in the
-    page."""
-    for path in ("//article//h1", "//main//h1", "//h1"):
-        for el in root.xpath(path):
-            if _text(el):
+def _after(el: etree._Element, most: int) -> list[tuple[str, etree._Element]]:
+    """The first ``most`` shown texts after ``el`` (not in it), in the page's order."""
+    lines: list[tuple[str, etree._Element]] = []
+    node: etree._Element | None = el
+    while node is not None:
+        _add_tail(node, lines)
+        for sibling in node.itersiblings():
+            for event, inner in etree.iterwalk(sibling, events=("start", "end")):
+                if event == "start":
+                    _add_text(inner, lines)
+                else:
+                    _add_tail(inner, lines)
+                if len(lines) >= most:
+                    return lines[:most]
+        node = node.getparent()
+    return lines
+
+
+def _before(title: etree._Element, block: etree._Element) -> Iterator[tuple[str, etree._Element]]:
+    """The shown texts of ``block`` before its ``title``, in the page's order."""
+    lines: list[tuple[str, etree._Element]] = []
+    for event, node in etree.iterwalk(block, events=("start", "end")):
+        if node is title:
+            break
+        if event == "start":
+            _add_text(node, lines)
+        elif node is not block:
+            _add_tail(node, lines)
+    return iter(lines)
+
+
+def _add_text(node: etree._Element, lines: list[tuple[str, etree._Element]]) -> None:
+    text = node.text
+    if text and not text.isspace() and isinstance(node.tag, str) and node.tag not in _UNSHOWN:
+        lines.append((" ".join(text.split()), node))
+
+
+def _add_tail(node: etree._Element, lines: list[tuple[str, etree._Element]]) -> None:
+    text = node.tail
+    if text and not text.isspace():
+        lines.append((" ".join(text.split()), node))
+
+
+_UNSHOWN = frozenset(("script", "style", "noscript", "template"))
+
+
+def _title(headings: list[etree._Element]) -> etree._Element | None:
+    """The piece's title heading: the first ``<h1>`` with text in its article, else in its
+    ``<main>``, else in the page."""
+    shown = [el for el in headings if _text(el)]
+    for container in ("article", "main"):
+        for el in shown:
+            if any(True for _ in el.iterancestors(container)):
                 return el
-    return None
+    return shown[0] if shown else None
 
 
 def _near(title: etree._Element) -> etree._Element:

@@ -446,7 +446,7 @@ def _seen_date(lines: _Lines, month_first: bool) -> str:
     """The date on the line a reader sees by the title: among the text after it (and a little
     before it, in the same block), a short line, not in the page's chrome or comments."""
     for text, parent in lines:
-        if len(text) <= _DATE_LINE and _DIGITS.search(text) and not _aside(parent):
+        if len(text) <= _DATE_LINE and _DIGITS.search(text) and not _aside(parent, lines.asides):
             day = spoken_date(text, month_first)
             if day and not _in_sentence(parent) and not _UPDATED.match(text):
                 return day
@@ -471,19 +471,23 @@ def _seen_author(lines: _Lines) -> str:
     """The names on a byline by the title ("By Jane Doe and Max Muster", "Von Max Muster",
     "Posted on 3 May 2024 by Jo Bloggs"), read in the line that holds the byline's word."""
     for text, parent in lines:
-        if len(text) > _DATE_LINE or not (_BYLINE.search(text) or _BY_ALONE.match(text)):
+        if len(text) > _DATE_LINE or not any(word in text.lower() for word in _BY_HINTS):
+            continue
+        if not (_BYLINE.search(text) or _BY_ALONE.match(text)):
             continue
         if _in_sentence(parent):  # "... according to data by AM Best."
             continue
         line = " ".join(" ".join(_block(parent).itertext()).split())
         found = _BYLINE.search(line) if len(line) <= _DATE_LINE else _BYLINE.search(text)
-        if found and not _aside(parent):
+        if found and not _aside(parent, lines.asides):
             names = _names(found["names"])
             if names:
                 return names
     return ""
 
 
+# (What every byline holds: a test cheaper than the byline's pattern.)
+_BY_HINTS = ("by", "von", "par", "por", "di", "door", "av", "przez", "autor", "author", "text")
 _BY_ALONE = re.compile(r"\s*(?:by|von|par|por|door|przez|autor(?:ka)?)\s*:?\s*$", re.I)
 
 
@@ -527,11 +531,21 @@ class _Lines:
 
     def __init__(self, title: etree._Element | None) -> None:
         self.title = title
-        self._after = _after(title, _AFTER_TITLE) if title is not None else []
+        self._after: list[tuple[str, etree._Element]] = []
+        self._walk = _after(title) if title is not None else iter(())
         self._before: list[tuple[str, etree._Element]] | None = None
+        self.asides: dict[etree._Element, bool] = {}  # `_aside`'s answers
 
     def __iter__(self) -> Iterator[tuple[str, etree._Element]]:
-        yield from self._after
+        at = 0
+        while at < _AFTER_TITLE:  # as far as the reader goes, walked once
+            if at == len(self._after):
+                line = next(self._walk, None)
+                if line is None:
+                    break
+                self._after.append(line)
+            yield self._after[at]
+            at += 1
         if self.title is None:
             return
         if self._before is None:
@@ -540,22 +554,27 @@ class _Lines:
         yield from self._before
 
 
-def _after(el: etree._Element, most: int) -> list[tuple[str, etree._Element]]:
-    """The first ``most`` shown texts after ``el`` (not in it), in the page's order."""
-    lines: list[tuple[str, etree._Element]] = []
+def _after(el: etree._Element) -> Iterator[tuple[str, etree._Element]]:
+    """The shown texts after ``el`` (not in it), in the page's order."""
     node: etree._Element | None = el
     while node is not None:
-        _add_tail(node, lines)
+        tail = node.tail
+        if tail and not tail.isspace():
+            yield " ".join(tail.split()), node
         for sibling in node.itersiblings():
             for event, inner in etree.iterwalk(sibling, events=("start", "end")):
+                # (inline: this loop is most of the cost of reading the metadata)
                 if event == "start":
-                    _add_text(inner, lines)
+                    text = inner.text
+                    if not text or inner.tag in _UNSHOWN or not isinstance(inner.tag, str):
+                        continue
                 else:
-                    _add_tail(inner, lines)
-                if len(lines) >= most:
-                    return lines[:most]
+                    text = inner.tail
+                    if not text:
+                        continue
+                if not text.isspace():
+                    yield " ".join(text.split()), inner
         node = node.getparent()
-    return lines
 
 
 def _before(title: etree._Element, block: etree._Element) -> Iterator[tuple[str, etree._Element]]:
@@ -612,20 +631,32 @@ def _in(el: etree._Element, block: etree._Element) -> bool:
     return el is block or any(a is block for a in el.iterancestors())
 
 
-def _aside(el: etree._Element) -> bool:
+def _aside(el: etree._Element, known: dict[etree._Element, bool] | None = None) -> bool:
     """Whether ``el`` is in the page's chrome or after the piece (a footer, comments,
-    related links), by its tags or its classes."""
+    related links), by its tags or its classes. ``known``: the answers for elements asked
+    before (an ancestor's holds for the elements under it), kept by the caller."""
+    asked: list[etree._Element] = []
+    answer = False
     for node in (el, *el.iterancestors()):
-        if node.tag in ("body", "html"):  # its classes name the page's layout, not a part
-            return False
-        if node.tag in ("footer", "aside", "nav"):
-            return True
+        if known is not None and node in known:
+            answer = known[node]
+            break
+        asked.append(node)
+        tag = node.tag
+        if tag in ("body", "html"):  # its classes name the page's layout, not a part
+            break
+        if tag in ("footer", "aside", "nav"):
+            answer = True
+            break
         names = f"{node.get('class') or ''} {node.get('id') or ''}"
-        if names.strip() and _ASIDE.search(names):
-            return True
-        if node.tag in ("article", "main"):  # the piece itself: what holds it is not asked
-            return False
-    return False
+        if names != " " and _ASIDE.search(names):
+            answer = True
+            break
+        if tag in ("article", "main"):  # the piece itself: what holds it is not asked
+            break
+    if known is not None:
+        known.update(dict.fromkeys(asked, answer))
+    return answer
 
 
 # --- Values ------------------------------------------------------------------------------------

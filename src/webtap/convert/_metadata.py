@@ -471,7 +471,7 @@ def _seen_author(lines: _Lines) -> str:
     """The names on a byline by the title ("By Jane Doe and Max Muster", "Von Max Muster",
     "Posted on 3 May 2024 by Jo Bloggs"), read in the line that holds the byline's word."""
     for text, parent in lines:
-        if len(text) > _DATE_LINE or not any(word in text.lower() for word in _BY_HINTS):
+        if len(text) > _DATE_LINE or not _BY_HINT.search(text):
             continue
         if not (_BYLINE.search(text) or _BY_ALONE.match(text)):
             continue
@@ -487,7 +487,7 @@ def _seen_author(lines: _Lines) -> str:
 
 
 # (What every byline holds: a test cheaper than the byline's pattern.)
-_BY_HINTS = ("by", "von", "par", "por", "di", "door", "av", "przez", "autor", "author", "text")
+_BY_HINT = re.compile("by|von|par|por|di|door|av|przez|autor|author|text", re.I)
 _BY_ALONE = re.compile(r"\s*(?:by|von|par|por|door|przez|autor(?:ka)?)\s*:?\s*$", re.I)
 
 

@@ -155,6 +155,21 @@ def test_the_date_line_beats_the_data_and_an_update_line_does_not() -> None:
     assert metadata("", updated).published == ""
 
 
+@pytest.mark.parametrize(
+    "lines",
+    [
+        "<p>Expires 01/01/26</p>",  # a coupon's end
+        "<dl><dt>Joined</dt><dd>Nov 4, 2011</dd></dl>",  # the poster's, on a forum
+        "<div><span>last post by</span> <a>someone</a> <time>Jan 8, 2026</time></div>",
+        "<p>Mitglied seit 3. Mai 2019</p>",
+    ],
+)
+def test_a_date_labelled_as_another_is_not_the_publication(lines: str) -> None:
+    head = '<meta property="article:published_time" content="2025-03-20">'
+    body = f"<article><h1>Story</h1>{lines}{BODY}</article>"
+    assert metadata(head, body).published == "2025-03-20"
+
+
 def test_dates_in_sentences_and_captions_are_no_date_lines() -> None:
     sentence = "After a quiet year the chain runs its first campaign: it offers half off and is "
     sentence += "valid from November 26 to December 3, 2025, "

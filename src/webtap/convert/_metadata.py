@@ -102,12 +102,17 @@ _ASIDE = re.compile(
     r"|newsletter|widget|breadcrumbs?|trending|popular|navbar|masthead|teaser)(?:[-_][\w-]*)?(?![\w-])",
     re.I,
 )
-# A line giving the date of the last change, not the publication's ("Updated: 3 May 2024").
-_UPDATED = re.compile(
-    r"\W*(?:last\s+)?(?:updated|modified|edited|aktualisiert|geändert|mis\s+à\s+jour|modifié"
-    r"|actualizado|aggiornato|atualizado|bijgewerkt|zaktualizowano|обновлено)",
+# A label naming the date after it as another's than the publication's: the last change's
+# ("Updated: 3 May 2024"), a member's ("Joined"), a thread's last post's, an offer's end.
+_OTHER_DATE = re.compile(
+    r"\b(?:updated|modified|edited|aktualisiert|geändert|mis\s+à\s+jour|modifié|actualizado"
+    r"|aggiornato|atualizado|bijgewerkt|zaktualizowano|обновлено|joined|member\s+since"
+    r"|registered|beigetreten|mitglied\s+seit|registriert|inscrit|last\s+(?:post|reply|activity"
+    r"|seen|active)|letzte[rn]?\s+(?:beitrag|antwort)|expires?|expiry|valid\s+(?:until|through)"
+    r"|gültig\s+bis|offer\s+ends|deadline)\b",
     re.I,
 )
+_LABEL = 40  # characters of a line before a date line that may be its label ("Joined")
 # A byline: its word ("By", "Von", "Par"...) at the line's start, after a separator, or after
 # "Posted"/"Written" (and perhaps a date: "Posted on 3 May 2024 by"); the names follow.
 _BYLINE = re.compile(
@@ -444,13 +449,24 @@ def _microdata_author(props: list[etree._Element]) -> str:
 
 def _seen_date(lines: _Lines, month_first: bool) -> str:
     """The date on the line a reader sees by the title: among the text after it (and a little
-    before it, in the same block), a short line, not in the page's chrome or comments."""
+    before it, in the same block), a short line, not in the page's chrome or comments, and not
+    labelled as another date than the publication's (in the line or the two before it)."""
+    labels = ["", ""]
     for text, parent in lines:
         if len(text) <= _DATE_LINE and _DIGITS.search(text) and not _aside(parent, lines.asides):
             day = spoken_date(text, month_first)
-            if day and not _in_sentence(parent) and not _UPDATED.match(text):
+            if day and not _in_sentence(parent) and not _other_date(text, labels):
                 return day
+        labels = [labels[1], text if len(text) <= _LABEL else ""]
     return ""
+
+
+def _other_date(line: str, labels: list[str]) -> bool:
+    """Whether the date in ``line`` is labelled as not the publication's: by the words
+    before its first digit, or by one of the short ``labels`` before the line."""
+    digit = _DIGITS.search(line)
+    before = line[: digit.start()] if digit else line
+    return any(_OTHER_DATE.search(text) for text in (before, *labels) if text)
 
 
 def _in_sentence(el: etree._Element) -> bool:

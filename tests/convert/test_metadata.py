@@ -200,6 +200,7 @@ def test_an_elementor_widget_is_no_chrome_but_a_sidebar_widget_is() -> None:
         ("Posted on <time>March 30, 2015</time> by <a>Admin</a>", "Admin"),
         ("By Meg James Staff Writer Nov. 19, 2019 5:50 PM", "Meg James"),
         ("Written By: Tom May 15 December 2025", "Tom May"),
+        ("By Amanda Furrer Updated: Dec. 2, 2025", "Amanda Furrer"),
         ("By Daniel Burstein, Senior Director, Content", "Daniel Burstein"),
         ("Von <span>Moritz Bachmann</span> publiziert am 30. Juli 2018", "Moritz Bachmann"),
         ("Text: Anna Menin · 20 November 2019", "Anna Menin"),

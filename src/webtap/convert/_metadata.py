@@ -522,13 +522,14 @@ def _names(text: str) -> str:
     names: list[list[str]] = [[]]
     for word in re.findall(r"[^\s,&]+|[,&]", text):
         lower = word.lower()
+        bare = lower.strip(".,:;")
         if lower in _JOINERS:
             if not names[-1]:
                 break
             names.append([])
-        elif lower.rstrip(".") in MONTHS and not (lower == "may" and len(names[-1]) == 1):
+        elif bare in MONTHS and not (bare == "may" and len(names[-1]) == 1):
             break  # a date ("Tom May" is a name)
-        elif lower in _ROLES and (len(names[-1]) > 1 or (not names[-1] and len(names) > 1)):
+        elif bare in _ROLES and (len(names[-1]) > 1 or (not names[-1] and len(names) > 1)):
             break  # "Meg James Staff Writer", "Dan Burstein, Senior Director"
         elif word[:1].isupper() or (lower in _PARTICLES and names[-1]):
             names[-1].append(word.rstrip(".,;:") if len(word) > 2 else word)

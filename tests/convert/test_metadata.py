@@ -150,6 +150,9 @@ def test_the_date_line_beats_the_data_and_an_update_line_does_not() -> None:
     shown = f"<article><h1>Story</h1><p>By Jo Bloggs November 14, 2025</p>{BODY}</article>"
     said = metadata(head, shown)
     assert (said.published, said.author) == ("2025-11-14", "Jo Bloggs")  # what the reader sees
+    same_day = f"<article><h1>Story</h1><p>Sep 6, 2024</p>{BODY}</article>"
+    timed = ld({"@type": "Article", "datePublished": "2024-09-06T09:30:00+02:00"})
+    assert metadata(timed, same_day).published == "2024-09-06T09:30:00+02:00"  # its time kept
     updated = f"<article><h1>Story</h1><p>Updated: March 3, 2025</p>{BODY}</article>"
     assert metadata(head, updated).published == "2024-09-06"  # a change's date, not the piece's
     assert metadata("", updated).published == ""
@@ -168,6 +171,20 @@ def test_a_date_labelled_as_another_is_not_the_publication(lines: str) -> None:
     head = '<meta property="article:published_time" content="2025-03-20">'
     body = f"<article><h1>Story</h1>{lines}{BODY}</article>"
     assert metadata(head, body).published == "2025-03-20"
+
+
+@pytest.mark.parametrize("line", ["9-23 Feb 2017 | Mo-Fr 9–16", "vom 9. bis 23. Februar 2017"])
+def test_the_end_of_a_range_of_days_is_no_date(line: str) -> None:
+    assert metadata("", f"<div><div><h1>Story</h1><p>{line}</p>{BODY}</div></div>").published == ""
+
+
+def test_an_ambiguous_date_line_is_read_as_the_data_reads_it() -> None:
+    page = (
+        '<html lang="de"><head><meta property="article:published_time" '
+        'content="2019-05-08T05:30:23Z"></head><body><article><h1>Story</h1>'
+        f"<p>05/08/2019</p>{BODY}</article></body></html>"
+    )  # day first in German: 5 August; the data: 8 May, the same line read month first
+    assert convert(page, main_content=True).metadata.published == "2019-05-08T05:30:23Z"
 
 
 def test_dates_in_sentences_and_captions_are_no_date_lines() -> None:
@@ -201,6 +218,7 @@ def test_an_elementor_widget_is_no_chrome_but_a_sidebar_widget_is() -> None:
         ("By Meg James Staff Writer Nov. 19, 2019 5:50 PM", "Meg James"),
         ("Written By: Tom May 15 December 2025", "Tom May"),
         ("By Amanda Furrer Updated: Dec. 2, 2025", "Amanda Furrer"),
+        ("By J.O. Haselhoef On 3 May 2024", "J.O. Haselhoef"),
         ("By Daniel Burstein, Senior Director, Content", "Daniel Burstein"),
         ("Von <span>Moritz Bachmann</span> publiziert am 30. Juli 2018", "Moritz Bachmann"),
         ("Text: Anna Menin · 20 November 2019", "Anna Menin"),

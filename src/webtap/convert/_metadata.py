@@ -38,7 +38,7 @@ from urllib.parse import urljoin
 
 from lxml import etree
 
-from webtap.convert._dates import MONTHS, iso_date, spoken_date
+from webtap.convert._dates import MONTHS, day_number, iso_date, spoken_date
 from webtap.convert._schema import json_objects
 from webtap.convert._types import Metadata
 
@@ -103,13 +103,14 @@ _ASIDE = re.compile(
     re.I,
 )
 # A label naming the date after it as another's than the publication's: the last change's
-# ("Updated: 3 May 2024"), a member's ("Joined"), a thread's last post's, an offer's end.
+# ("Updated: 3 May 2024"), a member's ("Joined"), a thread's last post's, an offer's end, an
+# event's ("Termin: 21.02.2020").
 _OTHER_DATE = re.compile(
     r"\b(?:updated|modified|edited|aktualisiert|geändert|mis\s+à\s+jour|modifié|actualizado"
     r"|aggiornato|atualizado|bijgewerkt|zaktualizowano|обновлено|joined|member\s+since"
     r"|registered|beigetreten|mitglied\s+seit|registriert|inscrit|last\s+(?:post|reply|activity"
     r"|seen|active)|letzte[rn]?\s+(?:beitrag|antwort)|expires?|expiry|valid\s+(?:until|through)"
-    r"|gültig\s+bis|offer\s+ends|deadline)\b",
+    r"|gültig\s+bis|offer\s+ends|deadline|termine?|event\s+date|veranstaltung)\b",
     re.I,
 )
 _LABEL = 40  # characters of a line before a date line that may be its label ("Joined")
@@ -126,6 +127,7 @@ _PARTICLES = frozenset(
     ("de", "van", "von", "der", "den", "la", "le", "da", "di", "du", "del", "bin")
 )
 _JOINERS = frozenset(("and", "und", "et", "y", "i", "e", "en", "och", "og", "&", ","))
+_AFTER_NAMES = frozenset(("on", "at", "am", "um", "em", "w", "op"))  # (capitalised: "On")
 # Words of a byline after the name: the writer's role, not the name ("Meg James Staff Writer").
 _ROLES = frozenset((
     "staff", "senior", "writer", "editor", "reporter", "correspondent", "columnist", "contributor",
@@ -134,6 +136,7 @@ _ROLES = frozenset((
     "professor", "lead", "analyst", "producer", "expert", "specialist", "strategist",
 ))  # fmt: skip
 _DATE_LINE = 160  # characters a line holding a date may have to be a date line, not a sentence
+_CLOSE = 10  # lines under the title that are its own (a byline, a date line), not a teaser's
 _AFTER_TITLE = 60  # text nodes after the title a date line may be in
 _BEFORE_TITLE = 8  # ... and before it (a kicker's date above the title)
 _LONGEST = 300  # characters of a description or author kept
@@ -158,16 +161,24 @@ def read_metadata(root: etree._Element, base: str | None) -> Metadata:
     title = _title(found.headings)
     lines = _Lines(title)
     # The reader's date and byline first: where the data says another, the page shows this one.
-    published = (
-        _seen_date(lines, _american(language))
-        or _date(ld.get("published"), metas, "published")
+    given = (
+        _date(ld.get("published"), metas, "published")
         or _time_date(found.times, title)
         or _microdata_date(found.microdata(), "datePublished")
     )
-    # (microdata's dateModified on a <time> only: a walk for itemprop on every page without
-    # a change's date would cost more than all the rest)
+    month_first = _american(language)
+    seen, close = _seen_date(lines, month_first)
+    published = given
+    if (
+        seen
+        and given[:10] != seen
+        and (close or not given or _day_off(given, seen))
+        # (unless the line is 05/08/2019, which the data reads the other way: the same day)
+        and given[:10] != _seen_date(lines, not month_first)[0]
+    ):
+        published = seen
     modified = _date(ld.get("modified"), metas, "modified") or _microdata_date(
-        found.times, "dateModified"
+        found.microdata(), "dateModified"
     )
     author = (
         _seen_author(lines)
@@ -447,18 +458,27 @@ def _microdata_author(props: list[etree._Element]) -> str:
     return ""
 
 
-def _seen_date(lines: _Lines, month_first: bool) -> str:
+def _seen_date(lines: _Lines, month_first: bool) -> tuple[str, bool]:
     """The date on the line a reader sees by the title: among the text after it (and a little
     before it, in the same block), a short line, not in the page's chrome or comments, and not
-    labelled as another date than the publication's (in the line or the two before it)."""
+    labelled as another date than the publication's (in the line or the two before it); and
+    whether the line is close to the title (among the first under it, or above it), where a
+    date line is the piece's and not a teaser's further down."""
     labels = ["", ""]
-    for text, parent in lines:
+    for at, (text, parent) in enumerate(lines):
         if len(text) <= _DATE_LINE and _DIGITS.search(text) and not _aside(parent, lines.asides):
             day = spoken_date(text, month_first)
             if day and not _in_sentence(parent) and not _other_date(text, labels):
-                return day
+                return day, at < _CLOSE or at >= len(lines.after)
         labels = [labels[1], text if len(text) <= _LABEL else ""]
-    return ""
+    return "", False
+
+
+def _day_off(given: str, seen: str) -> bool:
+    """Whether the date a page's data gives is a day off the one its reader sees: the data's
+    time is in another zone (UTC) than the site's, and the reader's day is the page's."""
+    first, second = day_number(given), day_number(seen)
+    return first is not None and second is not None and abs(first - second) == 1
 
 
 def _other_date(line: str, labels: list[str]) -> bool:
@@ -529,10 +549,12 @@ def _names(text: str) -> str:
             names.append([])
         elif bare in MONTHS and not (bare == "may" and len(names[-1]) == 1):
             break  # a date ("Tom May" is a name)
+        elif bare in _AFTER_NAMES:
+            break  # "By Jo Bloggs On 3 May", "Von Max Muster Am 3. Mai"
         elif bare in _ROLES and (len(names[-1]) > 1 or (not names[-1] and len(names) > 1)):
             break  # "Meg James Staff Writer", "Dan Burstein, Senior Director"
         elif word[:1].isupper() or (lower in _PARTICLES and names[-1]):
-            names[-1].append(word.rstrip(".,;:") if len(word) > 2 else word)
+            names[-1].append(word.rstrip(",;:"))
             if len(names[-1]) > _NAME_WORDS:
                 return ""
         else:
@@ -548,7 +570,7 @@ class _Lines:
 
     def __init__(self, title: etree._Element | None) -> None:
         self.title = title
-        self._after: list[tuple[str, etree._Element]] = []
+        self.after: list[tuple[str, etree._Element]] = []
         self._walk = _after(title) if title is not None else iter(())
         self._before: list[tuple[str, etree._Element]] | None = None
         self.asides: dict[etree._Element, bool] = {}  # `_aside`'s answers
@@ -556,12 +578,12 @@ class _Lines:
     def __iter__(self) -> Iterator[tuple[str, etree._Element]]:
         at = 0
         while at < _AFTER_TITLE:  # as far as the reader goes, walked once
-            if at == len(self._after):
+            if at == len(self.after):
                 line = next(self._walk, None)
                 if line is None:
                     break
-                self._after.append(line)
-            yield self._after[at]
+                self.after.append(line)
+            yield self.after[at]
             at += 1
         if self.title is None:
             return

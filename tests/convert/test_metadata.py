@@ -219,6 +219,9 @@ def test_an_elementor_widget_is_no_chrome_but_a_sidebar_widget_is() -> None:
         ("Written By: Tom May 15 December 2025", "Tom May"),
         ("By Amanda Furrer Updated: Dec. 2, 2025", "Amanda Furrer"),
         ("By J.O. Haselhoef On 3 May 2024", "J.O. Haselhoef"),
+        ("Von Markus Balser , Berlin", "Markus Balser"),  # a place after the name
+        ("Par Kab Niang Le 17/02/2020", "Kab Niang"),
+        ("by Jeff Foust Monday, November 18, 2019", "Jeff Foust"),
         ("By Daniel Burstein, Senior Director, Content", "Daniel Burstein"),
         ("Von <span>Moritz Bachmann</span> publiziert am 30. Juli 2018", "Moritz Bachmann"),
         ("Text: Anna Menin · 20 November 2019", "Anna Menin"),
@@ -230,6 +233,16 @@ def test_the_byline_by_the_title(line: str, author: str) -> None:
     head = ld({"@type": "Article", "author": {"@type": "Person", "name": author or "Data"}})
     said = metadata(head, f"<article><h1>Story</h1><p>{line}</p>{BODY}</article>")
     assert said.author == (author or "Data")  # the byline's names, else the data's
+
+
+def test_a_heading_is_a_byline_only_when_named_one() -> None:
+    head = '<meta name="author" content="Christoph von Ritter">'
+    teaser = f"<article><h1>Story</h1><h2>Von Risiken und Nebenwirkungen</h2>{BODY}</article>"
+    assert metadata(head, teaser).author == "Christoph von Ritter"
+    byline = '<h3 class="byline">by Jeff Foust<br><span>Monday, November 18, 2019</span></h3>'
+    assert metadata(head, f"<article><h1>Story</h1>{byline}{BODY}</article>").author == (
+        "Jeff Foust"
+    )
 
 
 def test_a_by_in_a_sentence_is_no_byline() -> None:

@@ -119,7 +119,8 @@ _LABEL = 40  # characters of a line before a date line that may be its label ("J
 _BYLINE = re.compile(
     r"(?:^|[|•·—–-]\s*|\b(?:posted|written|published|geschrieben|verfasst|veröffentlicht|publié"
     r"|publicado|pubblicato|opublikowano)\b[^|•·]{0,40}?\s)"
-    r"(?:(?:by|von|par|por|di|door|av|przez|autor(?:ka)?|author)\b\s*:?|texte?\s*:)\s*(?P<names>\S.*)",
+    r"(?:(?:by|von|par|por|di|door|av|przez|autor(?:ka)?|author)\b\s*:?|texte?\s*:)"
+    r"\s*(?P<names>\S.*)",
     re.I,
 )
 _NAME_WORDS = 5  # words a person's name may have
@@ -127,7 +128,18 @@ _PARTICLES = frozenset(
     ("de", "van", "von", "der", "den", "la", "le", "da", "di", "du", "del", "bin")
 )
 _JOINERS = frozenset(("and", "und", "et", "y", "i", "e", "en", "och", "og", "&", ","))
-_AFTER_NAMES = frozenset(("on", "at", "am", "um", "em", "w", "op"))  # (capitalised: "On")
+# Words that end a byline's names ("By Jo Bloggs On 3 May", "Von Max Muster Veröffentlicht
+# am", "Von Yuval Harari Die Digitalisierung..."): capitalised, they are no name's part.
+_AFTER_NAMES = frozenset((
+    "on", "at", "am", "um", "em", "w", "op", "vom", "last", "date", "datum", "veröffentlicht",
+    "publié", "publicado", "pubblicato", "die", "das", "the", "monday", "tuesday", "wednesday",
+    "thursday", "friday", "saturday", "sunday", "montag", "dienstag", "mittwoch", "donnerstag",
+    "freitag", "samstag", "sonntag", "lundi", "mardi", "mercredi", "jeudi", "vendredi", "samedi",
+    "dimanche",
+))  # fmt: skip
+_DATE_ARTICLES = frozenset(("le", "la", "el", "il", "den", "du", "em", "de"))  # "Le 3 mars"
+_HEADINGS = frozenset(("h1", "h2", "h3", "h4", "h5", "h6"))
+_BYLINE_CLASS = re.compile(r"byline|author|meta|credit", re.I)  # (hNews: "byline", "author")
 # Words of a byline after the name: the writer's role, not the name ("Meg James Staff Writer").
 _ROLES = frozenset((
     "staff", "senior", "writer", "editor", "reporter", "correspondent", "columnist", "contributor",
@@ -513,7 +525,10 @@ def _seen_author(lines: _Lines) -> str:
             continue
         if _in_sentence(parent):  # "... according to data by AM Best."
             continue
-        line = " ".join(" ".join(_block(parent).itertext()).split())
+        block = _block(parent)
+        if block.tag in _HEADINGS and not _BYLINE_CLASS.search(block.get("class") or ""):
+            continue  # "Von Risiken und Nebenwirkungen": a heading, unless named a byline
+        line = " ".join(" ".join(block.itertext()).split())
         found = _BYLINE.search(line) if len(line) <= _DATE_LINE else _BYLINE.search(text)
         if found and not _aside(parent, lines.asides):
             names = _names(found["names"])
@@ -540,9 +555,12 @@ def _names(text: str) -> str:
     "," or "and" (in the page's language); the first other word (a date, a role, "on") ends
     them."""
     names: list[list[str]] = [[]]
-    for word in re.findall(r"[^\s,&]+|[,&]", text):
+    words = re.findall(r"[^\s,&]+|[,&]", text)
+    for at, word in enumerate(words):
         lower = word.lower()
         bare = lower.strip(".,:;")
+        if bare in _DATE_ARTICLES and at + 1 < len(words) and words[at + 1][:1].isdigit():
+            break  # "Par Kab Niang Le 17/02/2020": the date's article
         if lower in _JOINERS:
             if not names[-1]:
                 break
@@ -559,6 +577,8 @@ def _names(text: str) -> str:
                 return ""
         else:
             break
+    if len(names[0]) > 1:  # "Von Markus Balser, Berlin": a place, not another's name
+        names = [names[0], *(name for name in names[1:] if len(name) > 1)]
     return _author([" ".join(name) for name in names if name])
 
 

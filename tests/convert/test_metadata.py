@@ -222,6 +222,7 @@ def test_an_elementor_widget_is_no_chrome_but_a_sidebar_widget_is() -> None:
         ("Von Markus Balser , Berlin", "Markus Balser"),  # a place after the name
         ("Par Kab Niang Le 17/02/2020", "Kab Niang"),
         ("by Jeff Foust Monday, November 18, 2019", "Jeff Foust"),
+        ("Written by Marc-André Lemburg.", "Marc-André Lemburg"),
         ("By Daniel Burstein, Senior Director, Content", "Daniel Burstein"),
         ("Von <span>Moritz Bachmann</span> publiziert am 30. Juli 2018", "Moritz Bachmann"),
         ("Text: Anna Menin · 20 November 2019", "Anna Menin"),

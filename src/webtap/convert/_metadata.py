@@ -572,7 +572,10 @@ def _names(text: str) -> str:
         elif bare in _ROLES and (len(names[-1]) > 1 or (not names[-1] and len(names) > 1)):
             break  # "Meg James Staff Writer", "Dan Burstein, Senior Director"
         elif word[:1].isupper() or (lower in _PARTICLES and names[-1]):
-            names[-1].append(word.rstrip(",;:"))
+            word = word.rstrip(",;:")
+            if len(word) > 3 and word.endswith(".") and not word[-2].isupper():
+                word = word[:-1]  # a sentence's full stop, not an initial's ("J.O.", "Ph.D.")
+            names[-1].append(word)
             if len(names[-1]) > _NAME_WORDS:
                 return ""
         else:

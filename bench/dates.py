@@ -2,25 +2,30 @@
 
     .venv/bin/python bench/dates.py [--data DIR]
 
-``bench/data/dates.json`` holds the pages of ``DIR/html/articles/`` and ``DIR/html/modern/``
-whose publication date a reader sees, annotated by reading each page (its byline, its date
-line; "how" says where): ``{"articles/<id>": {"published": "YYYY-MM-DD", "author": ...}}``.
-For each reader, in one run over the same pages:
+``bench/data/dates.json`` holds every article page of ``DIR/html/articles/`` (181) and the
+``article`` pages of ``DIR/html/modern/`` (225) whose publication date a reader sees, annotated
+by reading each page (its byline, its date line; "how" quotes what the page shows):
+``{"articles/<id>": {"published": "YYYY-MM-DD", "author": ..., "how": ...}}``. The others are
+in ``bench/data/dates_left_out.json`` with the reason (no date shown, only "2 days ago", only
+an "Updated" date: not the publication's), and counted at the end of the run. For each reader,
+in one run over the same pages:
 
 - date accuracy: the share of pages whose date is the annotated day exactly (a page given no
   date counts as wrong);
 - author: the share of pages with an annotated author whose every word the reader's author
   holds (case and accents aside), among those pages;
-- ms per page: the reader's own cost, one thread, in CPU time, over the pages read once each
-  (htmldate keeps caches of the strings it has read: a second run over the same pages would
-  time its caches, not its reading).
+- ms per page: the reader's own cost, one thread, in CPU time (``time.process_time``), over
+  the pages read once each (htmldate keeps caches of the strings it has read: a second run
+  over the same pages would time its caches, not its reading). The machine's other work
+  moves these by 10-30 %: compare readers within one run.
 
 webtap's cost is what reading the metadata adds to the converter's parse (``read_metadata`` on
-the parsed tree), and, beside it, the whole conversion with the metadata read. htmldate and
-trafilatura are given the decoded page and its URL, as a caller would give them; htmldate with
+the tree ``webtap.convert._html.parse`` made, off the clock), and, beside it, the whole
+conversion with the metadata read. htmldate and trafilatura are given the decoded page and
+its URL, as a caller would give them, and parse it themselves (on the clock); htmldate with
 ``original_date=True`` (the publication date, not the last change) in both modes. Given a URL
-that holds a date (``/2019/11/18/``), htmldate answers with it without reading the page, which
-is most of its speed here: the row "no URL" is htmldate reading the page.
+that holds a date (``/2019/11/18/``), htmldate answers with it without parsing the page, which
+is most of its speed here: the row "no URL" is htmldate parsing and reading every page.
 
 Targets (issue 32): webtap's accuracy at least htmldate extensive's, at 5x its speed or more.
 htmldate and trafilatura are installed only for this bench (``pip install htmldate

@@ -187,6 +187,16 @@ def test_an_ambiguous_date_line_is_read_as_the_data_reads_it() -> None:
     assert convert(page, main_content=True).metadata.published == "2019-05-08T05:30:23Z"
 
 
+def test_a_date_line_far_under_the_title_beats_the_data_only_a_day_off() -> None:
+    teasers = "".join(f"<li><a href='/{n}'>Another story {n}</a></li>" for n in range(12))
+    body = f"<div><div><h1>Story</h1><ul>{teasers}</ul><p>March 3, 2025</p>{BODY}</div></div>"
+    head = '<meta property="article:published_time" content="2024-09-06">'
+    assert metadata(head, body).published == "2024-09-06"  # a teaser's date, not the piece's
+    off = '<meta property="article:published_time" content="2025-03-04T01:00:00Z">'
+    assert metadata(off, body).published == "2025-03-03"  # the site's day of the data's time
+    assert metadata("", body).published == "2025-03-03"  # nothing else says
+
+
 def test_dates_in_sentences_and_captions_are_no_date_lines() -> None:
     sentence = "After a quiet year the chain runs its first campaign: it offers half off and is "
     sentence += "valid from November 26 to December 3, 2025, "

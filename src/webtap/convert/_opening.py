@@ -41,6 +41,8 @@ _SKIPPED = frozenset((
     "footer", "script", "style", "noscript", "template",
 ))  # fmt: skip
 _INLINE = frozenset(("time", "span", "a", "b", "strong", "em", "i", "small", "cite", "abbr"))
+# What a link to a page's own comments section has after its "#".
+_COMMENT_ANCHORS = ("comment", "disqus", "respond", "reply", "kommentar", "coment")
 _MAX_PART = 400  # characters: a longer marked block is no standfirst but the body itself
 _MAX_LINE = 200  # a container this short holding a marked part is a meta line, taken whole
 _MAX_OPENING = 1200  # characters read past the heading before giving up on the body's start
@@ -87,6 +89,8 @@ def _read(
     if not text:
         return [], False
     if _marked(el):
+        if next(el.iterdescendants(*_HEADINGS), None) is not None:
+            return [], False  # an author's box or a teaser, headed: no byline
         return ([el], False) if len(text) <= _MAX_PART else ([], True)
     if el.tag in _HEADINGS:
         return [], text != title  # a second heading starts a section; the title's echo does not
@@ -125,10 +129,11 @@ def _copy(el: etree._Element, stats: dict) -> etree._Element:
     links (a byline's share buttons)."""
     doomed = {id(d) for d in el.iterdescendants() if _unwanted(d, stats)}
     doomed.update(id(a) for a in share_links(el))
+    doomed.update(id(a) for a in el.iter("a") if _to_comments(a))
     made = copy.deepcopy(el)
     made.tail = None
     pairs = zip(el.iterdescendants(), made.iterdescendants(), strict=True)
-    drop(made, [mine for theirs, mine in pairs if id(theirs) in doomed])
+    drop(made, [*(mine for theirs, mine in pairs if id(theirs) in doomed), *made.iter(*_SKIPPED)])
     if made.tag == "a":  # a byline's link to its author: kept a link, in a paragraph
         paragraph = etree.Element("p")
         paragraph.append(made)
@@ -147,6 +152,12 @@ def _unwanted(el: etree._Element, stats: dict) -> bool:
     if el.tag in _SKIPPED:
         return True
     return counters is not None and bool(counters[KIND]) and not _marked(el)
+
+
+def _to_comments(link: etree._Element) -> bool:
+    """Whether ``link`` goes to the page's comments (a count in a meta line: "2 comments")."""
+    fragment = (link.get("href") or "").partition("#")[2].lower()
+    return any(word in fragment for word in _COMMENT_ANCHORS)
 
 
 def _text(el: etree._Element) -> str:

@@ -6,7 +6,9 @@ On ``html/articles/`` and ``html/modern/`` (see ``bench/main_content.py``), the 
 exactly one ``<h1>``: the share whose main content holds that heading's words (target >= 98%),
 the pages left and a reason for each; and main content's F1 against the references with the
 title line and without it (the output's lines saying the heading removed), since the
-references often leave titles out: a title kept is not a loss of precision worth counting.
+references often leave titles out: a title kept is not a loss of precision worth counting;
+and without the title's opening (`webtap.convert._opening`: standfirst, byline, date line,
+caption), converted again with it turned off, as the references often leave bylines out.
 
 A heading's words are those a reader sees: a ``<br>`` parts words, a ``<style>`` or
 ``<script>`` inside it says none. An ``<h1>`` that does not say the ``<title>`` (or
@@ -22,11 +24,12 @@ import copy
 import re
 import sys
 from pathlib import Path
+from unittest import mock
 
 import lxml.html
 
 from main_content import DEFAULT_DATA, Page, load_corpus, score, summary, words
-from webtap.convert import _prose, convert
+from webtap.convert import _prose, _title, convert
 from webtap.convert._title import is_logo
 
 _UNSEEN = ("script", "style", "template")
@@ -126,7 +129,7 @@ def _reason(h1: lxml.html.HtmlElement, trimmed: bool, markdown: str) -> str:
 def run(folder: Path, show: int) -> None:
     pages: list[Page] = load_corpus(folder)
     held, left, apart, apart_led = 0, [], [], 0
-    with_title, without_title = [], []
+    with_title, without_title, without_opening = [], [], []
     for page in pages:
         found = only_h1(page.html)
         if found is None:
@@ -149,15 +152,29 @@ def run(folder: Path, show: int) -> None:
             title = " ".join(seen_words(real))
         with_title.append(score(doc.markdown, page))
         without_title.append(score(_without_title(doc.markdown, title), page))
+        _prose.forget()
+        with mock.patch.object(_title, "opening", lambda *_: []):
+            bare = convert(page.html, main_content=True).markdown
+        without_opening.append(score(bare, page))
     total = held + len(left)
     print(
         f"{folder.name}: title heading in main content on {held}/{total} pages with one <h1>"
         f" that is their title heading ({held / max(total, 1):.1%}); {len(apart)} more pages'"
         f" one <h1> is not (another heading says the <title>), which leads on {apart_led}"
     )
-    for name, scores in (("with the title line", with_title), ("without it", without_title)):
+    rows = (
+        ("with the title line and its opening", with_title),
+        ("without the title line", without_title),
+        ("without the opening (standfirst, byline, ...)", without_opening),
+    )
+    for name, scores in rows:
         precision, recall, f1, _ = summary(scores)
-        print(f"  F1 {name}: {f1:.3f} (precision {precision:.3f}, recall {recall:.3f})")
+        found = sum(s.found for s in scores) / max(len(scores), 1)
+        leaked = sum(s.leaked for s in scores) / max(len(scores), 1)
+        print(
+            f"  F1 {name}: {f1:.3f} (precision {precision:.3f}, recall {recall:.3f};"
+            f" 'with' snippets found {found:.1%}, 'without' {leaked:.1%})"
+        )
     for key, title, why in left[:show]:
         print(f"  left: {key}: {title!r}: {why}")
     for key, title, why in apart[:show]:

@@ -145,3 +145,28 @@ def test_the_opening_stops_where_the_body_starts() -> None:
     )
     assert doc.markdown.startswith("# Budget cut\n\nLead paragraph.")
     assert doc.markdown.count("Written 2019") <= 1
+
+
+def test_a_grid_of_cards_after_the_title_is_no_opening() -> None:
+    card = (
+        '<div class="card"><a href="/p/{0}">Oil {0}</a> <span class="caption">From $3{0}</span>'
+        "</div>"
+    )
+    doc = main(
+        "<main><h1>Beard oils</h1>"
+        f'<div class="grid">{"".join(card.format(i) for i in range(3))}</div>'
+        f"<div>{BODY}</div></main>"
+    )
+    assert doc.markdown.startswith("# Beard oils\n\n")
+    assert "From $30" not in doc.markdown.split("Point 0.")[0]
+
+
+def test_an_authors_box_and_a_comment_count_are_no_byline() -> None:
+    doc = main(
+        '<h1><a href="/budget-cut">Budget cut for roads and parks</a></h1>'
+        '<div class="author-box"><h4>About Jane Roe</h4><p>Jane writes on cities.</p></div>'
+        '<p class="byline">By Jane Roe <a href="#comments">12 comments</a></p>'
+        f"<div>{BODY}</div>"
+    )
+    assert doc.markdown.startswith("# Budget cut for roads and parks\n\nBy Jane Roe\n\nPoint 0.")
+    assert "About Jane Roe" not in doc.markdown

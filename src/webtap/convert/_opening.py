@@ -43,6 +43,7 @@ _SKIPPED = frozenset((
 _INLINE = frozenset(("time", "span", "a", "b", "strong", "em", "i", "small", "cite", "abbr"))
 # What a link to a page's own comments section has after its "#".
 _COMMENT_ANCHORS = ("comment", "disqus", "respond", "reply", "kommentar", "coment")
+_MAX_LINKS = 3  # a byline links its authors, a meta line a topic too; more is a list of links
 _MAX_PART = 400  # characters: a longer marked block is no standfirst but the body itself
 _MAX_LINE = 200  # a container this short holding a marked part is a meta line, taken whole
 _MAX_OPENING = 1200  # characters read past the heading before giving up on the body's start
@@ -88,17 +89,22 @@ def _read(
     text = _text(el)
     if not text:
         return [], False
+    headed = next(el.iterdescendants(*_HEADINGS), None) is not None
     if _marked(el):
-        if next(el.iterdescendants(*_HEADINGS), None) is not None:
-            return [], False  # an author's box or a teaser, headed: no byline
+        if headed or _links(el) > _MAX_LINKS:
+            return [], False  # an author's box, a teaser, a list of cards: no byline
         return ([el], False) if len(text) <= _MAX_PART else ([], True)
     if el.tag in _HEADINGS:
         return [], text != title  # a second heading starts a section; the title's echo does not
     counters = stats.get(el)
     if counters is not None and counters[KIND]:
         return [], False  # breadcrumbs, a share bar, a related story: not the piece
+    if _repeated(el):
+        return [], True  # a run of alike blocks (a grid's cards, a list's entries) is the body
     if (
         len(text) <= _MAX_LINE
+        and not headed
+        and _links(el) <= _MAX_LINKS
         and not share_links(el)
         and any(_marked(d) for d in el.iterdescendants())
     ):
@@ -127,13 +133,13 @@ def _marked(el: etree._Element) -> bool:
 def _copy(el: etree._Element, stats: dict) -> etree._Element:
     """``el`` copied as a paragraph of the content, without its pictures, controls and share
     links (a byline's share buttons)."""
-    doomed = {id(d) for d in el.iterdescendants() if _unwanted(d, stats)}
-    doomed.update(id(a) for a in share_links(el))
-    doomed.update(id(a) for a in el.iter("a") if _to_comments(a))
+    doomed = {d for d in el.iterdescendants() if _unwanted(d, stats)}
+    doomed.update(share_links(el))
+    doomed.update(a for a in el.iter("a") if _to_comments(a))
     made = copy.deepcopy(el)
     made.tail = None
     pairs = zip(el.iterdescendants(), made.iterdescendants(), strict=True)
-    drop(made, [*(mine for theirs, mine in pairs if id(theirs) in doomed), *made.iter(*_SKIPPED)])
+    drop(made, [*(mine for theirs, mine in pairs if theirs in doomed), *made.iter(*_SKIPPED)])
     if made.tag == "a":  # a byline's link to its author: kept a link, in a paragraph
         paragraph = etree.Element("p")
         paragraph.append(made)
@@ -152,6 +158,21 @@ def _unwanted(el: etree._Element, stats: dict) -> bool:
     if el.tag in _SKIPPED:
         return True
     return counters is not None and bool(counters[KIND]) and not _marked(el)
+
+
+def _repeated(el: etree._Element) -> bool:
+    """Whether a sibling next to ``el`` has its tag and class."""
+    cls = el.get("class")
+    if not cls:
+        return False
+    return any(
+        sib is not None and sib.tag == el.tag and sib.get("class") == cls
+        for sib in (el.getprevious(), el.getnext())
+    )
+
+
+def _links(el: etree._Element) -> int:
+    return sum(1 for _ in el.iter("a"))
 
 
 def _to_comments(link: etree._Element) -> bool:

@@ -58,6 +58,7 @@ def title_heading(body: etree._Element, page: ProseCounts, first: etree._Element
         ):
             made = copy.deepcopy(heading)
             made.tail = None
+            etree.strip_tags(made, "a")  # the title's link is to the page itself, or its site
             return Lead(made, text, opening(heading, first, page.stats))
     return None
 

@@ -20,7 +20,7 @@ from lxml import etree
 
 from webtap.convert._boilerplate import name_words, share_links
 from webtap.convert._html import drop
-from webtap.convert._prose import KIND, OWN, OWN_LINK
+from webtap.convert._prose import ALL, KIND, OWN, OWN_LINK
 
 __all__ = ["opening"]
 
@@ -63,7 +63,7 @@ def opening(
     for el in _following(heading, first):
         taken, stop = _read(el, until, title, stats)
         parts.extend(taken)
-        seen += len(_text(el))
+        seen += _size(el, stats)
         if stop or seen > _MAX_OPENING:
             break
     return [_copy(el, stats) for el in parts]
@@ -86,24 +86,26 @@ def _read(
         return [], True
     if not isinstance(el.tag, str) or el.tag in _SKIPPED:
         return [], False
-    text = _text(el)
-    if not text:
+    size = _size(el, stats)
+    if not size:
         return [], False
-    headed = next(el.iterdescendants(*_HEADINGS), None) is not None
     if _marked(el):
-        if headed or _links(el) > _MAX_LINKS:
+        if size > _MAX_PART:
+            return [], True
+        if _headed(el) or _links(el) > _MAX_LINKS:
             return [], False  # an author's box, a teaser, a list of cards: no byline
-        return ([el], False) if len(text) <= _MAX_PART else ([], True)
+        return [el], False
     if el.tag in _HEADINGS:
-        return [], text != title  # a second heading starts a section; the title's echo does not
+        # A second heading starts a section; the title's echo does not.
+        return [], size > _MAX_PART or _text(el) != title
     counters = stats.get(el)
     if counters is not None and counters[KIND]:
         return [], False  # breadcrumbs, a share bar, a related story: not the piece
     if _repeated(el):
         return [], True  # a run of alike blocks (a grid's cards, a list's entries) is the body
     if (
-        len(text) <= _MAX_LINE
-        and not headed
+        size <= _MAX_LINE
+        and not _headed(el)
         and _links(el) <= _MAX_LINKS
         and not share_links(el)
         and any(_marked(d) for d in el.iterdescendants())
@@ -158,6 +160,16 @@ def _unwanted(el: etree._Element, stats: dict) -> bool:
     if el.tag in _SKIPPED:
         return True
     return counters is not None and bool(counters[KIND]) and not _marked(el)
+
+
+def _size(el: etree._Element, stats: dict) -> int:
+    """The characters in ``el``: the prose walk's count of a block, read of an inline one."""
+    counters = stats.get(el)
+    return counters[ALL] if counters is not None else len(_text(el))
+
+
+def _headed(el: etree._Element) -> bool:
+    return next(el.iterdescendants(*_HEADINGS), None) is not None
 
 
 def _repeated(el: etree._Element) -> bool:

@@ -101,8 +101,13 @@ def test_nested_related_articles_are_left_out() -> None:
 
 
 @pytest.mark.parametrize(
-    "label", ["You may also like", "Czytaj także", "Auch interessant", "À lire également"]
-)
+    "label",
+    [
+        "You may also like", "Czytaj także", "Auch interessant", "À lire également",
+        "Weitere Beiträge", "Zum Weiterlesen", "Mehr zu Klima und Konsum", "Entdecken Sie jetzt",
+        "Vos réactions",
+    ],
+)  # fmt: skip
 def test_siblings_announcing_related_links_are_left_out(label: str) -> None:
     html = page(
         f"<div class=row>{paragraphs('Body', 5)}</div>"
@@ -231,6 +236,12 @@ def test_non_english_boilerplate_names(boilerplate: str) -> None:
         ("pie-de-pagina", True),
         ("PiedDePage", True),
         ("rodape", True),
+        # Plugins and templates glue their words into one name.
+        ("jp-relatedposts", True),  # Jetpack's related posts
+        ("yarpp yarpp-related", True),  # Yet Another Related Posts Plugin
+        ("article-mostviewed", True),
+        ("wp-block-mmo-recirculation-box", True),  # newsrooms' word for "read next"
+        ("authorbox", True),
     ],
 )
 def test_class_words_match_as_whole_words(names: str, boilerplate: bool) -> None:

@@ -38,8 +38,10 @@ _BOILERPLATE_LIST = """
     compartir compartilhar compartilhe partager partage teilen condividi udostepnij
     related relacionados relacionadas relacionado relacionada similar similares correlati
     verwandte aehnliche ähnliche connexes similaires powiazane podobne polecane
-    recommended recommendations recommendation empfehlungen
-    outbrain taboola trending popular mostread mostpopular morestories
+    # (plugins glue the words into one name: Jetpack's jp-relatedposts, YARPP's yarpp)
+    relatedposts relatedlinks relatedarticles relatedstories yarpp
+    recommended recommendations recommendation empfehlungen recirculation
+    outbrain taboola trending popular mostread mostpopular mostviewed morestories
     upsell upsells crosssell crosssells crossselling
     newsletter newsletters subscribe subscription signup optin mailchimp abonnieren abonner
     inscreva suscribete suscripcion iscriviti
@@ -51,7 +53,7 @@ _BOILERPLATE_LIST = """
     dfp
     banner popup modal
     caption captions credit credits wpcaption gallery slideshow carousel
-    byline author bio tags tagcloud taglist keywords
+    byline author bio authorbox tags tagcloud taglist keywords
     menu navbar navigation nav toolbar skip print
 """
 _BOILERPLATE_WORDS = frozenset(_BOILERPLATE_LIST.split()) | _COMMENT_WORDS | _CONSENT_WORDS
@@ -88,7 +90,10 @@ _ANNOUNCEMENTS = (
     "czytaj również", "przeczytaj także", "przeczytaj też", "przeczytaj również",
     "zobacz także", "zobacz też", "zobacz również", "polecamy", "najczęściej czytane",
     "podobne artykuły", "powiązane", "komentarze", "reklama", "more to explore",
-    "more stories", "more articles",
+    "more stories", "more articles", "weitere beiträge", "verwandte beiträge",
+    "ähnliche beiträge", "zum weiterlesen", "mehr zu ", "mehr von ", "viel gelesen",
+    "teilen sie", "schlagworte", "schlagwörter", "kommentieren", "vos réactions",
+    "empfohlen", "entdecken sie",
     "read next", "up next", "don't miss", "keep reading", "latest news", "top stories",
     "customers also", "customers who", "people also", "frequently bought", "bought together",
     "recently viewed", "similar items", "similar products", "more like this",

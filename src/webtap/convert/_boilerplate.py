@@ -22,6 +22,7 @@ LABEL = 50  # characters of a label that announces related links ("You may also 
 # Comment sections are boilerplate however big they are (long discussions outweigh short
 # posts); any other boilerplate word on an element holding a large share of the page's text
 # names a layout wrapper around the content (``l-sidebar-fixed l-article-body-segment``).
+# Plugins glue words into one name (Jetpack's ``jp-relatedposts``, YARPP's ``yarpp``).
 _COMMENT_LIST = """
     comment comments commentlist commentaire commentaires comentario comentarios
     comentários kommentar kommentare commenti commento reacties komentarz komentarze disqus
@@ -38,7 +39,6 @@ _BOILERPLATE_LIST = """
     compartir compartilhar compartilhe partager partage teilen condividi udostepnij
     related relacionados relacionadas relacionado relacionada similar similares correlati
     verwandte aehnliche ähnliche connexes similaires powiazane podobne polecane
-    # (plugins glue the words into one name: Jetpack's jp-relatedposts, YARPP's yarpp)
     relatedposts relatedlinks relatedarticles relatedstories yarpp
     recommended recommendations recommendation empfehlungen recirculation
     outbrain taboola trending popular mostread mostpopular mostviewed morestories

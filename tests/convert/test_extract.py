@@ -248,6 +248,13 @@ def test_class_words_match_as_whole_words(names: str, boilerplate: bool) -> None
     assert bool(name_verdict(names, None)) is boilerplate
 
 
+def test_boilerplate_vocabulary_is_words() -> None:
+    # A stray note in a word list becomes words of it ("the", "one"): class names of content.
+    from webtap.convert import _boilerplate
+
+    assert all(_boilerplate._WORD.fullmatch(word) for word in _boilerplate._BOILERPLATE_WORDS)
+
+
 def test_whole_word_classes_do_not_drop_content() -> None:
     html = page(
         f"{menu()}"

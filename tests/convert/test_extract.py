@@ -242,6 +242,13 @@ def test_non_english_boilerplate_names(boilerplate: str) -> None:
         ("article-mostviewed", True),
         ("wp-block-mmo-recirculation-box", True),  # newsrooms' word for "read next"
         ("authorbox", True),
+        # A post's date and filing line, as blog themes name it (Kubrick, Twenty Ten, ...);
+        # "meta" alone also names an event's or a product's facts.
+        ("postmetadata alt", True),
+        ("entry-utility", True),
+        ("td-module-meta-info", True),
+        ("content-meta", True),
+        ("event-meta event-meta-address", False),
     ],
 )
 def test_class_words_match_as_whole_words(names: str, boilerplate: bool) -> None:

@@ -54,6 +54,7 @@ _BOILERPLATE_LIST = """
     banner popup modal
     caption captions credit credits wpcaption gallery slideshow carousel
     byline author bio authorbox tags tagcloud taglist keywords
+    postmeta postmetadata metainfo
     menu navbar navigation nav toolbar skip print
 """
 _BOILERPLATE_WORDS = frozenset(_BOILERPLATE_LIST.split()) | _COMMENT_WORDS | _CONSENT_WORDS
@@ -65,7 +66,8 @@ _BOILERPLATE_PHRASES = (
     ("piè", "di", "pagina"), ("barra", "lateral"), ("read", "more"), ("also", "read"),
     ("leia", "tambem"), ("leia", "também"), ("veja", "tambem"), ("veja", "também"),
     ("mehr", "zum", "thema"), ("lesen", "sie", "auch"), ("post", "meta"), ("entry", "meta"),
-    ("article", "meta"), ("wp", "caption"), ("more", "from"), ("cross", "sell"),
+    ("article", "meta"), ("entry", "utility"), ("meta", "info"), ("content", "meta"),
+    ("wp", "caption"), ("more", "from"), ("cross", "sell"),
     ("cross", "sells"), ("cross", "selling"), ("up", "sell"), ("up", "sells"),
 )  # fmt: skip
 _PHRASES = re.compile(

@@ -249,6 +249,10 @@ def test_non_english_boilerplate_names(boilerplate: str) -> None:
         ("td-module-meta-info", True),
         ("content-meta", True),
         ("event-meta event-meta-address", False),
+        # A picture's caption and credit, in German and in two words.
+        ("bilduntertitel", True),
+        ("head__image-source", True),
+        ("img-metadata", True),
     ],
 )
 def test_class_words_match_as_whole_words(names: str, boilerplate: bool) -> None:

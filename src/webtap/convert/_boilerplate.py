@@ -53,6 +53,7 @@ _BOILERPLATE_LIST = """
     dfp
     banner popup modal
     caption captions credit credits wpcaption gallery slideshow carousel
+    bildunterschrift bilduntertitel bildtext bildnachweis fotonachweis bildquelle
     byline author bio authorbox tags tagcloud taglist keywords
     postmeta postmetadata metainfo
     menu navbar navigation nav toolbar skip print
@@ -67,8 +68,8 @@ _BOILERPLATE_PHRASES = (
     ("leia", "tambem"), ("leia", "também"), ("veja", "tambem"), ("veja", "também"),
     ("mehr", "zum", "thema"), ("lesen", "sie", "auch"), ("post", "meta"), ("entry", "meta"),
     ("article", "meta"), ("entry", "utility"), ("meta", "info"), ("content", "meta"),
-    ("wp", "caption"), ("more", "from"), ("cross", "sell"),
-    ("cross", "sells"), ("cross", "selling"), ("up", "sell"), ("up", "sells"),
+    ("wp", "caption"), ("image", "source"), ("img", "metadata"), ("more", "from"),
+    ("cross", "sell"), ("cross", "sells"), ("cross", "selling"), ("up", "sell"), ("up", "sells"),
 )  # fmt: skip
 _PHRASES = re.compile(
     r"\b(?:" + "|".join(" ".join(phrase) for phrase in _BOILERPLATE_PHRASES) + r")\b"

@@ -131,8 +131,20 @@ _SHARE_HINTS = ("shar", "tweet", "pin/", "addt", "edit")
 _SHARE_SCHEMES = ("whatsapp:", "fb-messenger:", "tg:", "mailto:?")
 
 
+# Links that only lead back, to the top, the listing or the home page ("Zurück zur Übersicht",
+# "nach oben", "Back to top", "Retour"): the site's navigation, whatever the page.
+_BACK = re.compile(
+    r"(?:[«‹<←↑^]\s*)?(?:zurück|nach oben|back|retour|torna|volver|voltar|powrót|wróć|terug)"
+    r"(?:\s+(?:zu[rm]?|to|à|a|al|ao|do|naar)\b.{0,30})?\s*[»›>→↑]?",
+    re.IGNORECASE,
+)
+_BACK_MAX = 40  # characters of such a link's text
+_HEADINGS = frozenset(("h1", "h2", "h3", "h4", "h5", "h6"))
+
+
 def share_links(top: etree._Element) -> list[etree._Element]:
-    """The links under ``top`` that share the page or edit its source (`SHARE_LINK`)."""
+    """The links under ``top`` that share the page or edit its source (`SHARE_LINK`), and
+    those that only lead back (`_BACK`: the whole text of a link)."""
     found = []
     for a in top.iter("a"):
         href = a.get("href")
@@ -143,7 +155,24 @@ def share_links(top: etree._Element) -> list[etree._Element]:
             any(hint in low for hint in _SHARE_HINTS) or low.startswith(_SHARE_SCHEMES)
         ) and SHARE_LINK.search(href):
             found.append(a)
+            continue
+        text = a.text if len(a) == 0 else "".join(a.itertext())  # (an icon beside it)
+        if (
+            text
+            and len(text) <= _BACK_MAX
+            and _BACK.fullmatch(text.strip())
+            and not _titled(a)
+        ):
+            found.append(a)
     return found
+
+
+def _titled(a: etree._Element) -> bool:
+    """Whether a link is a heading's or holds one: a title ("Back to the Future")."""
+    parent = a.getparent()
+    return (parent is not None and parent.tag in _HEADINGS) or any(
+        child.tag in _HEADINGS for child in a
+    )
 
 
 NOT, MAYBE, ALWAYS, BY_ID, CONSENT = 0, 1, 2, 3, 5  # verdicts on an element's class and id

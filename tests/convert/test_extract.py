@@ -253,6 +253,10 @@ def test_non_english_boilerplate_names(boilerplate: str) -> None:
         ("bilduntertitel", True),
         ("head__image-source", True),
         ("img-metadata", True),
+        ("artDetailAutor", True),  # the author's box, in German
+        ("article--authors", True),
+        ("postcomment", True),  # a comment form's glued names
+        ("commentform", True),
     ],
 )
 def test_class_words_match_as_whole_words(names: str, boilerplate: bool) -> None:

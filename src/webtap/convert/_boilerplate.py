@@ -26,7 +26,7 @@ LABEL = 50  # characters of a label that announces related links ("You may also 
 _COMMENT_LIST = """
     comment comments commentlist commentaire commentaires comentario comentarios
     comentários kommentar kommentare commenti commento reacties komentarz komentarze disqus
-    respond
+    respond commentform postcomment addcomment
 """
 _COMMENT_WORDS = frozenset(_COMMENT_LIST.split())
 # Consent banners and preference centres (and the platforms that serve most of them): never
@@ -54,7 +54,8 @@ _BOILERPLATE_LIST = """
     banner popup modal
     caption captions credit credits wpcaption gallery slideshow carousel
     bildunterschrift bilduntertitel bildtext bildnachweis fotonachweis bildquelle
-    byline author bio authorbox tags tagcloud taglist keywords
+    byline author authors autor autoren autorin auteur auteurs autore autori bio authorbox
+    tags tagcloud taglist keywords
     postmeta postmetadata metainfo
     menu navbar navigation nav toolbar skip print
 """

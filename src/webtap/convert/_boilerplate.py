@@ -133,10 +133,12 @@ _SHARE_SCHEMES = ("whatsapp:", "fb-messenger:", "tg:", "mailto:?")
 
 
 # Links that only lead back, to the top, the listing or the home page ("Zurück zur Übersicht",
-# "nach oben", "Back to top", "Retour"): the site's navigation, whatever the page.
+# "nach oben", "Back to top", "Retour"), or that print the page ("Print recipe", "Rezept
+# drucken"): the site's controls, whatever the page.
 _BACK = re.compile(
     r"(?:[«‹<←↑^]\s*)?(?:zurück|nach oben|back|retour|torna|volver|voltar|powrót|wróć|terug)"
-    r"(?:\s+(?:zu[rm]?|to|à|a|al|ao|do|naar)\b.{0,30})?\s*[»›>→↑]?",
+    r"(?:\s+(?:zu[rm]?|to|à|a|al|ao|do|naar)\b.{0,30})?\s*[»›>→↑]?"
+    r"|(?:print|imprimer|imprimir|stampa|drukuj)(?:\s+\w+){0,2}|(?:\w+\s+)?drucken",
     re.IGNORECASE,
 )
 _BACK_MAX = 40  # characters of such a link's text
@@ -145,7 +147,7 @@ _HEADINGS = frozenset(("h1", "h2", "h3", "h4", "h5", "h6"))
 
 def share_links(top: etree._Element) -> list[etree._Element]:
     """The links under ``top`` that share the page or edit its source (`SHARE_LINK`), and
-    those that only lead back (`_BACK`: the whole text of a link)."""
+    those that only lead back or print it (`_BACK`: the whole text of a link)."""
     found = []
     for a in top.iter("a"):
         href = a.get("href")
@@ -158,12 +160,7 @@ def share_links(top: etree._Element) -> list[etree._Element]:
             found.append(a)
             continue
         text = a.text if len(a) == 0 else "".join(a.itertext())  # (an icon beside it)
-        if (
-            text
-            and len(text) <= _BACK_MAX
-            and _BACK.fullmatch(text.strip())
-            and not _titled(a)
-        ):
+        if text and len(text) <= _BACK_MAX and _BACK.fullmatch(text.strip()) and not _titled(a):
             found.append(a)
     return found
 

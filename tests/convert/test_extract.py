@@ -257,6 +257,9 @@ def test_non_english_boilerplate_names(boilerplate: str) -> None:
         ("article--authors", True),
         ("postcomment", True),  # a comment form's glued names
         ("commentform", True),
+        ("saiba-mais saiba-mais-theme3", True),  # Portuguese "learn more": related links
+        ("video-playlist", True),
+        ("c-marginalspalten-boxen", True),  # German for the margin column
     ],
 )
 def test_class_words_match_as_whole_words(names: str, boilerplate: bool) -> None:

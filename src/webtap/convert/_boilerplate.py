@@ -45,7 +45,7 @@ _BOILERPLATE_LIST = """
     upsell upsells crosssell crosssells crossselling
     newsletter newsletters subscribe subscription signup optin mailchimp abonnieren abonner
     inscreva suscribete suscripcion iscriviti
-    sidebar sidebars seitenleiste aside
+    sidebar sidebars seitenleiste marginalspalte marginalspalten aside playlist
     footer rodape rodapé fusszeile fußzeile piedepagina voettekst stopka
     breadcrumb breadcrumbs pager pagination paginacao paginacion pagineo
     ad ads advert adverts advertisement advertising advertisment sponsor sponsored
@@ -67,6 +67,7 @@ _BOILERPLATE_PHRASES = (
     ("pie", "de", "pagina"), ("pie", "pagina"), ("pied", "de", "page"), ("pied", "page"),
     ("piè", "di", "pagina"), ("barra", "lateral"), ("read", "more"), ("also", "read"),
     ("leia", "tambem"), ("leia", "também"), ("veja", "tambem"), ("veja", "também"),
+    ("saiba", "mais"),
     ("mehr", "zum", "thema"), ("lesen", "sie", "auch"), ("post", "meta"), ("entry", "meta"),
     ("article", "meta"), ("entry", "utility"), ("meta", "info"), ("content", "meta"),
     ("wp", "caption"), ("image", "source"), ("img", "metadata"), ("more", "from"),
@@ -82,7 +83,7 @@ _ANNOUNCEMENTS = (
     "read more", "read also", "also read", "more from", "more in ", "more on ", "recommended",
     "sponsored", "advertisement", "most read", "most popular", "trending", "popular posts",
     "share this", "comments", "leave a comment", "leave a reply", "newsletter", "subscribe",
-    "leia também", "leia mais", "veja também", "você pode gostar", "mais lidas",
+    "leia também", "leia mais", "saiba mais", "veja também", "você pode gostar", "mais lidas",
     "notícias relacionadas", "publicidade", "lesen sie auch", "mehr zum thema", "das könnte",
     "weitere artikel", "anzeige", "kommentare", "te puede interesar", "también te puede",
     "noticias relacionadas", "artículos relacionados", "lo más leído", "publicidad",

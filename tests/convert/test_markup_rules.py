@@ -537,3 +537,48 @@ def test_page_without_a_leading_block_starts_at_its_title_heading() -> None:
     assert doc.trimmed
     assert "Sold by the box." in doc.markdown and "| Hinge 29 | 49 mm |" in doc.markdown
     assert "Department 3" not in doc.markdown and "Shelf 2" not in doc.markdown
+
+
+# -- a page declared an article: its headline leads its body ----------------------------------
+
+TEASERS = "".join(
+    f"<div class='teaser'><h3><a href='/news/{i}'>Council votes on bus route {i}</a></h3><p>"
+    f"Councillors decide on Thursday whether the number {i} bus should stop at the harbour, "
+    "after the shopkeepers by the market asked for a stop of their own.</p></div>"
+    for i in range(7)
+)
+
+
+def test_news_page_with_a_big_teaser_column_keeps_only_the_article_under_its_headline() -> None:
+    # The teasers hold half as much prose again as the article; the article is the block under
+    # the headline the <title> repeats.
+    html = (
+        "<html><head><title>Ferry times for winter</title><meta property='og:type' "
+        "content='article'></head><body><div class='wrap'><div class='col-main'>"
+        "<h1>Ferry times for winter</h1><div class='text'>"
+        + TEXT
+        + f"</div></div><div class='col-right'><h2>More news</h2>{TEASERS}</div></div>"
+        "</body></html>"
+    )
+    md = main(html)
+    assert all(p in md for p in STORY)
+    assert "Council votes" not in md and "More news" not in md
+
+
+def test_service_page_under_its_title_keeps_the_sections_after_its_pitch() -> None:
+    # Not declared an article: the pitch under the h1 is not the page, its sections are too.
+    names = ("Payroll", "Hiring", "Compliance", "Benefits", "Training", "Pensions")
+    sections = "".join(
+        f"<div class='card'><h3>{n}</h3><p>{n} for small teams: we set it up in a week, "
+        "train your staff and stay on call for the first month, at a fixed price.</p></div>"
+        for n in names
+    )
+    html = (
+        "<html><head><title>HR services</title><meta property='og:type' content='website'>"
+        "</head><body><div class='wrap'><div class='col-main'><h1>HR services</h1>"
+        f"<div class='rich-text'>{TEXT}</div></div><div class='col-right'><h2>What we do</h2>"
+        f"{sections}</div></div></body></html>"
+    )
+    md = main(html)
+    assert all(p in md for p in STORY)
+    assert all(f"{n} for small teams" in md for n in names)

@@ -122,7 +122,7 @@ def extract_root(
     # A product page is a page of sections (the offer, the description, the details, the
     # specifications, the reviews): its content is all of them, never its best block alone.
     if not found.marked and (
-        product or _spread(types, found.good, page.good) or _below_title(found, types)
+        product or _spread(types, found, page.good) or _below_title(found, types)
     ):
         chosen = _broad(body, found.chosen, page, reviews=product, described=described)
     else:
@@ -212,15 +212,33 @@ def _holds_most(found: _Found | None, page: ProseCounts, body: etree._Element) -
     return found.good * _RECORDS_OUTWEIGH >= page.stats[body][PROSE]
 
 
-def _spread(types: frozenset[str], good: int, page_good: int) -> bool:
+def _spread(types: frozenset[str], found: _Found, page_good: int) -> bool:
     """Whether the page's text is spread over sections rather than in one block: the best
     block holds less than ``_FOCUSED`` of its prose and the page does not say it is an
-    article."""
+    article. A page declared an article (not a discussion) whose title heading leads the best
+    block is never spread: the block is its article (`_led_by_title`)."""
+    good = found.good
     if not types.isdisjoint(ARTICLE_TYPES):
-        # Declared an article (a CMS may say so of every page): spread only when the best
-        # block holds little of the page's prose.
+        # A CMS may declare every page an article: its headline says which block is one.
+        if types.isdisjoint(DISCUSSION_TYPES) and _led_by_title(found):
+            return False
         return good < _ARTICLE_FOCUSED * page_good
     return good < _FOCUSED * page_good
+
+
+def _led_by_title(found: _Found) -> bool:
+    """Whether the best block is the piece the page is about: it holds the page's title
+    heading (the one saying the ``<title>``), or starts right under it (less than
+    ``_OPENING`` of its prose between). A news or blog post's body follows its headline; the
+    prose elsewhere is teasers (related posts, most read, a sidebar), however much of the
+    page's prose they hold."""
+    heading = found.page.heading
+    if heading is None:
+        return False
+    if any(el is heading or el in heading.iterancestors() for el in found.chosen):
+        return True
+    between = _prose_after(found, heading)
+    return between is not None and between < _OPENING * found.good
 
 
 def _below_title(found: _Found, types: frozenset[str]) -> bool:
@@ -241,21 +259,29 @@ def _below_title(found: _Found, types: frozenset[str]) -> bool:
         el is heading or el in heading.iterancestors() for el in found.chosen
     ):
         return False
+    between = _prose_after(found, heading)
+    return between is not None and between >= _OPENING * found.good
+
+
+def _prose_after(found: _Found, heading: etree._Element) -> int | None:
+    """The characters of prose outside links between ``heading`` and the best block, or None
+    when the heading does not come before the block."""
+    first = found.chosen[0]
     ancestors = set(first.iterancestors())
     top = next((a for a in heading.iterancestors() if a in ancestors), None)
     if top is None:
-        return False
+        return None
     stats = found.page.stats
     between = 0
     after = False
     for el in top.iter():
         if el is first:
-            return after and between >= _OPENING * found.good
+            return between if after else None
         if el is heading:
             after = True
         elif after and (counters := stats.get(el)) is not None and not counters[KIND]:
             between += counters[OWN] - counters[OWN_LINK]
-    return False
+    return None
 
 
 def _broad(

@@ -385,6 +385,12 @@ def _choose(
     return _Found(chosen, page, good, trusted)
 
 
+def _most(el: etree._Element, stats: dict[etree._Element, list], content_good: int) -> bool:
+    """Whether ``el`` holds most of the content's prose (then it wraps the content)."""
+    counters = stats.get(el)
+    return counters is not None and counters[GOOD] * 2 > content_good
+
+
 def _good(elements: list[etree._Element], page: ProseCounts) -> int:
     return sum(page.stats[el][GOOD] for el in elements)
 
@@ -522,9 +528,14 @@ def _prune(
             doomed.append(el)
     gone = set(doomed)
     for top in chosen:
-        doomed.extend(announced(top, stats, gone))
-        doomed.extend(cards(top, stats, gone))
-        doomed.extend(labelled_sections(top, stats, gone))
+        # A label opens the block ("Subscribe" over a wrapper of the whole article): the
+        # block still goes only when it is not most of the content.
+        labelled = [
+            *announced(top, stats, gone),
+            *cards(top, stats, gone),
+            *labelled_sections(top, stats, gone),
+        ]
+        doomed.extend(el for el in labelled if not _most(el, stats, content_good))
         doomed.extend(share_links(top))
         doomed.extend(top.iter(*_PICTURE_TAGS))
     if doomed:

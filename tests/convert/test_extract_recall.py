@@ -61,3 +61,16 @@ def test_the_lead_between_title_and_body_stays() -> None:
     assert doc.markdown.startswith(f"# Budget cut\n\n{lead}\n\nBody 0.")
     assert "Jane Doe" not in doc.markdown
     assert "Section 1" not in doc.markdown and "Topic 1" not in doc.markdown
+
+
+def test_every_block_marked_as_the_body_stays() -> None:
+    # The page marks each section of its body itemprop="articleBody", each in a wrapper of
+    # its own with an ad slot between: the first wrapper alone is not the body.
+    section = '<div class=wrap><section itemprop="articleBody">{}</section></div>'
+    sections = '<div class="ad">Advertisement</div>'.join(
+        section.format(paragraphs(word, 3)) for word in ("First", "Second", "Third")
+    )
+    doc = main(page(f"{menu()}<article><h1>T</h1><div class=container>{sections}</div></article>"))
+    for word in ("First", "Second", "Third"):
+        assert f"{word} 0." in doc.markdown and f"{word} 2." in doc.markdown
+    assert "Section 1" not in doc.markdown

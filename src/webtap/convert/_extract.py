@@ -523,7 +523,14 @@ def _fill(
     it holds is small and not links: the headings and short paragraphs between a manual's
     sections, its title; one element only a tiny rest: a definition's term."""
     parent = chosen[0].getparent()
-    if len(chosen) < (1 if alone else 2) or parent is None or parent.tag in ("body", "html"):
+    if (
+        len(chosen) < (1 if alone else 2)
+        or parent is None
+        or parent.tag in ("body", "html")
+        # Blocks the page marks as its body may sit in several parents (an article's
+        # sections, each in a wrapper of its own beside an ad): all of them stay.
+        or any(el.getparent() is not parent for el in chosen)
+    ):
         return chosen
     stats = page.stats
     counters = stats.get(parent)

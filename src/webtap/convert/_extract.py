@@ -15,7 +15,15 @@ from typing import NamedTuple
 
 from lxml import etree
 
-from webtap.convert._boilerplate import ALWAYS, BY_ID, CONSENT, announces, name_verdict, share_links
+from webtap.convert._boilerplate import (
+    ALWAYS,
+    BY_ID,
+    CONSENT,
+    MAYBE,
+    announces,
+    name_verdict,
+    share_links,
+)
 from webtap.convert._html import drop
 from webtap.convert._labels import announced, cards, labelled_sections
 from webtap.convert._product import describing, within
@@ -41,7 +49,8 @@ from webtap.convert._title import prepend, title_heading
 __all__ = ["extract", "extract_root"]
 
 
-_PROSE_SECTION = 500  # prose that keeps a section named like boilerplate (id="for-update-share")
+_PROSE_SECTION = 500  # prose that keeps a section named like boilerplate (id="for-update-share",
+# class="report__section--ads"): ads, share bars and menus are not paragraphs of it
 _MIN_MARKED = 100  # characters an itemprop="articleBody" needs to be trusted
 _MIN_CONTENT = 200  # an extraction with fewer characters falls back to the whole page
 _MIN_SHARE = 0.15  # ... as does one holding less than this share of the page's prose
@@ -525,7 +534,7 @@ def _prune(
             (reviews and counters[KIND] == ALWAYS)
             or counters[GOOD] * 2 > content_good
             or (
-                counters[KIND] == BY_ID
+                counters[KIND] in (BY_ID, MAYBE)
                 and counters[GOOD] >= _PROSE_SECTION
                 and counters[GOOD] >= 0.8 * counters[ALL]
             )

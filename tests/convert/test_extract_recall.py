@@ -59,14 +59,16 @@ def test_every_block_marked_as_the_body_stays() -> None:
 def test_a_section_of_prose_with_a_boilerplate_word_in_its_class_stays() -> None:
     # A report's sections, one of them marked as the variant with an ad slot beside it
     # (BEM's modifier "--ads"): paragraphs of prose are the report's, whatever the name;
-    # the ad slot itself, a line, still goes.
+    # the ad slot itself, a line, still goes, and so does a section of another kind.
     sections = (
         f'<section class="report__section">{paragraphs("First", 4)}</section>'
         f'<section class="report__section report__section--ads">{paragraphs("Second", 4)}'
         '<div class="ad-slot">Advertisement: buy our grills now</div></section>'
         f'<section class="report__section">{paragraphs("Third", 4)}</section>'
+        f'<section class="sponsored">{paragraphs("Paid", 4)}</section>'
     )
     doc = main(page(f"{menu()}<article class=report><h1>T</h1>{sections}</article>"))
     for word in ("First", "Second", "Third"):
         assert f"{word} 0." in doc.markdown and f"{word} 3." in doc.markdown
-    assert "Advertisement" not in doc.markdown and "Section 1" not in doc.markdown
+    assert "Advertisement" not in doc.markdown and "Paid 0" not in doc.markdown
+    assert "Section 1" not in doc.markdown

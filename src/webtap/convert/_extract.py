@@ -50,7 +50,7 @@ __all__ = ["extract", "extract_root"]
 
 
 _PROSE_SECTION = 500  # prose that keeps a section named like boilerplate (id="for-update-share",
-# class="report__section--ads"): ads, share bars and menus are not paragraphs of it
+# or a variant of its siblings' class: "report__section--ads"): ads are not paragraphs of it
 _MIN_MARKED = 100  # characters an itemprop="articleBody" needs to be trusted
 _MIN_CONTENT = 200  # an extraction with fewer characters falls back to the whole page
 _MIN_SHARE = 0.15  # ... as does one holding less than this share of the page's prose
@@ -394,6 +394,26 @@ def _choose(
     return _Found(chosen, page, good, trusted)
 
 
+def _variant(el: etree._Element, stats: dict[etree._Element, list]) -> bool:
+    """Whether ``el`` shares a class with a sibling of its tag that is no boilerplate: one
+    of a kind, in a variant its other class names (BEM's ``report__section--ads`` beside
+    ``report__section``), not a block of another kind."""
+    names = set((el.get("class") or "").split())
+    parent = el.getparent()
+    if not names or parent is None:
+        return False
+    for sibling in parent.iterchildren(el.tag):
+        counters = stats.get(sibling)
+        if (
+            sibling is not el
+            and counters is not None
+            and not counters[KIND]
+            and not names.isdisjoint((sibling.get("class") or "").split())
+        ):
+            return True
+    return False
+
+
 def _most(el: etree._Element, stats: dict[etree._Element, list], content_good: int) -> bool:
     """Whether ``el`` holds most of the content's prose (then it wraps the content)."""
     counters = stats.get(el)
@@ -534,7 +554,7 @@ def _prune(
             (reviews and counters[KIND] == ALWAYS)
             or counters[GOOD] * 2 > content_good
             or (
-                counters[KIND] in (BY_ID, MAYBE)
+                (counters[KIND] == BY_ID or (counters[KIND] == MAYBE and _variant(el, stats)))
                 and counters[GOOD] >= _PROSE_SECTION
                 and counters[GOOD] >= 0.8 * counters[ALL]
             )

@@ -72,3 +72,21 @@ def test_a_section_of_prose_with_a_boilerplate_word_in_its_class_stays() -> None
         assert f"{word} 0." in doc.markdown and f"{word} 3." in doc.markdown
     assert "Advertisement" not in doc.markdown and "Paid 0" not in doc.markdown
     assert "Section 1" not in doc.markdown
+
+
+def test_a_post_body_written_by_a_script_is_read_from_its_noscript() -> None:
+    # Blogger's post body: a script writes the post, and <noscript> holds the same text for
+    # readers without scripts; the page around it (archive, labels) holds text of its own.
+    archive = menu("Archive", 30)
+    body = (
+        '<div class="post-body"><script>document.write(render(post))</script>'
+        f"<noscript>{paragraphs('Post', 3)}</noscript></div>"
+        '<div class="note"><noscript><p>Please enable JavaScript to see the comments, '
+        "which this blog loads from another server after the page has been shown, and "
+        "which need it to be written at all: without it none of them is shown.</p>"
+        "</noscript><p>Comments</p></div>"
+    )
+    doc = main(page(f"<div class=main><h1>T</h1>{body}</div><div class=side>{archive}</div>"))
+    assert "Post 0." in doc.markdown and "Post 2." in doc.markdown
+    assert "document.write" not in doc.markdown and "enable JavaScript" not in doc.markdown
+    assert "Archive 1" not in doc.markdown

@@ -114,3 +114,17 @@ def test_a_post_body_written_by_a_script_is_read_from_its_noscript() -> None:
     assert "Post 0." in doc.markdown and "Post 2." in doc.markdown
     assert "document.write" not in doc.markdown and "enable JavaScript" not in doc.markdown
     assert "Archive 1" not in doc.markdown
+
+
+def test_a_heading_keeps_an_anchor_made_of_its_words() -> None:
+    # A heading's id is the anchor its page's table of contents links to, made of its own
+    # words ("nav_..."): it says nothing of the block. An id that is not its words
+    # ("comments" over "No responses yet") still names the section the heading opens.
+    body = (
+        f"{paragraphs('First', 4)}<h3 id=nav_budget_cuts_ahead__1>Budget cuts ahead</h3>"
+        f"{paragraphs('Second', 4)}"
+    )
+    comments = "<h2 id=comments>No responses yet</h2>"
+    doc = main(page(f"{menu()}<article><h1>T</h1><div class=text>{body}</div>{comments}</article>"))
+    assert "### Budget cuts ahead" in doc.markdown
+    assert "Second 3." in doc.markdown and "No responses" not in doc.markdown

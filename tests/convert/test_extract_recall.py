@@ -128,3 +128,22 @@ def test_a_heading_keeps_an_anchor_made_of_its_words() -> None:
     doc = main(page(f"{menu()}<article><h1>T</h1><div class=text>{body}</div>{comments}</article>"))
     assert "### Budget cuts ahead" in doc.markdown
     assert "Second 3." in doc.markdown and "No responses" not in doc.markdown
+
+
+def test_teasers_marked_as_bodies_do_not_hide_the_post() -> None:
+    # Related posts' cards, each marked up as a post with its excerpt as articleBody; the
+    # page's own post is not marked: the excerpts are not its body.
+    card = (
+        '<div itemscope itemtype="https://schema.org/BlogPosting" class=card>'
+        '<h3><a href="/p{0}">Post {0}</a></h3><div itemprop="articleBody">'
+        "<p>Excerpt {0}: a short summary of another post, which a reader may open.</p></div></div>"
+    )
+    cards = "".join(card.format(i) for i in range(3))
+    doc = main(
+        page(
+            f"{menu()}<article><h1>T</h1><div class=text>{paragraphs('Body', 8)}</div>"
+            f"</article><aside>{cards}</aside>"
+        )
+    )
+    assert "Body 0." in doc.markdown and "Body 7." in doc.markdown
+    assert "Excerpt 1" not in doc.markdown

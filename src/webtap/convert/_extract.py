@@ -492,7 +492,8 @@ _ITEMPROP = etree.XPath("//@itemprop")
 
 def _marked(body: etree._Element, page: ProseCounts) -> list[etree._Element] | None:
     """The elements the page itself marks as the article's body (schema.org's
-    ``itemprop="articleBody"``), the outermost ones, when they hold some text."""
+    ``itemprop="articleBody"``), the outermost ones, when they hold some text and
+    ``_MIN_SHARE`` of the page's prose."""
     stats = page.stats
     marked = [
         el
@@ -504,6 +505,10 @@ def _marked(body: etree._Element, page: ProseCounts) -> list[etree._Element] | N
     outer = set(marked)
     marked = [el for el in marked if not any(a in outer for a in el.iterancestors())]
     if sum(stats[el][ALL] for el in marked) < _MIN_MARKED:
+        return None
+    if _good(marked, page) < _MIN_SHARE * page.good:
+        # Teasers marked each as a post with its body (a list of related posts' excerpts)
+        # beside the page's own unmarked text.
         return None
     return marked
 

@@ -492,8 +492,8 @@ _ITEMPROP = etree.XPath("//@itemprop")
 
 def _marked(body: etree._Element, page: ProseCounts) -> list[etree._Element] | None:
     """The elements the page itself marks as the article's body (schema.org's
-    ``itemprop="articleBody"``), the outermost ones, when they hold some text and
-    ``_MIN_SHARE`` of the page's prose."""
+    ``itemprop="articleBody"``), the outermost ones, when they hold some text, and
+    ``_MIN_SHARE`` of the page's prose when they are the bodies of several items."""
     stats = page.stats
     marked = [
         el
@@ -506,11 +506,16 @@ def _marked(body: etree._Element, page: ProseCounts) -> list[etree._Element] | N
     marked = [el for el in marked if not any(a in outer for a in el.iterancestors())]
     if sum(stats[el][ALL] for el in marked) < _MIN_MARKED:
         return None
-    if _good(marked, page) < _MIN_SHARE * page.good:
-        # Teasers marked each as a post with its body (a list of related posts' excerpts)
-        # beside the page's own unmarked text.
+    if len({_item(el) for el in marked}) > 1 and _good(marked, page) < _MIN_SHARE * page.good:
+        # Bodies of several items, little of the page's prose: teasers marked each as a
+        # post with its excerpt (related posts' cards) beside the page's unmarked text.
         return None
     return marked
+
+
+def _item(el: etree._Element) -> etree._Element | None:
+    """The microdata item (``itemscope``) a property belongs to."""
+    return next((a for a in el.iterancestors() if a.get("itemscope") is not None), None)
 
 
 def _with_siblings(

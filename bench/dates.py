@@ -2,25 +2,30 @@
 
     .venv/bin/python bench/dates.py [--data DIR]
 
-``bench/data/dates.json`` holds the pages of ``DIR/html/articles/`` and ``DIR/html/modern/``
-whose publication date a reader sees, annotated by reading each page (its byline, its date
-line; "how" says where): ``{"articles/<id>": {"published": "YYYY-MM-DD", "author": ...}}``.
-For each reader, in one run over the same pages:
+``bench/data/dates.json`` holds every article page of ``DIR/html/articles/`` (181) and the
+``article`` pages of ``DIR/html/modern/`` (225) whose publication date a reader sees, annotated
+by reading each page (its byline, its date line; "how" quotes what the page shows):
+``{"articles/<id>": {"published": "YYYY-MM-DD", "author": ..., "how": ...}}``. The others are
+in ``bench/data/dates_left_out.json`` with the reason (no date shown, only "2 days ago", only
+an "Updated" date: not the publication's), and counted at the end of the run. For each reader,
+in one run over the same pages:
 
 - date accuracy: the share of pages whose date is the annotated day exactly (a page given no
   date counts as wrong);
 - author: the share of pages with an annotated author whose every word the reader's author
   holds (case and accents aside), among those pages;
-- ms per page: the reader's own cost, one thread, in CPU time, over the pages read once each
-  (htmldate keeps caches of the strings it has read: a second run over the same pages would
-  time its caches, not its reading).
+- ms per page: the reader's own cost, one thread, in CPU time (``time.process_time``), over
+  the pages read once each (htmldate keeps caches of the strings it has read: a second run
+  over the same pages would time its caches, not its reading). The machine's other work
+  moves these by 10-30 %: compare readers within one run.
 
 webtap's cost is what reading the metadata adds to the converter's parse (``read_metadata`` on
-the parsed tree), and, beside it, the whole conversion with the metadata read. htmldate and
-trafilatura are given the decoded page and its URL, as a caller would give them; htmldate with
+the tree ``webtap.convert._html.parse`` made, off the clock), and, beside it, the whole
+conversion with the metadata read. htmldate and trafilatura are given the decoded page and
+its URL, as a caller would give them, and parse it themselves (on the clock); htmldate with
 ``original_date=True`` (the publication date, not the last change) in both modes. Given a URL
-that holds a date (``/2019/11/18/``), htmldate answers with it without reading the page, which
-is most of its speed here: the row "no URL" is htmldate reading the page.
+that holds a date (``/2019/11/18/``), htmldate answers with it without parsing the page, which
+is most of its speed here: the row "no URL" is htmldate parsing and reading every page.
 
 Targets (issue 32): webtap's accuracy at least htmldate extensive's, at 5x its speed or more.
 htmldate and trafilatura are installed only for this bench (``pip install htmldate
@@ -43,6 +48,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import shared_data
 
 ANNOTATIONS = Path(__file__).resolve().parent / "data" / "dates.json"
+LEFT_OUT = ANNOTATIONS.with_name("dates_left_out.json")  # article pages read, and why left out
 Reader = Callable[[str, str], tuple[str, str]]  # (html, url) -> (date, author)
 
 
@@ -68,7 +74,25 @@ def main() -> int:
             f"{name:<32} {dates / len(pages):>7.3f} {authors / max(authored, 1):>7.3f} {ms:>8.2f}"
         )
     print(f"\n(author: {authored} pages with a visible author)")
+    _print_left_out()
     return 0
+
+
+def _print_left_out() -> None:
+    """How many of the article pages read show no date a reader could take as the
+    publication's, by reason."""
+    if not LEFT_OUT.exists():
+        return
+    reasons = json.loads(LEFT_OUT.read_text()).values()
+    counts = {
+        "show no date": sum(r.startswith(("no date", "no whole", "ambiguous")) for r in reasons),
+        "show only a relative date": sum(r.startswith("relative") for r in reasons),
+        "show only a last-updated or review date": sum(r.startswith("only") for r in reasons),
+    }
+    print(
+        f"{len(reasons)} article pages read and left out: "
+        + ", ".join(f"{n} {what}" for what, n in counts.items())
+    )
 
 
 def _pages(data: Path, annotated: dict) -> dict[str, tuple[str, str]]:

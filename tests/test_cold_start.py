@@ -43,6 +43,8 @@ FORBIDDEN = (
     "logging",
     "http.cookiejar",
     "urllib.request",
+    # About a millisecond of patterns: only a response that sets a cookie reads it.
+    "http.cookies",
     # Importing it (and inspect with it) cost a fresh process about 10 ms.
     "dataclasses",
     # The browser path (issue 21): only a page that needs rendering may load it.
@@ -58,7 +60,7 @@ code = getattr(entry, entry_point)()
 loaded = [name for name, module in sys.modules.items() if module is not None]
 top = sorted({name.split(".")[0] for name in loaded} | {
     name for name in loaded
-    if name in ("http.cookiejar", "urllib.request") or name.startswith("webtap.browser")
+    if name in ("http.cookiejar", "http.cookies", "urllib.request") or name.startswith("webtap.browser")
 })
 with open(report, "w") as out:
     json.dump({"code": code, "modules": top}, out)

@@ -145,6 +145,125 @@ def test_a_day_the_reader_sees_beats_data_a_day_off() -> None:
     assert metadata(head, body).published == "2019-11-19"
 
 
+def test_the_date_line_beats_the_data_and_an_update_line_does_not() -> None:
+    head = ld({"@type": "Article", "datePublished": "2024-09-06", "author": "cms-admin"})
+    shown = f"<article><h1>Story</h1><p>By Jo Bloggs November 14, 2025</p>{BODY}</article>"
+    said = metadata(head, shown)
+    assert (said.published, said.author) == ("2025-11-14", "Jo Bloggs")  # what the reader sees
+    same_day = f"<article><h1>Story</h1><p>Sep 6, 2024</p>{BODY}</article>"
+    timed = ld({"@type": "Article", "datePublished": "2024-09-06T09:30:00+02:00"})
+    assert metadata(timed, same_day).published == "2024-09-06T09:30:00+02:00"  # its time kept
+    updated = f"<article><h1>Story</h1><p>Updated: March 3, 2025</p>{BODY}</article>"
+    assert metadata(head, updated).published == "2024-09-06"  # a change's date, not the piece's
+    assert metadata("", updated).published == ""
+
+
+@pytest.mark.parametrize(
+    "lines",
+    [
+        "<p>Expires 01/01/26</p>",  # a coupon's end
+        "<dl><dt>Joined</dt><dd>Nov 4, 2011</dd></dl>",  # the poster's, on a forum
+        "<div><span>last post by</span> <a>someone</a> <time>Jan 8, 2026</time></div>",
+        "<p>Mitglied seit 3. Mai 2019</p>",
+    ],
+)
+def test_a_date_labelled_as_another_is_not_the_publication(lines: str) -> None:
+    head = '<meta property="article:published_time" content="2025-03-20">'
+    body = f"<article><h1>Story</h1>{lines}{BODY}</article>"
+    assert metadata(head, body).published == "2025-03-20"
+
+
+@pytest.mark.parametrize("line", ["9-23 Feb 2017 | Mo-Fr 9–16", "vom 9. bis 23. Februar 2017"])
+def test_the_end_of_a_range_of_days_is_no_date(line: str) -> None:
+    assert metadata("", f"<div><div><h1>Story</h1><p>{line}</p>{BODY}</div></div>").published == ""
+
+
+def test_an_ambiguous_date_line_is_read_as_the_data_reads_it() -> None:
+    page = (
+        '<html lang="de"><head><meta property="article:published_time" '
+        'content="2019-05-08T05:30:23Z"></head><body><article><h1>Story</h1>'
+        f"<p>05/08/2019</p>{BODY}</article></body></html>"
+    )  # day first in German: 5 August; the data: 8 May, the same line read month first
+    assert convert(page, main_content=True).metadata.published == "2019-05-08T05:30:23Z"
+
+
+def test_a_date_line_far_under_the_title_beats_the_data_only_a_day_off() -> None:
+    teasers = "".join(f"<li><a href='/{n}'>Another story {n}</a></li>" for n in range(12))
+    body = f"<div><div><h1>Story</h1><ul>{teasers}</ul><p>March 3, 2025</p>{BODY}</div></div>"
+    head = '<meta property="article:published_time" content="2024-09-06">'
+    assert metadata(head, body).published == "2024-09-06"  # a teaser's date, not the piece's
+    off = '<meta property="article:published_time" content="2025-03-04T01:00:00Z">'
+    assert metadata(off, body).published == "2025-03-03"  # the site's day of the data's time
+    assert metadata("", body).published == "2025-03-03"  # nothing else says
+
+
+def test_dates_in_sentences_and_captions_are_no_date_lines() -> None:
+    sentence = "After a quiet year the chain runs its first campaign: it offers half off and is "
+    sentence += "valid from November 26 to December 3, 2025, "
+    body = (
+        "<article><h1>Story</h1><figure><img src='a.jpg'><figcaption>Traders at work, "
+        "November 18, 2019</figcaption></figure>"
+        f"<p><em>{sentence}<strong>in every shop</strong> of the chain and online.</em></p>"
+        f"{BODY}</article>"
+    )
+    assert metadata("", body).published == ""
+    head = '<meta property="article:published_time" content="2025-11-24">'
+    assert metadata(head, body).published == "2025-11-24"
+
+
+def test_an_elementor_widget_is_no_chrome_but_a_sidebar_widget_is() -> None:
+    line = "<ul><li><time>April 16, 2019</time></li></ul>"
+    built = f'<h1>Story</h1><div class="elementor-widget-container">{line}</div>{BODY}'
+    assert metadata("", f"<article>{built}</article>").published == "2019-04-16"
+    sidebar = f'<h1>Story</h1><div class="widget widget_recent">{line}</div>{BODY}'
+    assert metadata("", f"<div><div>{sidebar}</div></div>").published == ""
+
+
+@pytest.mark.parametrize(
+    ("line", "author"),
+    [
+        ('By <a href="/jane">Jane Doe</a> and <a href="/max">Max Muster</a> on Monday, '
+         "November 18th, 2019 at 11:08 a.m.", "Jane Doe, Max Muster"),
+        ("Posted on <time>March 30, 2015</time> by <a>Admin</a>", "Admin"),
+        ("By Meg James Staff Writer Nov. 19, 2019 5:50 PM", "Meg James"),
+        ("Written By: Tom May 15 December 2025", "Tom May"),
+        ("By Amanda Furrer Updated: Dec. 2, 2025", "Amanda Furrer"),
+        ("By J.O. Haselhoef On 3 May 2024", "J.O. Haselhoef"),
+        ("Von Markus Balser , Berlin", "Markus Balser"),  # a place after the name
+        ("Par Kab Niang Le 17/02/2020", "Kab Niang"),
+        ("by Jeff Foust Monday, November 18, 2019", "Jeff Foust"),
+        ("Written by Marc-André Lemburg.", "Marc-André Lemburg"),
+        ("By Daniel Burstein, Senior Director, Content", "Daniel Burstein"),
+        ("Von <span>Moritz Bachmann</span> publiziert am 30. Juli 2018", "Moritz Bachmann"),
+        ("Text: Anna Menin · 20 November 2019", "Anna Menin"),
+        ("Text Link", ""),  # a page builder's placeholder, not "Text: <name>"
+        ("by jo 3 May 2024", ""),  # a handle, not a name
+    ],
+)  # fmt: skip
+def test_the_byline_by_the_title(line: str, author: str) -> None:
+    head = ld({"@type": "Article", "author": {"@type": "Person", "name": author or "Data"}})
+    said = metadata(head, f"<article><h1>Story</h1><p>{line}</p>{BODY}</article>")
+    assert said.author == (author or "Data")  # the byline's names, else the data's
+
+
+def test_a_heading_is_a_byline_only_when_named_one() -> None:
+    head = '<meta name="author" content="Christoph von Ritter">'
+    teaser = f"<article><h1>Story</h1><h2>Von Risiken und Nebenwirkungen</h2>{BODY}</article>"
+    assert metadata(head, teaser).author == "Christoph von Ritter"
+    byline = '<h3 class="byline">by Jeff Foust<br><span>Monday, November 18, 2019</span></h3>'
+    assert metadata(head, f"<article><h1>Story</h1>{byline}{BODY}</article>").author == (
+        "Jeff Foust"
+    )
+
+
+def test_a_by_in_a_sentence_is_no_byline() -> None:
+    sentence = "Earnings rose by a tenth this year, according to data by AM Best. " * 3
+    body = f"<article><h1>Story</h1><p>{sentence}</p>{BODY}</article>"
+    assert metadata('<meta name="author" content="Oleg Parashchak">', body).author == (
+        "Oleg Parashchak"
+    )
+
+
 def test_language_order_and_no_metadata() -> None:
     assert metadata('<meta property="og:locale" content="de_AT">').language == "de-AT"
     page = '<html lang="fr"><head><meta property="og:locale" content="en_US"></head><p>x</p>'

@@ -78,3 +78,95 @@ def test_a_threads_title_leads_its_posts() -> None:
     assert doc.markdown.startswith("# Upgrading with an old config file\n\n")
     assert doc.markdown.count("Upgrading with an old config file") == 1
     assert POSTS[0][2] in doc.markdown
+
+
+def test_a_logo_h1_gives_way_to_the_heading_saying_the_title() -> None:
+    doc = main(
+        f'<header><a href="/"><h1>Daily Site</h1></a></header>'
+        f"<article><h2>Budget cut for roads and parks</h2><div>{BODY}</div></article>",
+        title="Budget cut for roads and parks | Daily Site",
+    )
+    assert doc.markdown.startswith("## Budget cut for roads and parks\n\nPoint 0.")
+    assert "Daily Site" not in doc.markdown
+
+
+def test_a_title_in_a_banner_inside_the_content_still_leads() -> None:
+    # A "banner" is boilerplate by its name: the content's pruning drops it, title and all.
+    doc = main(f'<div><div class="banner"><h1>Rentals for a week</h1></div>{BODY}</div>')
+    assert doc.markdown.startswith("# Rentals for a week\n\nPoint 0.")
+
+
+def test_standfirst_and_byline_come_between_title_and_body() -> None:
+    doc = main(
+        "<h1>Budget cut for roads and parks</h1>"
+        '<p class="standfirst">The council trims a third from three services.</p>'
+        '<div class="byline">By <a rel="author" href="/staff/jane">Jane Roe</a></div>'
+        f"<div>{BODY}</div>"
+    )
+    assert doc.markdown.startswith(
+        "# Budget cut for roads and parks\n\n"
+        "The council trims a third from three services.\n\n"
+        "By [Jane Roe](/staff/jane)\n\nPoint 0."
+    )
+
+
+def test_an_articles_header_brings_its_title_byline_and_date() -> None:
+    # An <article>'s <header> named like a byline is pruned from the content as boilerplate.
+    doc = main(
+        '<article><header class="article-header"><h1>Budget cut for roads</h1>'
+        '<div class="article-byline"><span class="author">Jane Roe</span> '
+        '<time datetime="2019-11-20">Nov. 20, 2019</time></div></header>'
+        f"{BODY}</article>"
+    )
+    assert doc.markdown.startswith("# Budget cut for roads\n\nJane Roe Nov. 20, 2019\n\nPoint 0.")
+
+
+def test_a_share_bar_and_a_topic_list_between_title_and_body_stay_out() -> None:
+    doc = main(
+        "<h1>Budget cut for roads and parks</h1>"
+        '<ul><li><a href="/politics">Politics</a></li><li><a href="/city">City</a></li></ul>'
+        '<div><a href="https://twitter.com/intent/tweet?url=x">Tweet</a>'
+        '<a href="https://www.facebook.com/sharer/sharer.php?u=x">Share</a></div>'
+        '<p class="dateline"><time>20 November 2019</time></p>'
+        f"<div>{BODY}</div>"
+    )
+    assert doc.markdown.startswith(
+        "# Budget cut for roads and parks\n\n20 November 2019\n\nPoint 0."
+    )
+    for word in ("Tweet", "Share", "Politics"):
+        assert word not in doc.markdown
+
+
+def test_the_opening_stops_where_the_body_starts() -> None:
+    # A date under a body's first paragraph is the body's, not the opening's: it stays put.
+    doc = main(
+        f"<article><header><h1>Budget cut</h1></header><p>Lead paragraph. {PROSE}</p>"
+        f'<p class="date">Written 2019</p>{BODY}</article>'
+    )
+    assert doc.markdown.startswith("# Budget cut\n\nLead paragraph.")
+    assert doc.markdown.count("Written 2019") <= 1
+
+
+def test_a_grid_of_cards_after_the_title_is_no_opening() -> None:
+    card = (
+        '<div class="card"><a href="/p/{0}">Oil {0}</a> <span class="caption">From $3{0}</span>'
+        "</div>"
+    )
+    doc = main(
+        "<main><h1>Beard oils</h1>"
+        f'<div class="grid">{"".join(card.format(i) for i in range(3))}</div>'
+        f"<div>{BODY}</div></main>"
+    )
+    assert doc.markdown.startswith("# Beard oils\n\n")
+    assert "From $30" not in doc.markdown.split("Point 0.")[0]
+
+
+def test_an_authors_box_and_a_comment_count_are_no_byline() -> None:
+    doc = main(
+        '<h1><a href="/budget-cut">Budget cut for roads and parks</a></h1>'
+        '<div class="author-box"><h4>About Jane Roe</h4><p>Jane writes on cities.</p></div>'
+        '<p class="byline">By Jane Roe <a href="#comments">12 comments</a></p>'
+        f"<div>{BODY}</div>"
+    )
+    assert doc.markdown.startswith("# Budget cut for roads and parks\n\nBy Jane Roe\n\nPoint 0.")
+    assert "About Jane Roe" not in doc.markdown

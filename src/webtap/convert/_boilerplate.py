@@ -14,7 +14,7 @@ from lxml import etree
 
 __all__ = [
     "ALWAYS", "BY_ID", "CONSENT", "LABEL", "MAYBE", "NAMES", "NOT", "SHARE_LINK", "announces",
-    "name_verdict", "share_links",
+    "name_verdict", "name_words", "share_links",
 ]  # fmt: skip
 
 LABEL = 50  # characters of a label that announces related links ("You may also like")
@@ -214,6 +214,11 @@ def _exact(words: list[str]) -> int:
     if verdict or (len(words) > 1 and _PHRASES.search(" ".join(words))):
         return MAYBE
     return NOT
+
+
+def name_words(names: str) -> list[str]:
+    """The words of class or id names as the verdicts read them (`_words`)."""
+    return _words(names)
 
 
 def _words(names: str) -> list[str]:

@@ -17,7 +17,7 @@ them.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 
 from lxml import etree
 
@@ -27,6 +27,7 @@ __all__ = ["authors_repeats", "fold_copies", "words_key"]
 
 _TEXT = etree.XPath("normalize-space(.)")
 _WORD = re.compile(r"\w+")
+_SPACE = b" \t\n\r\x0b\x0c"  # what normalize-space folds
 _MIN_TEXT = 30  # characters a block needs for a second copy of it to be a layout's
 # What tells one screen's block from another's: a copy differs from its original in these.
 _LAYOUT_ATTRIBUTES = ("class", "id", "media")
@@ -62,24 +63,44 @@ def authors_repeats(root: etree._Element) -> frozenset[str]:
 def _alike(root: etree._Element) -> Iterator[tuple[etree._Element, etree._Element]]:
     """Each element with the text of an earlier sibling (of ``_MIN_TEXT`` characters or
     more), with the first such sibling of the same tag (else the first such sibling)."""
-    for parent in root.iter():
+    # Reading a block's words at each level of the tree cost more than the parse: a block's
+    # raw text is read first (C's serializer, cheaper than normalize-space), a block shorter
+    # than ``_MIN_TEXT`` is passed by with all it holds, and the words of a block are read
+    # only when a sibling has as many letters as it (copies have the same letters).
+    stack = [root]
+    while stack:
+        parent = stack.pop()
         children = [child for child in parent if isinstance(child.tag, str)]
         if len(children) < 2:
+            stack.extend(children)
             continue
-        seen: dict[str, list[etree._Element]] = {}
+        letters: dict[int, list[etree._Element]] = {}
         for child in children:
-            text = _TEXT(child)
-            if len(text) < _MIN_TEXT:
+            raw = etree.tostring(child, method="text", encoding="utf-8", with_tail=False)
+            if len(raw) < _MIN_TEXT:  # its text, and all of its blocks', is shorter
                 continue
-            originals = seen.setdefault(text, [])
-            if originals:
-                same = [
-                    o
-                    for o in originals
-                    if o.tag == child.tag and _attributes(o) == _attributes(child)
-                ]
-                yield child, (same or originals)[0]
-            originals.append(child)
+            stack.append(child)
+            letters.setdefault(len(raw.translate(None, _SPACE)), []).append(child)
+        candidates = {id(c) for same in letters.values() if len(same) > 1 for c in same}
+        if candidates:
+            yield from _same_text(c for c in children if id(c) in candidates)
+
+
+def _same_text(
+    children: Iterable[etree._Element],
+) -> Iterator[tuple[etree._Element, etree._Element]]:
+    seen: dict[str, list[etree._Element]] = {}
+    for child in children:
+        text = _TEXT(child)
+        if len(text) < _MIN_TEXT:
+            continue
+        originals = seen.setdefault(text, [])
+        if originals:
+            same = [
+                o for o in originals if o.tag == child.tag and _attributes(o) == _attributes(child)
+            ]
+            yield child, (same or originals)[0]
+        originals.append(child)
 
 
 def _attributes(el: etree._Element) -> tuple[str | None, ...]:

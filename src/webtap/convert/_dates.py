@@ -71,9 +71,15 @@ _MONTH = r"(?P<month>[^\W\d_]{3,12})\.?"
 _DAY = r"(?P<day>[0-3]?\d)(?:st|nd|rd|th|er|\.|º)?"
 _YEAR = r"(?P<year>(?:19|20)\d\d)"
 _WORD_END = r"(?![^\W\d_])"
-# "12 March 2024", "12. März 2024", "22 de outubro de 2010", "le 1er mars 2024"
+# "12 March 2024", "12. März 2024", "22 de outubro de 2010", "le 1er mars 2024"; not the end
+# of a range of days ("9-23 Feb 2017", "vom 9. bis 23. Februar": an exhibition's, not a day)
+_NOT_A_RANGE = "".join(
+    f"(?<!\\d{joint})" for joint in ("-", "–", ". -", ". –", " - ", " – ", ".-", ".–", ". bis ",
+                                      " bis ", " to ", " au ", " al ", " do ")
+)  # fmt: skip
 _DAY_MONTH_YEAR = re.compile(
-    rf"(?<![\w.]){_DAY}\s*(?:de\s+)?{_MONTH}{_WORD_END},?\s*(?:de\s+)?{_YEAR}(?!\d)", re.I
+    rf"(?<![\w.]){_NOT_A_RANGE}{_DAY}\s*(?:de\s+)?{_MONTH}{_WORD_END},?\s*(?:de\s+)?{_YEAR}(?!\d)",
+    re.I,
 )
 # "March 12, 2024", "Nov. 19, 2019", "Nov 20 2019"
 _MONTH_DAY_YEAR = re.compile(rf"(?<![^\W\d_]){_MONTH}{_WORD_END}\s*{_DAY},?\s+{_YEAR}(?!\d)", re.I)

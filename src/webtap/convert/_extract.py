@@ -26,7 +26,7 @@ from webtap.convert._boilerplate import (
 )
 from webtap.convert._html import drop
 from webtap.convert._labels import announced, cards, labelled_sections
-from webtap.convert._product import describing, within
+from webtap.convert._product import Described, describing, within
 from webtap.convert._prose import (
     ALL,
     GOOD,
@@ -67,7 +67,6 @@ _PICTURE_TAGS = ("img", "picture", "figcaption")
 # converted as a plain block.
 _RETAGGED = frozenset(("td", "th", "tr", "thead", "li", "dt", "summary", "caption"))
 _FOCUSED = 0.6  # share of the page's prose the best block holds on an article-like page
-_PRODUCT_FOCUSED = 0.9  # ... on a product page
 _ARTICLE_FOCUSED = 0.4  # ... on a page declared an article
 _MENU = 100  # characters of a block of links that is the page's chrome
 _MENU_LINKS = 0.9  # ... its share in links
@@ -78,6 +77,11 @@ _HOLDING = 0.8  # share of the page's prose in the smallest block holding it
 _HOLDING_TEXT = 0.5  # ... and the least share of all its text (else the prose is a sidebar's)
 _CHROME_TAGS = frozenset(("header", "footer", "aside", "nav", "form"))
 _MAIN = etree.XPath(".//main|.//*[@role='main']")
+# The product's item (a top-level microdata or RDFa item of a Product type).
+_PRODUCT_ITEM = etree.XPath(
+    ".//*[@itemscope and contains(@itemtype, 'Product') and not(@itemprop)]"
+    "|.//*[contains(@typeof, 'Product') and not(@property)]"
+)
 _H1 = etree.XPath("//body//h1")
 _OPENING = 0.15  # prose between the title and the best block that makes the page sections
 _STANDFIRST = 150  # characters of prose of its own in a lead paragraph above the body
@@ -88,15 +92,15 @@ def extract_root(
     *,
     types: frozenset[str] = frozenset(),
     title: str = "",
-    described: list[str] | None = None,
+    described: Described | None = None,
 ) -> etree._Element | None:
     """A new ``<div>`` holding the main content (moved out of ``root``), or None to convert
     the whole page (see `extract`). ``types``: what the page says it is (schema.org types,
     ``og:article``); ``title``: the page's title, whose heading marks where the content is.
 
     A discussion's posts, when they are the page's content, come each under a line with its
-    author and date (`webtap.convert._thread`). On a page whose text is spread over many
-    sections (a product, a service, a listing: the best block holds less than
+    author and date (`webtap.convert._thread`). On a product page, and on a page whose text
+    is spread over many sections (a service, a listing: the best block holds less than
     ``_FOCUSED`` of the page's prose, and the page does not say it is an article), the
     content is the page's ``<main>`` (else its body) without its boilerplate (`_broad`)."""
     body = root.find("body")
@@ -125,7 +129,11 @@ def extract_root(
         return _light(body, page)
     # Found before the content is pruned and moved: where the heading stood says whether it leads.
     heading = title_heading(body, found.page, found.chosen[0])
-    if not found.marked and (_spread(types, found.good, page.good) or _below_title(found, types)):
+    # A product page is a page of sections (the offer, the description, the details, the
+    # specifications, the reviews): its content is all of them, never its best block alone.
+    if not found.marked and (
+        product or _spread(types, found.good, page.good) or _below_title(found, types)
+    ):
         chosen = _broad(body, found.chosen, page, reviews=product, described=described)
     else:
         chosen, page, good, _ = found
@@ -218,10 +226,8 @@ def _holds_most(found: _Found | None, page: ProseCounts, body: etree._Element) -
 
 def _spread(types: frozenset[str], good: int, page_good: int) -> bool:
     """Whether the page's text is spread over sections rather than in one block: the best
-    block holds less than ``_FOCUSED`` of its prose (``_PRODUCT_FOCUSED`` on a product page)
-    and the page does not say it is an article."""
-    if not types.isdisjoint(PRODUCT_TYPES):
-        return good < _PRODUCT_FOCUSED * page_good
+    block holds less than ``_FOCUSED`` of its prose and the page does not say it is an
+    article."""
     if not types.isdisjoint(ARTICLE_TYPES):
         # Declared an article (a CMS may say so of every page): spread only when the best
         # block holds little of the page's prose.
@@ -329,17 +335,22 @@ def _broad(
     page: ProseCounts,
     *,
     reviews: bool = False,
-    described: list[str] | None = None,
+    described: Described | None = None,
 ) -> list[etree._Element]:
-    """The page's ``<main>`` holding the chosen blocks (else its body), without what is named
-    like boilerplate, its footers, asides and forms (but those that hold the chosen blocks),
-    and without pictures and share links. With ``reviews`` (a product page), sections named
-    as comments stay: under a product, comments are its reviews."""
+    """The page's ``<main>`` holding the chosen blocks (on a product page, the product's
+    microdata or RDFa item holding them; else the body), without what is named like
+    boilerplate, its footers, asides and forms (but those that hold the chosen blocks), and
+    without pictures and share links. With ``reviews`` (a product page), sections named as
+    comments stay: under a product, comments are its reviews."""
     keep = set(chosen)
     for el in chosen:
         keep.update(el.iterancestors())
     stats = page.stats
-    top = next((el for el in _MAIN(body) if el in keep), body)
+    # A product page's microdata or RDFa item holds all the product's properties: it bounds
+    # the product's sections better than the page's <main>.
+    top = next((el for el in _PRODUCT_ITEM(body) if el in keep), None) if reviews else None
+    if top is None:
+        top = next((el for el in _MAIN(body) if el in keep), body)
     described_blocks = describing(page, described)
     doomed = []
     for el in page.boilerplate:
@@ -348,7 +359,7 @@ def _broad(
             continue
         if reviews and counters is not None and counters[KIND] == ALWAYS:
             continue
-        if described_blocks and within(el, described_blocks):
+        if within(el, described_blocks):
             continue
         if top is body or top in el.iterancestors():
             doomed.append(el)
@@ -356,7 +367,7 @@ def _broad(
         counters = stats.get(el)
         if el not in keep and (counters is None or counters[GOOD] * 2 <= page.good):
             doomed.append(el)  # a form wrapping the whole page (ASP.NET's) stays
-    doomed.extend(_before_title(top, page.heading, keep))
+    doomed.extend(_before_title(top, page.heading, keep, frozenset(chosen)))
     doomed.extend(el for el in labelled_sections(top, stats, set(doomed)) if el not in keep)
     doomed.extend(top.iter(*_PICTURE_TAGS))
     doomed.extend(share_links(top))
@@ -366,14 +377,17 @@ def _broad(
 
 
 def _before_title(
-    top: etree._Element, heading: etree._Element | None, keep: set[etree._Element]
+    top: etree._Element,
+    heading: etree._Element | None,
+    keep: set[etree._Element],
+    spared: frozenset[etree._Element] = frozenset(),
 ) -> list[etree._Element]:
     """What comes before the page's title heading under ``top`` (tickers, promotions,
-    breadcrumbs): the content starts at its title."""
+    breadcrumbs): the content starts at its title. Not inside the ``spared`` blocks."""
     if heading is None or top not in heading.iterancestors():
         return []
     found: list[etree._Element] = []
-    el = heading
+    el = next((a for a in (heading, *heading.iterancestors()) if a in spared), heading)
     while el is not top:
         found.extend(s for s in el.itersiblings(preceding=True) if s not in keep)
         el = el.getparent()
@@ -609,7 +623,7 @@ def _prune(
     content_good: int,
     *,
     reviews: bool = False,
-    described: list[str] | None = None,
+    described: Described | None = None,
 ) -> None:
     """Remove boilerplate inside the chosen elements; never one holding most of the content
     (it is then a wrapper with an unlucky name, an ancestor of the real content).
@@ -632,7 +646,7 @@ def _prune(
             )
         ):
             continue
-        if el in inside and not (described_blocks and within(el, described_blocks)):
+        if el in inside and not within(el, described_blocks):
             doomed.append(el)
     gone = set(doomed)
     for top in chosen:

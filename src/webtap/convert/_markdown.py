@@ -10,7 +10,7 @@ show and the facts of those that hold none, which `webtap.verdict.content_state`
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from lxml import etree
 
@@ -23,9 +23,18 @@ from webtap.convert._types import Document, Facts, Metadata
 from webtap.convert._walk import MarkdownConverter
 from webtap.verdict import FEW_WORDS, content_state, count_words, markdown_words
 
+if TYPE_CHECKING:
+    from webtap.convert._product import Described, Product
+
 __all__ = ["MarkdownConverter", "convert_document"]
 
 _MARKED_BODY = etree.XPath("boolean(//*[@itemprop='articleBody'])")
+# The schema.org product types `_kinds` keeps only when the page declares one product.
+_DECLARED_PRODUCTS = PRODUCT_TYPES - {"og:product"}
+# A product in microdata or RDFa (`webtap.convert._product` reads which).
+_PRODUCT_ITEM = etree.XPath(
+    "boolean(//*[@itemscope and contains(@itemtype, 'Product')]|//*[contains(@typeof, 'Product')])"
+)
 # List items left with nothing to show once the content was cut out of the page (their
 # buttons, swatches and form controls gone): "-" lines that tell a reader nothing.
 _EMPTY_ITEMS = etree.XPath(".//li[not(normalize-space())][not(.//img or .//svg or .//video)]")
@@ -61,6 +70,8 @@ def convert_document(
     base = find_base(root, base_url)
     metadata = _metadata(root, base)
     held = hold(root)
+    # The product the page declares, read before ``clean`` drops microdata's <meta>.
+    product = _declared(root, held) if main_content else None
     clean(root, main_content, held.data)
     if not title:
         title = first_h1(root)
@@ -68,9 +79,9 @@ def convert_document(
     shown = recover(root, held, main_content)
     page = root if shown is None else shown
     # What the page says it is (an article, a product, a discussion) guides main content.
-    types = held.types | microdata_types(page) if main_content else frozenset()
-    described = _described(held, types) if main_content else []
+    types = _kinds(held.types | microdata_types(page), product) if main_content else frozenset()
     fold_copies(page)  # a block laid out again for another screen: once, as a reader sees it
+    described = _described(page, product)
     markdown, content = _convert(page, base, main_content, types, title, described)
     trimmed = content is not None
     repeated = page if content is None else content  # where an author's repeats are read
@@ -84,8 +95,8 @@ def convert_document(
     # a site builder lays a whole article out again for each screen size.
     if main_content and (types.isdisjoint(ARTICLE_TYPES) or _copied(markdown)):
         markdown = _once(markdown, lambda: authors_repeats(repeated))
-    if main_content and not held.types.isdisjoint(PRODUCT_TYPES):
-        markdown = _with_product(held, markdown, base)
+    if product is not None:
+        markdown = _with_product(product, markdown, base)
     data = structured(held, markdown) if _short(markdown) else None
     if data is not None:
         markdown, content = _convert(data, base, main_content)
@@ -193,26 +204,49 @@ def _once(markdown: str, authors: Callable[[], frozenset[str]] = frozenset) -> s
     return "\n\n".join(kept) if len(kept) < len(blocks) else markdown
 
 
-def _described(held: Held, types: frozenset[str]) -> list[str]:
-    """The words of the product's description in its JSON-LD, on a product page."""
-    if types.isdisjoint(PRODUCT_TYPES) or not held.data:
-        return []
-    from webtap.convert._product import product_words  # main content only: see `_convert`
+def _declared(root: etree._Element, held: Held) -> Product | None:
+    """The product the page declares (`webtap.convert._product`), on a page that says it
+    is one: a product type in its JSON-LD or ``og:type``, or a product in its microdata or
+    RDFa."""
+    if held.types.isdisjoint(PRODUCT_TYPES) and not _PRODUCT_ITEM(root):
+        return None
+    from webtap.convert._product import read_product  # main content only: see `_convert`
 
-    return product_words(held.data)
+    return read_product(root, held.data)
 
 
-def _with_product(held: Held, markdown: str, base: str | None) -> str:
-    """The product's description from the page's JSON-LD before the Markdown, when the
-    Markdown lacks it (`webtap.convert._product`)."""
+def _kinds(types: frozenset[str], product: Product | None) -> frozenset[str]:
+    """What the page says it is, a product only when it declares one as its subject (or its
+    ``og:type`` says so): a product type nested in its JSON-LD (a list's items, a review's
+    subject) or several products are no product page."""
+    if product is not None:
+        return types | {"Product"}
+    return types - _DECLARED_PRODUCTS
+
+
+def _described(root: etree._Element, product: Product | None) -> Described | None:
+    """Where the page shows the declared product's description (`webtap.convert._product`)."""
+    if product is None:
+        return None
+    from webtap.convert._product import described  # main content only: see `_convert`
+
+    return described(root, product)
+
+
+def _with_product(product: Product, markdown: str, base: str | None) -> str:
+    """What the page declares of its product and its text does not show, before the
+    Markdown, after its title heading (`webtap.convert._product`)."""
     from webtap.convert._product import product_card  # main content only: see `_convert`
 
-    card = product_card(held.data, markdown)
+    card = product_card(product, markdown)
     root = parse(f"<html><body>{card}</body></html>") if card else None
     if root is None:
         return markdown
     clean(root)
     head = MarkdownConverter(base).convert(root)
+    if markdown.startswith("# "):
+        title, _, rest = markdown.partition("\n")
+        return f"{title}\n\n{head}\n{rest.lstrip()}" if rest.strip() else f"{title}\n\n{head}"
     return f"{head}\n{markdown}" if markdown else head
 
 
@@ -222,7 +256,7 @@ def _convert(
     main_content: bool,
     types: frozenset[str] = frozenset(),
     title: str = "",
-    described: list[str] | None = None,
+    described: Described | None = None,
 ) -> tuple[str, etree._Element | None]:
     """The Markdown of the page's main content and the tree that held it, else of the whole
     page and None."""
@@ -231,7 +265,7 @@ def _convert(
         # loads with the first page asked for its main content, not with a whole page.
         from webtap.convert._extract import extract_root
 
-        content = extract_root(root, types=types, title=title, described=described or [])
+        content = extract_root(root, types=types, title=title, described=described)
         if content is not None:
             drop(content, _EMPTY_ITEMS(content))
             return MarkdownConverter(base).convert(content), content

@@ -15,7 +15,13 @@ gives it, in order of trust:
 5. microdata (``itemprop="datePublished"``, ``itemprop="author"``);
 6. the date line a reader sees by the title ("12 March 2024", "12.03.2024", "Par Jean
    Dupont"), only whole dates (`webtap.convert._dates`): "3 days ago" is none, and neither is
-   the date in the site's header chrome, nor a copyright year.
+   the date in the site's header chrome, a copyright year, a date in a sentence or a photo's
+   caption, nor an "Updated: ..." line.
+
+Except for the publication's date and its author: the date line and the byline a reader sees
+by the title come first, and the data after them. Where the two differ, the page shows its
+reader one date and keeps another in its data (its CMS's first draft, a time in UTC a day
+off, the account that uploaded it: "admin"); the reader's is the page's word.
 
 Language comes from ``<html lang>``, else ``og:locale``, else a ``<meta>`` naming it (the
 fetch adds the ``Content-Language`` header's after that). URLs are made absolute against the
@@ -26,21 +32,17 @@ from __future__ import annotations
 
 import json
 import re
+from collections import deque
 from collections.abc import Iterator
 from urllib.parse import urljoin
 
 from lxml import etree
 
-from webtap.convert._dates import day_number, iso_date, spoken_date
+from webtap.convert._dates import MONTHS, day_number, iso_date, spoken_date
 from webtap.convert._schema import json_objects
 from webtap.convert._types import Metadata
 
 __all__ = ["read_metadata"]
-
-# One pass in C over what may say something: <meta>, <link>, JSON-LD, <time> and microdata.
-_SOURCES = etree.XPath(
-    "//meta|//link[@rel]|//script[@type='application/ld+json']|//time|//*[@itemprop]"
-)
 
 # <meta> names (property, name, itemprop or http-equiv; lower case) by field, in order.
 _OPEN_GRAPH = {
@@ -93,23 +95,69 @@ _LD_DATE = re.compile(r'"date(Published|Modified)"\s*:\s*"([^"]{4,40})"')
 
 # Where a page's date line is not: its chrome and what comes after the piece.
 # A class or id naming a part of the page that is not the piece (a token, or a token's part
-# between dashes: "comment-list", "site-footer"; not "has-sidebar", a layout's name).
+# between dashes: "comment-list", "site-footer"; not "has-sidebar", a layout's name, nor
+# "elementor-widget-container": the Elementor page builder calls each of its blocks a widget).
 _ASIDE = re.compile(
-    r"(?<![\w-])(?!has-|with-|no-)(?:[\w]+[-_])*(?:comments?|footer|sidebar|related|recommended"
+    r"(?<![\w-])(?!has-|with-|no-|elementor-)(?:[\w]+[-_])*(?:comments?|footer|sidebar|related|recommended"
     r"|newsletter|widget|breadcrumbs?|trending|popular|navbar|masthead|teaser)(?:[-_][\w-]*)?(?![\w-])",
     re.I,
 )
+# A label naming the date after it as another's than the publication's: the last change's
+# ("Updated: 3 May 2024"), a member's ("Joined"), a thread's last post's, an offer's end, an
+# event's ("Termin: 21.02.2020").
+# (Lower case, in a line whose spaces are single: a test cheaper than a pattern to compile.)
+_OTHER_DATE = (
+    "updated", "modified", "edited", "aktualisiert", "geändert", "mis à jour", "modifié",
+    "actualizado", "aggiornato", "atualizado", "bijgewerkt", "zaktualizowano", "обновлено",
+    "joined", "member since", "registered", "beigetreten", "mitglied seit", "registriert",
+    "inscrit", "last post", "last reply", "last activity", "last seen", "last active",
+    "letzter beitrag", "letzte antwort", "expire", "expiry", "valid until", "valid through",
+    "gültig bis", "offer ends", "deadline", "termin", "event date", "veranstaltung",
+)  # fmt: skip
+_LABEL = 40  # characters of a line before a date line that may be its label ("Joined")
+# A byline: its word ("By", "Von", "Par"...) at the line's start, after a separator, or after
+# "Posted"/"Written" (and perhaps a date: "Posted on 3 May 2024 by"); the names follow.
 _BYLINE = re.compile(
-    r"^\s*(?:by|von|par|por|di|door|av|przez|autor(?:ka)?|author|text|texte|written by)"
-    r"\s*:?\s+(?P<name>[^\W\d_][\w.'’-]*(?:\s+(?:[^\W\d_][\w.'’-]*|de|van|von|der|la|le)){0,4})",
+    r"(?:^|[|•·—–-]\s*|\b(?:posted|written|published|geschrieben|verfasst|veröffentlicht|publié"
+    r"|publicado|pubblicato|opublikowano)\b[^|•·]{0,40}?\s)"
+    r"(?:(?:by|von|par|por|di|door|av|przez|autor(?:ka)?|author)\b\s*:?|texte?\s*:)"
+    r"\s*(?P<names>\S.*)",
     re.I,
 )
+_NAME_WORDS = 5  # words a person's name may have
+_PARTICLES = frozenset(
+    ("de", "van", "von", "der", "den", "la", "le", "da", "di", "du", "del", "bin")
+)
+_JOINERS = frozenset(("and", "und", "et", "y", "i", "e", "en", "och", "og", "&", ","))
+# Words that end a byline's names ("By Jo Bloggs On 3 May", "Von Max Muster Veröffentlicht
+# am", "Von Yuval Harari Die Digitalisierung..."): capitalised, they are no name's part.
+_AFTER_NAMES = frozenset((
+    "on", "at", "am", "um", "em", "w", "op", "vom", "last", "date", "datum", "veröffentlicht",
+    "publié", "publicado", "pubblicato", "die", "das", "the", "monday", "tuesday", "wednesday",
+    "thursday", "friday", "saturday", "sunday", "montag", "dienstag", "mittwoch", "donnerstag",
+    "freitag", "samstag", "sonntag", "lundi", "mardi", "mercredi", "jeudi", "vendredi", "samedi",
+    "dimanche",
+))  # fmt: skip
+_DATE_ARTICLES = frozenset(("le", "la", "el", "il", "den", "du", "em", "de"))  # "Le 3 mars"
+_HEADINGS = frozenset(("h1", "h2", "h3", "h4", "h5", "h6"))
+_BYLINE_CLASS = re.compile(r"byline|author|meta|credit", re.I)  # (hNews: "byline", "author")
+# Words of a byline after the name: the writer's role, not the name ("Meg James Staff Writer").
+_ROLES = frozenset((
+    "staff", "senior", "writer", "editor", "reporter", "correspondent", "columnist", "contributor",
+    "contributing", "journalist", "published", "updated", "posted", "photos", "photo", "director",
+    "manager", "founder", "ceo", "head", "chief", "president", "executive", "associate",
+    "professor", "lead", "analyst", "producer", "expert", "specialist", "strategist",
+))  # fmt: skip
 _DATE_LINE = 160  # characters a line holding a date may have to be a date line, not a sentence
+_CLOSE = 10  # lines under the title that are its own (a byline, a date line), not a teaser's
 _AFTER_TITLE = 60  # text nodes after the title a date line may be in
 _BEFORE_TITLE = 8  # ... and before it (a kicker's date above the title)
 _LONGEST = 300  # characters of a description or author kept
 _DIGITS = re.compile(r"\d\d")
-_SHOWN = "[normalize-space()][not(parent::script or parent::style or parent::noscript)]"
+_INLINE = frozenset((
+    "a", "abbr", "b", "cite", "code", "del", "em", "font", "i", "ins", "mark", "q", "s", "small",
+    "span", "strong", "sub", "sup", "time", "u",
+))  # fmt: skip
 _LANGUAGE = re.compile(r"[A-Za-z]{2,3}(?:-[A-Za-z0-9]{1,8})*")
 _AMERICAN = ("en-us", "en")
 
@@ -117,49 +165,40 @@ _AMERICAN = ("en-us", "en")
 def read_metadata(root: etree._Element, base: str | None) -> Metadata:
     """The page's `Metadata`, from its tree as parsed (before `webtap.convert._html.clean`).
     ``base``: the URL its links resolve against."""
-    metas: dict[str, list[str]] = {}
-    canonical = ""
-    images: list[str] = []
-    scripts: list[str] = []
-    times: list[etree._Element] = []
-    props: list[etree._Element] = []
-    for el in _SOURCES(root):
-        tag = el.tag
-        if tag == "meta":
-            _meta(el, metas)
-        elif tag == "link":
-            rel = (el.get("rel") or "").lower().split()
-            if "canonical" in rel and not canonical:
-                canonical = (el.get("href") or "").strip()
-            elif "image_src" in rel:
-                images.append((el.get("href") or "").strip())
-        elif tag == "script":
-            if el.text:
-                scripts.append(el.text)
-        elif tag == "time":
-            times.append(el)
-        if el.get("itemprop") and tag not in ("meta", "link", "script"):
-            props.append(el)
-    ld = _LinkedData(scripts)
+    found = _Sources(root)
+    metas, ld = found.metas, _LinkedData(found.scripts)
     language = _language(root.get("lang") or root.get("xml:lang") or "") or _language(
         _first(_named(metas, _OPEN_GRAPH["language"]), _named(metas, _META["language"]),
                ld.get("language"))
     )  # fmt: skip
-    published = _date(ld.get("published"), metas, "published")
-    if not published:
-        published = _time_date(times, root) or _microdata_date(props, "datePublished")
-    seen = _seen_date(root, _american(language))
-    if not published or (seen and _day_off(published, seen)):
+    title = _title(found.headings)
+    lines = _Lines(title)
+    # The reader's date and byline first: where the data says another, the page shows this one.
+    given = (
+        _date(ld.get("published"), metas, "published")
+        or _time_date(found.times, title)
+        or _microdata_date(found.microdata(), "datePublished")
+    )
+    month_first = _american(language)
+    seen, close = _seen_date(lines, month_first)
+    published = given
+    if (
+        seen
+        and given[:10] != seen
+        and (close or not given or _day_off(given, seen))
+        # (unless the line is 05/08/2019, which the data reads the other way: the same day)
+        and given[:10] != _seen_date(lines, not month_first)[0]
+    ):
         published = seen
     modified = _date(ld.get("modified"), metas, "modified") or _microdata_date(
-        props, "dateModified"
+        found.microdata(), "dateModified"
     )
     author = (
-        _author(ld.get("author", people=True))
+        _seen_author(lines)
+        or _author(ld.get("author", people=True))
         or _author(_named(metas, _OPEN_GRAPH["author"]))
         or _author(_named(metas, _META["author"]))
-        or _microdata_author(props)
-        or _seen_author(root)
+        or _microdata_author(found.microdata())
         or _author(ld.get("author"))
     )
     site = _first(_named(metas, _OPEN_GRAPH["site_name"]), ld.site_name(),
@@ -167,9 +206,10 @@ def read_metadata(root: etree._Element, base: str | None) -> Metadata:
     description = _first(ld.get("description", _PAGE_RANK),
                          _named(metas, _OPEN_GRAPH["description"]),
                          _named(metas, _META["description"]))  # fmt: skip
-    canonical = canonical or _absolute(_named(metas, _OPEN_GRAPH["canonical_url"]), None)
-    image = _first(_named(metas, _OPEN_GRAPH["image"]), ld.get("image"), images,
-                   _microdata_text(props, "image"))  # fmt: skip
+    canonical = found.canonical or _absolute(_named(metas, _OPEN_GRAPH["canonical_url"]), None)
+    image = _first(_named(metas, _OPEN_GRAPH["image"]), ld.get("image"), found.images) or (
+        _microdata_text(found.microdata(), "image")
+    )
     return Metadata(
         published=published,
         modified=modified,
@@ -180,6 +220,53 @@ def read_metadata(root: etree._Element, base: str | None) -> Metadata:
         canonical_url=_absolute(canonical, base),
         image=_absolute(image, base),
     )
+
+
+class _Sources:
+    """What in the tree may say something of the page, gathered in one walk in C over the
+    elements that may (``<meta>``, ``<link>``, JSON-LD, ``<time>``, ``<h1>``); microdata's
+    elements, a last resort, in a second walk only when asked."""
+
+    def __init__(self, root: etree._Element) -> None:
+        self.root = root
+        self.metas: dict[str, list[str]] = {}
+        self.canonical = ""
+        self.images: list[str] = []
+        self.scripts: list[str] = []
+        self.times: list[etree._Element] = []
+        self.headings: list[etree._Element] = []
+        self._microdata: list[etree._Element] | None = None
+        for el in root.iter("meta", "link", "script", "time", "h1"):
+            tag = el.tag
+            if tag == "meta":
+                _meta(el, self.metas)
+            elif tag == "link":
+                self._link(el)
+            elif tag == "script":
+                # (the type first: the text of a page's scripts is most of its weight)
+                if (el.get("type") or "").strip().lower() == "application/ld+json" and el.text:
+                    self.scripts.append(el.text)
+            elif tag == "time":
+                self.times.append(el)
+            else:
+                self.headings.append(el)
+
+    def _link(self, el: etree._Element) -> None:
+        rel = (el.get("rel") or "").lower().split()
+        if "canonical" in rel and not self.canonical:
+            self.canonical = (el.get("href") or "").strip()
+        elif "image_src" in rel:
+            self.images.append((el.get("href") or "").strip())
+
+    def microdata(self) -> list[etree._Element]:
+        """The elements with an ``itemprop`` (its ``<meta>`` are read with the others)."""
+        if self._microdata is None:
+            self._microdata = [el for el in _ITEMPROPS(self.root) if el.tag not in _NOT_PROPS]
+        return self._microdata
+
+
+_ITEMPROPS = etree.XPath("//*[@itemprop]")
+_NOT_PROPS = frozenset(("meta", "link", "script"))
 
 
 # --- <meta> ------------------------------------------------------------------------------------
@@ -331,7 +418,7 @@ def _rank(obj: dict) -> int | None:
 # --- The tree: <time>, microdata, the date line ------------------------------------------------
 
 
-def _time_date(times: list[etree._Element], root: etree._Element) -> str:
+def _time_date(times: list[etree._Element], title: etree._Element | None) -> str:
     """The date of the ``<time>`` marked ``pubdate`` or ``datePublished``, else of the first
     in the piece's head (after its title, not in its chrome or comments)."""
     for el in times:
@@ -344,7 +431,6 @@ def _time_date(times: list[etree._Element], root: etree._Element) -> str:
             day = iso_date(el.get("datetime") or el.text or "")
             if day:
                 return day
-    title = _title(root)
     if title is None:
         return ""
     near = _near(title)
@@ -354,13 +440,6 @@ def _time_date(times: list[etree._Element], root: etree._Element) -> str:
             if day:
                 return day
     return ""
-
-
-def _day_off(given: str, seen: str) -> bool:
-    """Whether the date a page's data gives is a day off the one its reader sees: the data's
-    time is in another zone (UTC) than the site's, and the reader's day is the page's."""
-    first, second = day_number(given), day_number(seen)
-    return first is not None and second is not None and abs(first - second) == 1
 
 
 def _microdata_date(props: list[etree._Element], name: str) -> str:
@@ -392,55 +471,213 @@ def _microdata_author(props: list[etree._Element]) -> str:
     return ""
 
 
-def _seen_date(root: etree._Element, month_first: bool) -> str:
+def _seen_date(lines: _Lines, month_first: bool) -> tuple[str, bool]:
     """The date on the line a reader sees by the title: among the text after it (and a little
-    before it, in the same block), a short line, not in the page's chrome or comments."""
-    for text, parent in _lines(root):
-        if len(text) <= _DATE_LINE and _DIGITS.search(text) and not _aside(parent):
+    before it, in the same block), a short line, not in the page's chrome or comments, and not
+    labelled as another date than the publication's (in the line or the two before it); and
+    whether the line is close to the title (among the first under it, or above it), where a
+    date line is the piece's and not a teaser's further down."""
+    labels = ["", ""]
+    for at, (text, parent) in enumerate(lines):
+        if len(text) <= _DATE_LINE and _DIGITS.search(text) and not _aside(parent, lines.asides):
             day = spoken_date(text, month_first)
-            if day:
-                return day
+            if day and not _in_sentence(parent) and not _other_date(text, labels):
+                return day, at < _CLOSE or at >= len(lines.after)
+        labels = [labels[1], text if len(text) <= _LABEL else ""]
+    return "", False
+
+
+def _day_off(given: str, seen: str) -> bool:
+    """Whether the date a page's data gives is a day off the one its reader sees: the data's
+    time is in another zone (UTC) than the site's, and the reader's day is the page's."""
+    first, second = day_number(given), day_number(seen)
+    return first is not None and second is not None and abs(first - second) == 1
+
+
+def _other_date(line: str, labels: list[str]) -> bool:
+    """Whether the date in ``line`` is labelled as not the publication's: by the words
+    before its first digit, or by one of the short ``labels`` before the line."""
+    digit = _DIGITS.search(line)
+    before = line[: digit.start()] if digit else line
+    texts = [text.lower() for text in (before, *labels) if text]
+    return any(label in text for text in texts for label in _OTHER_DATE)
+
+
+def _in_sentence(el: etree._Element) -> bool:
+    """Whether ``el``'s text is a phrase of a paragraph's sentences (a date the piece speaks
+    of: "valid until 3 December"), not a line of its own: its ``<p>`` is longer than a line;
+    or of a figure's caption (the photograph's date)."""
+    for node in (el, *el.iterancestors()):
+        if node.tag in ("figure", "figcaption"):
+            return True
+        if node.tag == "p":
+            return len(_text(node)) > _DATE_LINE
+        if node.tag not in _INLINE:
+            return False
+    return False
+
+
+def _seen_author(lines: _Lines) -> str:
+    """The names on a byline by the title ("By Jane Doe and Max Muster", "Von Max Muster",
+    "Posted on 3 May 2024 by Jo Bloggs"), read in the line that holds the byline's word."""
+    for text, parent in lines:
+        if len(text) > _DATE_LINE or not _BY_HINT.search(text):
+            continue
+        if not (_BYLINE.search(text) or _BY_ALONE.match(text)):
+            continue
+        if _in_sentence(parent):  # "... according to data by AM Best."
+            continue
+        block = _block(parent)
+        if block.tag in _HEADINGS and not _BYLINE_CLASS.search(block.get("class") or ""):
+            continue  # "Von Risiken und Nebenwirkungen": a heading, unless named a byline
+        line = " ".join(" ".join(block.itertext()).split())
+        found = _BYLINE.search(line) if len(line) <= _DATE_LINE else _BYLINE.search(text)
+        if found and not _aside(parent, lines.asides):
+            names = _names(found["names"])
+            if names:
+                return names
     return ""
 
 
-def _seen_author(root: etree._Element) -> str:
-    """The name on a byline by the title ("By Jane Doe", "Von Max Muster", "Par ...")."""
-    for text, parent in _lines(root):
-        found = _BYLINE.match(text) if len(text) <= _DATE_LINE else None
-        if found and not _aside(parent):
-            author = _author([found["name"]])
-            if author and any(c.isupper() for c in author[:1]):
-                return author
-    return ""
+# (What every byline holds: a test cheaper than the byline's pattern.)
+_BY_HINT = re.compile("by|von|par|por|di|door|av|przez|autor|author|text", re.I)
+_BY_ALONE = re.compile(r"\s*(?:by|von|par|por|door|przez|autor(?:ka)?)\s*:?\s*$", re.I)
 
 
-def _lines(root: etree._Element) -> Iterator[tuple[str, etree._Element]]:
+def _block(el: etree._Element) -> etree._Element:
+    """The line ``el`` is a part of: its nearest ancestor that is not inline text."""
+    for node in (el, *el.iterancestors()):
+        if node.tag not in _INLINE:
+            return node
+    return el
+
+
+def _names(text: str) -> str:
+    """The people's names a byline begins with, joined by ", ": capitalised words, joined by
+    "," or "and" (in the page's language); the first other word (a date, a role, "on") ends
+    them."""
+    names: list[list[str]] = [[]]
+    words = re.findall(r"[^\s,&]+|[,&]", text)
+    for at, word in enumerate(words):
+        lower = word.lower()
+        bare = lower.strip(".,:;")
+        if bare in _DATE_ARTICLES and at + 1 < len(words) and words[at + 1][:1].isdigit():
+            break  # "Par Kab Niang Le 17/02/2020": the date's article
+        if lower in _JOINERS:
+            if not names[-1]:
+                break
+            names.append([])
+        elif bare in MONTHS and not (bare == "may" and len(names[-1]) == 1):
+            break  # a date ("Tom May" is a name)
+        elif bare in _AFTER_NAMES:
+            break  # "By Jo Bloggs On 3 May", "Von Max Muster Am 3. Mai"
+        elif bare in _ROLES and (len(names[-1]) > 1 or (not names[-1] and len(names) > 1)):
+            break  # "Meg James Staff Writer", "Dan Burstein, Senior Director"
+        elif word[:1].isupper() or (lower in _PARTICLES and names[-1]):
+            word = word.rstrip(",;:")
+            if len(word) > 3 and word.endswith(".") and not word[-2].isupper():
+                word = word[:-1]  # a sentence's full stop, not an initial's ("J.O.", "Ph.D.")
+            names[-1].append(word)
+            if len(names[-1]) > _NAME_WORDS:
+                return ""
+        else:
+            break
+    if len(names[0]) > 1:  # "Von Markus Balser, Berlin": a place, not another's name
+        names = [names[0], *(name for name in names[1:] if len(name) > 1)]
+    return _author([" ".join(name) for name in names if name])
+
+
+class _Lines:
     """The text by the page's title, nearest first (after it, then before it in its block),
-    and the element holding it (the caller asks `_aside` of those it may take)."""
-    title = _title(root)
-    if title is None:
-        return
-    near = _near(title)
-    after = title.xpath(f"following::text(){_SHOWN}[position() <= {_AFTER_TITLE}]")
-    before = title.xpath(f"preceding::text(){_SHOWN}[position() <= {_BEFORE_TITLE}]")
-    for node in after:
-        parent = node.getparent()
-        if parent is not None:
-            yield " ".join(str(node).split()), parent
-    for node in reversed(before):
-        parent = node.getparent()
-        if parent is not None and _in(parent, near):
-            yield " ".join(str(node).split()), parent
+    each with the element it is the text or the tail of (the caller asks `_aside` of those it
+    may take). Walked from the title outwards only as far as the lines go; the text before
+    the title only when a reader of them gets there."""
+
+    def __init__(self, title: etree._Element | None) -> None:
+        self.title = title
+        self.after: list[tuple[str, etree._Element]] = []
+        self._walk = _after(title) if title is not None else iter(())
+        self._before: list[tuple[str, etree._Element]] | None = None
+        self.asides: dict[etree._Element, bool] = {}  # `_aside`'s answers
+
+    def __iter__(self) -> Iterator[tuple[str, etree._Element]]:
+        at = 0
+        while at < _AFTER_TITLE:  # as far as the reader goes, walked once
+            if at == len(self.after):
+                line = next(self._walk, None)
+                if line is None:
+                    break
+                self.after.append(line)
+            yield self.after[at]
+            at += 1
+        if self.title is None:
+            return
+        if self._before is None:
+            before = deque(_before(self.title, _near(self.title)), maxlen=_BEFORE_TITLE)
+            self._before = list(reversed(before))
+        yield from self._before
 
 
-def _title(root: etree._Element) -> etree._Element | None:
-    """The piece's title heading: the first ``<h1>`` with text in its article, else in the
-    page."""
-    for path in ("//article//h1", "//main//h1", "//h1"):
-        for el in root.xpath(path):
-            if _text(el):
+def _after(el: etree._Element) -> Iterator[tuple[str, etree._Element]]:
+    """The shown texts after ``el`` (not in it), in the page's order."""
+    node: etree._Element | None = el
+    while node is not None:
+        tail = node.tail
+        if tail and not tail.isspace():
+            yield " ".join(tail.split()), node
+        for sibling in node.itersiblings():
+            for event, inner in etree.iterwalk(sibling, events=("start", "end")):
+                # (inline: this loop is most of the cost of reading the metadata)
+                if event == "start":
+                    text = inner.text
+                    if not text or inner.tag in _UNSHOWN or not isinstance(inner.tag, str):
+                        continue
+                else:
+                    text = inner.tail
+                    if not text:
+                        continue
+                if not text.isspace():
+                    yield " ".join(text.split()), inner
+        node = node.getparent()
+
+
+def _before(title: etree._Element, block: etree._Element) -> Iterator[tuple[str, etree._Element]]:
+    """The shown texts of ``block`` before its ``title``, in the page's order."""
+    lines: list[tuple[str, etree._Element]] = []
+    for event, node in etree.iterwalk(block, events=("start", "end")):
+        if node is title:
+            break
+        if event == "start":
+            _add_text(node, lines)
+        elif node is not block:
+            _add_tail(node, lines)
+    return iter(lines)
+
+
+def _add_text(node: etree._Element, lines: list[tuple[str, etree._Element]]) -> None:
+    text = node.text
+    if text and not text.isspace() and isinstance(node.tag, str) and node.tag not in _UNSHOWN:
+        lines.append((" ".join(text.split()), node))
+
+
+def _add_tail(node: etree._Element, lines: list[tuple[str, etree._Element]]) -> None:
+    text = node.tail
+    if text and not text.isspace():
+        lines.append((" ".join(text.split()), node))
+
+
+_UNSHOWN = frozenset(("script", "style", "noscript", "template"))
+
+
+def _title(headings: list[etree._Element]) -> etree._Element | None:
+    """The piece's title heading: the first ``<h1>`` with text in its article, else in its
+    ``<main>``, else in the page."""
+    shown = [el for el in headings if _text(el)]
+    for container in ("article", "main"):
+        for el in shown:
+            if any(True for _ in el.iterancestors(container)):
                 return el
-    return None
+    return shown[0] if shown else None
 
 
 def _near(title: etree._Element) -> etree._Element:
@@ -458,20 +695,32 @@ def _in(el: etree._Element, block: etree._Element) -> bool:
     return el is block or any(a is block for a in el.iterancestors())
 
 
-def _aside(el: etree._Element) -> bool:
+def _aside(el: etree._Element, known: dict[etree._Element, bool] | None = None) -> bool:
     """Whether ``el`` is in the page's chrome or after the piece (a footer, comments,
-    related links), by its tags or its classes."""
+    related links), by its tags or its classes. ``known``: the answers for elements asked
+    before (an ancestor's holds for the elements under it), kept by the caller."""
+    asked: list[etree._Element] = []
+    answer = False
     for node in (el, *el.iterancestors()):
-        if node.tag in ("body", "html"):  # its classes name the page's layout, not a part
-            return False
-        if node.tag in ("footer", "aside", "nav"):
-            return True
+        if known is not None and node in known:
+            answer = known[node]
+            break
+        asked.append(node)
+        tag = node.tag
+        if tag in ("body", "html"):  # its classes name the page's layout, not a part
+            break
+        if tag in ("footer", "aside", "nav"):
+            answer = True
+            break
         names = f"{node.get('class') or ''} {node.get('id') or ''}"
-        if names.strip() and _ASIDE.search(names):
-            return True
-        if node.tag in ("article", "main"):  # the piece itself: what holds it is not asked
-            return False
-    return False
+        if names != " " and _ASIDE.search(names):
+            answer = True
+            break
+        if tag in ("article", "main"):  # the piece itself: what holds it is not asked
+            break
+    if known is not None:
+        known.update(dict.fromkeys(asked, answer))
+    return answer
 
 
 # --- Values ------------------------------------------------------------------------------------

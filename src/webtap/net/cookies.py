@@ -10,7 +10,10 @@ from __future__ import annotations
 
 import time
 from email.utils import mktime_tz, parsedate_tz
-from http.cookies import CookieError, SimpleCookie
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from http.cookies import SimpleCookie
 
 __all__ = ["RedirectCookies"]
 
@@ -26,6 +29,10 @@ class RedirectCookies:
         """Remember the ``Set-Cookie`` header values a response from ``host`` carried."""
         if not set_cookies:
             return
+        # Lazy: http.cookies costs a cold call about a millisecond (its patterns), and only a
+        # response that sets a cookie needs it.
+        from http.cookies import CookieError, SimpleCookie
+
         cookies = self._jar.setdefault(host, {})
         for header in set_cookies:
             parsed: SimpleCookie = SimpleCookie()

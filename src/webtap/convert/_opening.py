@@ -1,0 +1,197 @@
+"""What stands between a page's title heading and its body when it belongs to the piece.
+
+Under a title a reader meets the standfirst (dek), the byline, the date line and the lead
+picture's caption before the body's first paragraph. Sites mark them by convention: class
+words (``standfirst``, ``dek``, ``subtitle``, ``lede``, ``byline``, ``author``,
+``dateline``, ...), ``<time>``, ``<figcaption>``, ``rel="author"``, schema.org's
+``itemprop="author"``/``"datePublished"``/``"description"``. The content's pruning drops
+most of them (an author box, a caption, a post's meta line are boilerplate elsewhere on a
+page), so `opening` copies them from the page as it was, before the content is taken out:
+only short marked blocks, read in order from the heading up to the body's first prose,
+never navigation or a share bar.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Iterator
+
+from lxml import etree
+
+from webtap.convert._boilerplate import name_words, share_links
+from webtap.convert._html import drop
+from webtap.convert._prose import ALL, KIND, OWN, OWN_LINK
+
+__all__ = ["opening"]
+
+_TAGS = frozenset(("time", "figcaption", "address"))
+_ITEMPROPS = frozenset((
+    "author", "creator", "datePublished", "dateCreated", "dateModified", "description",
+    "alternativeHeadline",
+))  # fmt: skip
+_LIST = """
+    standfirst dek deck subtitle subheadline subhead subheading lede lead intro summary excerpt
+    byline author authors dateline date published pubdate posted timestamp caption
+"""
+_WORDS = frozenset(_LIST.split())
+_HEADINGS = frozenset(("h1", "h2", "h3", "h4", "h5", "h6"))
+# Never part of an opening however they are named: pictures, controls, navigation.
+_SKIPPED = frozenset((
+    "img", "picture", "svg", "video", "audio", "iframe", "button", "nav", "form", "aside",
+    "footer", "script", "style", "noscript", "template",
+))  # fmt: skip
+_INLINE = frozenset(("time", "span", "a", "b", "strong", "em", "i", "small", "cite", "abbr"))
+# What a link to a page's own comments section has after its "#".
+_COMMENT_ANCHORS = ("comment", "disqus", "respond", "reply", "kommentar", "coment")
+_MAX_LINKS = 3  # a byline links its authors, a meta line a topic too; more is a list of links
+_MAX_PART = 400  # characters: a longer marked block is no standfirst but the body itself
+_MAX_LINE = 200  # a container this short holding a marked part is a meta line, taken whole
+_MAX_OPENING = 1200  # characters read past the heading before giving up on the body's start
+_PARAGRAPH = 25  # characters of its own prose that make a block the body's first paragraph
+
+
+def opening(
+    heading: etree._Element, first: etree._Element, stats: dict[etree._Element, list]
+) -> list[etree._Element]:
+    """Copies of the marked blocks after ``heading`` and before the body: ``first`` (the
+    content's first block) or, when the heading is inside it, the first paragraph of prose.
+    ``stats``: the prose walk's counters (a block's own text, its verdict as boilerplate)."""
+    until = {first, *first.iterancestors()}
+    title = _text(heading)
+    parts: list[etree._Element] = []
+    seen = 0
+    for el in _following(heading, first):
+        taken, stop = _read(el, until, title, stats)
+        parts.extend(taken)
+        seen += _size(el, stats)
+        if stop or seen > _MAX_OPENING:
+            break
+    return [_copy(el, stats) for el in parts]
+
+
+def _following(heading: etree._Element, first: etree._Element) -> Iterator[etree._Element]:
+    """The subtrees after ``heading`` in document order, up to the end of ``first`` when the
+    heading is inside it."""
+    el: etree._Element | None = heading
+    while el is not None and el is not first:
+        yield from el.itersiblings()
+        el = el.getparent()
+
+
+def _read(
+    el: etree._Element, until: set[etree._Element], title: str, stats: dict
+) -> tuple[list[etree._Element], bool]:
+    """The marked blocks in ``el``, and whether the body starts in it (reading stops)."""
+    if el in until:
+        return [], True
+    if not isinstance(el.tag, str) or el.tag in _SKIPPED:
+        return [], False
+    size = _size(el, stats)
+    if not size:
+        return [], False
+    if _marked(el):
+        if size > _MAX_PART:
+            return [], True
+        if _headed(el) or _links(el) > _MAX_LINKS:
+            return [], False  # an author's box, a teaser, a list of cards: no byline
+        return [el], False
+    if el.tag in _HEADINGS:
+        # A second heading starts a section; the title's echo does not.
+        return [], size > _MAX_PART or _text(el) != title
+    counters = stats.get(el)
+    if counters is not None and counters[KIND]:
+        return [], False  # breadcrumbs, a share bar, a related story: not the piece
+    if _repeated(el):
+        return [], True  # a run of alike blocks (a grid's cards, a list's entries) is the body
+    if (
+        size <= _MAX_LINE
+        and not _headed(el)
+        and _links(el) <= _MAX_LINKS
+        and not share_links(el)
+        and any(_marked(d) for d in el.iterdescendants())
+    ):
+        return [el], False  # a meta line: "By Jane Doe | 20 November 2019"
+    if counters is not None and counters[OWN] - counters[OWN_LINK] >= _PARAGRAPH:
+        return [], True
+    parts: list[etree._Element] = []
+    for child in el.iterchildren():
+        taken, stop = _read(child, until, title, stats)
+        parts.extend(taken)
+        if stop:
+            return parts, True
+    return parts, False
+
+
+def _marked(el: etree._Element) -> bool:
+    """Whether markup says ``el`` is a standfirst, a byline, a date or a caption."""
+    if not isinstance(el.tag, str):
+        return False
+    if el.tag in _TAGS or el.get("rel") == "author" or el.get("itemprop") in _ITEMPROPS:
+        return True
+    names = el.get("class")
+    return names is not None and not _WORDS.isdisjoint(name_words(names))
+
+
+def _copy(el: etree._Element, stats: dict) -> etree._Element:
+    """``el`` copied as a paragraph of the content, without its pictures, controls and share
+    links (a byline's share buttons)."""
+    doomed = {d for d in el.iterdescendants() if _unwanted(d, stats)}
+    doomed.update(share_links(el))
+    doomed.update(a for a in el.iter("a") if _to_comments(a))
+    made = copy.deepcopy(el)
+    made.tail = None
+    pairs = zip(el.iterdescendants(), made.iterdescendants(), strict=True)
+    drop(made, [*(mine for theirs, mine in pairs if theirs in doomed), *made.iter(*_SKIPPED)])
+    if made.tag == "a":  # a byline's link to its author: kept a link, in a paragraph
+        paragraph = etree.Element("p")
+        paragraph.append(made)
+        return paragraph
+    if made.tag in _INLINE or made.tag in _HEADINGS or made.tag in _TAGS:
+        made.tag = "p"  # a standfirst marked up as a heading is not a section's heading
+    return made
+
+
+def _unwanted(el: etree._Element, stats: dict) -> bool:
+    """A picture, a control, or boilerplate that is not itself marked (breadcrumbs in a
+    meta line)."""
+    if not isinstance(el.tag, str):
+        return False
+    counters = stats.get(el)
+    if el.tag in _SKIPPED:
+        return True
+    return counters is not None and bool(counters[KIND]) and not _marked(el)
+
+
+def _size(el: etree._Element, stats: dict) -> int:
+    """The characters in ``el``: the prose walk's count of a block, read of an inline one."""
+    counters = stats.get(el)
+    return counters[ALL] if counters is not None else len(_text(el))
+
+
+def _headed(el: etree._Element) -> bool:
+    return next(el.iterdescendants(*_HEADINGS), None) is not None
+
+
+def _repeated(el: etree._Element) -> bool:
+    """Whether a sibling next to ``el`` has its tag and class."""
+    cls = el.get("class")
+    if not cls:
+        return False
+    return any(
+        sib is not None and sib.tag == el.tag and sib.get("class") == cls
+        for sib in (el.getprevious(), el.getnext())
+    )
+
+
+def _links(el: etree._Element) -> int:
+    return sum(1 for _ in el.iter("a"))
+
+
+def _to_comments(link: etree._Element) -> bool:
+    """Whether ``link`` goes to the page's comments (a count in a meta line: "2 comments")."""
+    fragment = (link.get("href") or "").partition("#")[2].lower()
+    return any(word in fragment for word in _COMMENT_ANCHORS)
+
+
+def _text(el: etree._Element) -> str:
+    return " ".join("".join(el.itertext()).split())

@@ -101,8 +101,13 @@ def test_nested_related_articles_are_left_out() -> None:
 
 
 @pytest.mark.parametrize(
-    "label", ["You may also like", "Czytaj także", "Auch interessant", "À lire également"]
-)
+    "label",
+    [
+        "You may also like", "Czytaj także", "Auch interessant", "À lire également",
+        "Weitere Beiträge", "Zum Weiterlesen", "Mehr zu Klima und Konsum", "Entdecken Sie jetzt",
+        "Vos réactions",
+    ],
+)  # fmt: skip
 def test_siblings_announcing_related_links_are_left_out(label: str) -> None:
     html = page(
         f"<div class=row>{paragraphs('Body', 5)}</div>"
@@ -231,10 +236,41 @@ def test_non_english_boilerplate_names(boilerplate: str) -> None:
         ("pie-de-pagina", True),
         ("PiedDePage", True),
         ("rodape", True),
+        # Plugins and templates glue their words into one name.
+        ("jp-relatedposts", True),  # Jetpack's related posts
+        ("yarpp yarpp-related", True),  # Yet Another Related Posts Plugin
+        ("article-mostviewed", True),
+        ("wp-block-mmo-recirculation-box", True),  # newsrooms' word for "read next"
+        ("authorbox", True),
+        # A post's date and filing line, as blog themes name it (Kubrick, Twenty Ten, ...);
+        # "meta" alone also names an event's or a product's facts.
+        ("postmetadata alt", True),
+        ("entry-utility", True),
+        ("td-module-meta-info", True),
+        ("content-meta", True),
+        ("event-meta event-meta-address", False),
+        # A picture's caption and credit, in German and in two words.
+        ("bilduntertitel", True),
+        ("head__image-source", True),
+        ("img-metadata", True),
+        ("artDetailAutor", True),  # the author's box, in German
+        ("article--authors", True),
+        ("postcomment", True),  # a comment form's glued names
+        ("commentform", True),
+        ("saiba-mais saiba-mais-theme3", True),  # Portuguese "learn more": related links
+        ("video-playlist", True),
+        ("c-marginalspalten-boxen", True),  # German for the margin column
     ],
 )
 def test_class_words_match_as_whole_words(names: str, boilerplate: bool) -> None:
     assert bool(name_verdict(names, None)) is boilerplate
+
+
+def test_boilerplate_vocabulary_is_words() -> None:
+    # A stray note in a word list becomes words of it ("the", "one"): class names of content.
+    from webtap.convert import _boilerplate
+
+    assert all(_boilerplate._WORD.fullmatch(word) for word in _boilerplate._BOILERPLATE_WORDS)
 
 
 def test_whole_word_classes_do_not_drop_content() -> None:

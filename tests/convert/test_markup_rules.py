@@ -320,6 +320,70 @@ def test_shelf_a_heading_announces_as_other_products_leaves_a_product(
     assert "Trail bottle model 3" not in md and label not in md
 
 
+def teasers(count: int = 4) -> str:
+    # Cards wrapped whole in a link: their titles and excerpts are not link text as such.
+    return "".join(
+        f"<article class='preview'><a href='/story/{i}'><h3>Harbour story {i}</h3><p>What "
+        f"the harbour master saw on the pier that morning, in the fog, part {i}.</p></a>"
+        "</article>"
+        for i in range(count)
+    )
+
+
+def test_label_in_a_header_of_its_own_announces_the_cards_after_it() -> None:
+    # The label sits under a kicker in the section's header (so it does not start a block);
+    # the cards follow the header.
+    more = (
+        "<section class='container'><header><div><span>To Dos</span><h2>Mehr von Hafenblatt"
+        f"</h2></div></header><div class='slider'>{teasers()}</div></section>"
+    )
+    md = main(f"<html><body><article><h1>Ferry</h1>{TEXT}{more}</article></body></html>")
+    assert all(p in md for p in STORY)
+    assert "Harbour story" not in md and "Mehr von" not in md
+
+
+def test_label_heading_a_section_of_cards_wrapped_in_links_leaves_the_content() -> None:
+    more = (
+        "<div class='after'><p>Published by the harbour office.</p><div class='bottom'>"
+        f"<h3>Das könnte Sie auch interessieren</h3>{teasers()}</div></div>"
+    )
+    md = main(f"<html><body><article><h1>Ferry</h1>{TEXT}{more}</article></body></html>")
+    assert all(p in md for p in STORY) and "harbour office" in md
+    assert "Harbour story" not in md and "Das könnte" not in md
+
+
+def test_prose_after_a_label_in_a_header_of_its_own_stays() -> None:
+    more = (
+        "<section><header><div><span>Kicker</span><h2>Related</h2></div></header><div>"
+        f"<p>{STORY[0]}</p></div></section>"
+    )
+    html = f"<html><body><article><h1>Ferry</h1>{''.join(f'<p>{p}</p>' for p in STORY[1:])}"
+    md = main(html + more + "</article></body></html>")
+    assert STORY[0] in md and STORY[-1] in md
+
+
+@pytest.mark.parametrize(
+    "link",
+    [
+        "<a href='/presse'><i class='icon'></i> zurück zur Listenansicht</a>",
+        "<a href='#top'>nach oben</a>",
+        "<a href='/'>Back to top</a>",
+        "<a class='back' href='/news'>« Retour</a>",
+        "<a href='/wprm_print/413209'>Rezept drucken</a>",
+        "<a href='#recipe'>Print Recipe</a>",
+    ],
+)
+def test_links_that_only_lead_back_or_print_leave_the_content(link: str) -> None:
+    title = "<h3><a href='/film/1'>Back to the Future</a></h3><p>A film from 1985.</p>"
+    md = main(
+        f"<html><body><article><h1>Ferry</h1>{TEXT}{title}<p>{link}</p></article></body></html>"
+    )
+    assert all(p in md for p in STORY)
+    assert "Back to the Future" in md  # a title, not a way back
+    left = md.split("A film from 1985.")[1]
+    assert not left.strip(), left
+
+
 # -- sections between the title and the best block -------------------------------------------
 
 

@@ -22,10 +22,11 @@ LABEL = 50  # characters of a label that announces related links ("You may also 
 # Comment sections are boilerplate however big they are (long discussions outweigh short
 # posts); any other boilerplate word on an element holding a large share of the page's text
 # names a layout wrapper around the content (``l-sidebar-fixed l-article-body-segment``).
+# Plugins glue words into one name (Jetpack's ``jp-relatedposts``, YARPP's ``yarpp``).
 _COMMENT_LIST = """
     comment comments commentlist commentaire commentaires comentario comentarios
     comentários kommentar kommentare commenti commento reacties komentarz komentarze disqus
-    respond
+    respond commentform postcomment addcomment
 """
 _COMMENT_WORDS = frozenset(_COMMENT_LIST.split())
 # Consent banners and preference centres (and the platforms that serve most of them): never
@@ -38,12 +39,13 @@ _BOILERPLATE_LIST = """
     compartir compartilhar compartilhe partager partage teilen condividi udostepnij
     related relacionados relacionadas relacionado relacionada similar similares correlati
     verwandte aehnliche ähnliche connexes similaires powiazane podobne polecane
-    recommended recommendations recommendation empfehlungen
-    outbrain taboola trending popular mostread mostpopular morestories
+    relatedposts relatedlinks relatedarticles relatedstories yarpp
+    recommended recommendations recommendation empfehlungen recirculation
+    outbrain taboola trending popular mostread mostpopular mostviewed morestories
     upsell upsells crosssell crosssells crossselling
     newsletter newsletters subscribe subscription signup optin mailchimp abonnieren abonner
     inscreva suscribete suscripcion iscriviti
-    sidebar sidebars seitenleiste aside
+    sidebar sidebars seitenleiste marginalspalte marginalspalten aside playlist
     footer rodape rodapé fusszeile fußzeile piedepagina voettekst stopka
     breadcrumb breadcrumbs pager pagination paginacao paginacion pagineo
     ad ads advert adverts advertisement advertising advertisment sponsor sponsored
@@ -51,7 +53,10 @@ _BOILERPLATE_LIST = """
     dfp
     banner popup modal
     caption captions credit credits wpcaption gallery slideshow carousel
-    byline author bio tags tagcloud taglist keywords
+    bildunterschrift bilduntertitel bildtext bildnachweis fotonachweis bildquelle
+    byline author authors autor autoren autorin auteur auteurs autore autori bio authorbox
+    tags tagcloud taglist keywords
+    postmeta postmetadata metainfo
     menu navbar navigation nav toolbar skip print
 """
 _BOILERPLATE_WORDS = frozenset(_BOILERPLATE_LIST.split()) | _COMMENT_WORDS | _CONSENT_WORDS
@@ -62,9 +67,11 @@ _BOILERPLATE_PHRASES = (
     ("pie", "de", "pagina"), ("pie", "pagina"), ("pied", "de", "page"), ("pied", "page"),
     ("piè", "di", "pagina"), ("barra", "lateral"), ("read", "more"), ("also", "read"),
     ("leia", "tambem"), ("leia", "também"), ("veja", "tambem"), ("veja", "também"),
+    ("saiba", "mais"),
     ("mehr", "zum", "thema"), ("lesen", "sie", "auch"), ("post", "meta"), ("entry", "meta"),
-    ("article", "meta"), ("wp", "caption"), ("more", "from"), ("cross", "sell"),
-    ("cross", "sells"), ("cross", "selling"), ("up", "sell"), ("up", "sells"),
+    ("article", "meta"), ("entry", "utility"), ("meta", "info"), ("content", "meta"),
+    ("wp", "caption"), ("image", "source"), ("img", "metadata"), ("more", "from"),
+    ("cross", "sell"), ("cross", "sells"), ("cross", "selling"), ("up", "sell"), ("up", "sells"),
 )  # fmt: skip
 _PHRASES = re.compile(
     r"\b(?:" + "|".join(" ".join(phrase) for phrase in _BOILERPLATE_PHRASES) + r")\b"
@@ -76,7 +83,7 @@ _ANNOUNCEMENTS = (
     "read more", "read also", "also read", "more from", "more in ", "more on ", "recommended",
     "sponsored", "advertisement", "most read", "most popular", "trending", "popular posts",
     "share this", "comments", "leave a comment", "leave a reply", "newsletter", "subscribe",
-    "leia também", "leia mais", "veja também", "você pode gostar", "mais lidas",
+    "leia também", "leia mais", "saiba mais", "veja também", "você pode gostar", "mais lidas",
     "notícias relacionadas", "publicidade", "lesen sie auch", "mehr zum thema", "das könnte",
     "weitere artikel", "anzeige", "kommentare", "te puede interesar", "también te puede",
     "noticias relacionadas", "artículos relacionados", "lo más leído", "publicidad",
@@ -88,7 +95,10 @@ _ANNOUNCEMENTS = (
     "czytaj również", "przeczytaj także", "przeczytaj też", "przeczytaj również",
     "zobacz także", "zobacz też", "zobacz również", "polecamy", "najczęściej czytane",
     "podobne artykuły", "powiązane", "komentarze", "reklama", "more to explore",
-    "more stories", "more articles",
+    "more stories", "more articles", "weitere beiträge", "verwandte beiträge",
+    "ähnliche beiträge", "zum weiterlesen", "mehr zu ", "mehr von ", "viel gelesen",
+    "teilen sie", "schlagworte", "schlagwörter", "kommentieren", "vos réactions",
+    "empfohlen", "entdecken sie",
     "read next", "up next", "don't miss", "keep reading", "latest news", "top stories",
     "customers also", "customers who", "people also", "frequently bought", "bought together",
     "recently viewed", "similar items", "similar products", "more like this",
@@ -123,8 +133,22 @@ _SHARE_HINTS = ("shar", "tweet", "pin/", "addt", "edit")
 _SHARE_SCHEMES = ("whatsapp:", "fb-messenger:", "tg:", "mailto:?")
 
 
+# Links that only lead back, to the top, the listing or the home page ("Zurück zur Übersicht",
+# "nach oben", "Back to top", "Retour"), or that print the page ("Print recipe", "Rezept
+# drucken"): the site's controls, whatever the page.
+_BACK = re.compile(
+    r"(?:[«‹<←↑^]\s*)?(?:zurück|nach oben|back|retour|torna|volver|voltar|powrót|wróć|terug)"
+    r"(?:\s+(?:zu[rm]?|to|à|a|al|ao|do|naar)\b.{0,30})?\s*[»›>→↑]?"
+    r"|(?:print|imprimer|imprimir|stampa|drukuj)(?:\s+\w+){0,2}|(?:\w+\s+)?drucken",
+    re.IGNORECASE,
+)
+_BACK_MAX = 40  # characters of such a link's text
+_HEADINGS = frozenset(("h1", "h2", "h3", "h4", "h5", "h6"))
+
+
 def share_links(top: etree._Element) -> list[etree._Element]:
-    """The links under ``top`` that share the page or edit its source (`SHARE_LINK`)."""
+    """The links under ``top`` that share the page or edit its source (`SHARE_LINK`), and
+    those that only lead back or print it (`_BACK`: the whole text of a link)."""
     found = []
     for a in top.iter("a"):
         href = a.get("href")
@@ -135,7 +159,19 @@ def share_links(top: etree._Element) -> list[etree._Element]:
             any(hint in low for hint in _SHARE_HINTS) or low.startswith(_SHARE_SCHEMES)
         ) and SHARE_LINK.search(href):
             found.append(a)
+            continue
+        text = a.text if len(a) == 0 else "".join(a.itertext())  # (an icon beside it)
+        if text and len(text) <= _BACK_MAX and _BACK.fullmatch(text.strip()) and not _titled(a):
+            found.append(a)
     return found
+
+
+def _titled(a: etree._Element) -> bool:
+    """Whether a link is a heading's or holds one: a title ("Back to the Future")."""
+    parent = a.getparent()
+    return (parent is not None and parent.tag in _HEADINGS) or any(
+        child.tag in _HEADINGS for child in a
+    )
 
 
 NOT, MAYBE, ALWAYS, BY_ID, CONSENT = 0, 1, 2, 3, 5  # verdicts on an element's class and id

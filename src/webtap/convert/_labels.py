@@ -78,7 +78,8 @@ def labelled_sections(
     else ("You may also like", "Recently viewed", "Czytaj także") and that are mostly links:
     a product's shelf of other products, a story's list of other stories. The section is the
     largest block that starts with the heading; prose under such a heading (a review headed
-    "Comments") stays."""
+    "Comments") stays. A label in a block of its own (a section's header, a divider) announces
+    the link-dense blocks after it (`_after_label`)."""
     headings = [h for h in _HEADING_PATH(top) if announces(h)]
     if not headings:
         return []
@@ -89,17 +90,45 @@ def labelled_sections(
         parent = section.getparent()
         while parent is not None and parent is not top and _starts(parent, section):
             section, parent = parent, parent.getparent()
-        counters = stats.get(section)
-        if (
-            section is heading
-            or counters is None
-            or counters[LINK] * 2 < counters[ALL]
-            or any(el in gone for el in section.iterancestors())
-            or _before(top, section) * 2 < total
-        ):
+        if any(el in gone for el in section.iterancestors()) or _before(top, section) * 2 < total:
             continue
-        found.append(section)
+        counters = stats.get(section)
+        if section is heading or (counters is not None and counters[ALL] <= LABEL):
+            found.extend(_after_label(top, heading, stats))
+        elif counters is not None and _linked(section, counters) * 2 >= counters[ALL]:
+            found.append(section)
     return found
+
+
+def _after_label(
+    top: etree._Element, heading: etree._Element, stats: dict[etree._Element, list]
+) -> list[etree._Element]:
+    """The block holding only a label (the heading, its header, a divider around it) and the
+    blocks right after it that are mostly links or link cards; nothing when none follows."""
+    label = heading
+    parent = label.getparent()
+    while parent is not None and parent is not top:
+        counters = stats.get(parent)
+        if counters is None or counters[ALL] > LABEL:
+            break
+        label, parent = parent, parent.getparent()
+    after = []
+    for el in label.itersiblings():
+        counters = stats.get(el)
+        if counters is None:
+            continue
+        if _linked(el, counters) * 2 < counters[ALL]:
+            break
+        after.append(el)
+    return [label, *after] if after else []
+
+
+def _linked(el: etree._Element, counters: list) -> int:
+    """Characters of ``el``'s text in links: link text, and the text of cards wrapped whole
+    in a link (a teaser's title and excerpt), which the walk does not count as link text."""
+    if counters[LINK] * 2 >= counters[ALL]:
+        return counters[LINK]
+    return sum(len(text.strip()) for a in el.iter("a") for text in a.itertext())
 
 
 def _starts(parent: etree._Element, child: etree._Element) -> bool:

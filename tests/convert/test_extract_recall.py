@@ -43,6 +43,34 @@ def test_a_label_over_the_whole_body_keeps_it() -> None:
     assert "Section 1" not in doc.markdown
 
 
+def test_the_lead_between_title_and_body_stays() -> None:
+    # A CMS sets the article's lead (standfirst) in its header, beside the title, apart
+    # from the body, in a paragraph no class names: it stays, once, after the title's
+    # opening (the byline and subtitle the header marks) and before the body.
+    lead = (
+        "The council agreed on a smaller budget after a long night of talks, its first cut "
+        "in a decade. Roads, parks and libraries lose a third of their money from June."
+    )
+    header = (
+        f"<header>{menu('Topic', 20)}<h1>Budget cut</h1><p class=byline>By Jane Doe, 3 May</p>"
+        "<p class=subtitle>The council cuts its spending by a third, and the city waits.</p>"
+        f"<p>{lead}</p></header>"
+    )
+    doc = main(
+        page(
+            f"{menu()}<article>{header}<div class=body>{paragraphs('Body', 12)}</div>"
+            f"</article>{menu('More')}",
+            title="Budget cut",
+        )
+    )
+    assert doc.markdown.startswith(
+        "# Budget cut\n\nBy Jane Doe, 3 May\n\n"
+        f"The council cuts its spending by a third, and the city waits.\n\n{lead}\n\nBody 0."
+    )
+    assert doc.markdown.count(lead) == 1
+    assert "Section 1" not in doc.markdown and "Topic 1" not in doc.markdown
+
+
 def test_every_block_marked_as_the_body_stays() -> None:
     # The page marks each section of its body itemprop="articleBody", each in a wrapper of
     # its own with an ad slot between: the first wrapper alone is not the body.

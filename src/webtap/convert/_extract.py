@@ -84,6 +84,7 @@ _PRODUCT_ITEM = etree.XPath(
 )
 _H1 = etree.XPath("//body//h1")
 _OPENING = 0.15  # prose between the title and the best block that makes the page sections
+_STANDFIRST = 150  # characters of prose of its own in a lead paragraph above the body
 
 
 def extract_root(
@@ -136,7 +137,9 @@ def extract_root(
         chosen = _broad(body, found.chosen, page, reviews=product, described=described)
     else:
         chosen, page, good, _ = found
+        lead = _standfirst(found, heading and heading.element)
         _prune(chosen, page, good, reviews=product, described=described)
+        chosen = [*lead, *chosen]
     wrapper = etree.Element("div")
     for el in chosen:
         el.tail = None
@@ -264,6 +267,65 @@ def _below_title(found: _Found, types: frozenset[str]) -> bool:
             after = True
         elif after and (counters := stats.get(el)) is not None and not counters[KIND]:
             between += counters[OWN] - counters[OWN_LINK]
+    return False
+
+
+def _standfirst(found: _Found, heading: etree._Element | None) -> list[etree._Element]:
+    """The paragraphs (``<p>``) between the page's title heading and the content found: the
+    article's lead (a standfirst, a teaser, an excerpt), which CMSs set in the article's
+    header, apart from its body. Each holds ``_STANDFIRST`` characters of prose of its own
+    outside boilerplate (a byline, a date, a one-line subtitle hold less; a list of key
+    points is no paragraph); all of them less than ``_OPENING`` of the content's prose (more:
+    `_below_title`'s sections)."""
+    first = found.chosen[0]
+    ancestors = set(first.iterancestors())
+    top = (
+        None
+        if heading is None
+        else next((a for a in heading.iterancestors() if a in ancestors), None)
+    )
+    if heading is None or top is None:
+        return []
+    stats = found.page.stats
+    lead: list[etree._Element] = []
+    prose = 0
+    after = False
+    for el in top.iter():
+        if el is first:
+            break
+        if el is heading:
+            after = True
+        counters = stats.get(el)
+        if not after or el in ancestors or counters is None:
+            continue
+        own = counters[OWN] - counters[OWN_LINK]
+        if (
+            el.tag != "p"
+            or own < _STANDFIRST
+            or counters[GOOD] < own
+            or _under(el, top, stats, heading, lead)
+        ):
+            continue
+        lead.append(el)
+        prose += own
+    return lead if prose < _OPENING * found.good else []
+
+
+def _under(
+    el: etree._Element,
+    top: etree._Element,
+    stats: dict[etree._Element, list],
+    heading: etree._Element,
+    taken: list[etree._Element],
+) -> bool:
+    """Whether ``el`` (under ``top``) is or sits in boilerplate, the heading or a block
+    taken already."""
+    for a in (el, *el.iterancestors()):
+        if a is top:
+            return False
+        counters = stats.get(a)
+        if a is heading or a in taken or (counters is not None and counters[KIND]):
+            return True
     return False
 
 

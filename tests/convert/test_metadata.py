@@ -246,6 +246,15 @@ def test_the_byline_by_the_title(line: str, author: str) -> None:
     assert said.author == (author or "Data")  # the byline's names, else the data's
 
 
+@pytest.mark.parametrize(
+    "line", ["BY JANE DOE | MARCH 12, 2024", "Text: Jane Doe", "AUTOR: Jane Doe"]
+)
+def test_a_byline_s_word_in_any_case(line: str) -> None:
+    head = '<meta name="author" content="Data Desk">'
+    said = metadata(head, f"<article><h1>Story</h1><p>{line}</p>{BODY}</article>")
+    assert said.author.casefold() == "jane doe"
+
+
 def test_a_heading_is_a_byline_only_when_named_one() -> None:
     head = '<meta name="author" content="Christoph von Ritter">'
     teaser = f"<article><h1>Story</h1><h2>Von Risiken und Nebenwirkungen</h2>{BODY}</article>"

@@ -539,8 +539,9 @@ def _seen_author(lines: _Lines) -> str:
     return ""
 
 
-# (What every byline holds: a test cheaper than the byline's pattern.)
-_BY_HINT = re.compile("by|von|par|por|di|door|av|przez|autor|author|text", re.I)
+# (What every byline holds: a test cheaper than the byline's pattern. The lookahead on the
+# words' first letters spares trying each word, case folded, at every character of a line.)
+_BY_HINT = re.compile("(?=[abdptv])(?:by|von|par|por|di|door|av|przez|autor|author|text)", re.I)
 _BY_ALONE = re.compile(r"\s*(?:by|von|par|por|door|przez|autor(?:ka)?)\s*:?\s*$", re.I)
 
 

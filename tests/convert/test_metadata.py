@@ -102,6 +102,18 @@ def test_time_in_the_article_and_microdata() -> None:
     assert (marked.published, marked.author) == ("2021-06-05", "Lee Chan")
 
 
+def test_microdata_anywhere_in_the_page_and_on_any_element() -> None:
+    footer = ("<footer><span itemprop='datePublished' content='2021-06-05'>June</span>"
+              "<span itemprop='dateModified'>7 June 2021</span><img itemprop='image' src='/i.png'>"
+              "</footer>")  # fmt: skip
+    said = metadata("", f"<div><div><h1>Story</h1>{BODY}</div></div>{footer}")
+    assert (said.published, said.modified, said.image) == (
+        "2021-06-05",
+        "2021-06-07",
+        "https://news.example/i.png",
+    )
+
+
 @pytest.mark.parametrize(
     ("line", "lang", "day", "author"),
     [

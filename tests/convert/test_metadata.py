@@ -40,6 +40,13 @@ def test_json_ld_graph_with_referenced_author_and_publisher() -> None:
     assert said.description == "What happened at the harbour."
 
 
+@pytest.mark.parametrize("kind", [5, True, None, {"name": "Article"}])
+def test_json_ld_of_no_type_or_a_number_for_a_type(kind: object) -> None:
+    objects = [{"@type": kind, "datePublished": "2001-01-01"},
+               {"@type": "NewsArticle", "datePublished": "2024-03-12"}]  # fmt: skip
+    assert metadata(ld(objects)).published == "2024-03-12"
+
+
 def test_open_graph_and_article_meta() -> None:
     said = metadata(
         '<meta property="article:published_time" content="2023-07-01T09:30:00+0200">'

@@ -412,7 +412,9 @@ def _rank(obj: dict) -> int | None:
     kinds = obj.get("@type")
     if isinstance(kinds, str):
         return _rank_of((kinds,))
-    return _rank_of(tuple(k for k in kinds or () if isinstance(k, str)))
+    if not isinstance(kinds, list | dict):  # (none, or a number: no type)
+        return None
+    return _rank_of(tuple(k for k in kinds if isinstance(k, str)))
 
 
 @functools.lru_cache(maxsize=256)  # (the same few types on every page: Article, Person...)

@@ -534,7 +534,7 @@ def _seen_author(lines: _Lines) -> str:
     """The names on a byline by the title ("By Jane Doe and Max Muster", "Von Max Muster",
     "Posted on 3 May 2024 by Jo Bloggs"), read in the line that holds the byline's word."""
     for text, parent in lines:
-        if len(text) > _DATE_LINE or not _BY_HINT.search(text):
+        if len(text) > _DATE_LINE or not _by_word(text):
             continue
         if not (_BYLINE.search(text) or _BY_ALONE.match(text)):
             continue
@@ -552,9 +552,21 @@ def _seen_author(lines: _Lines) -> str:
     return ""
 
 
-# (What every byline holds: a test cheaper than the byline's pattern. The lookahead on the
-# words' first letters spares trying each word, case folded, at every character of a line.)
-_BY_HINT = re.compile("(?=[abdptv])(?:by|von|par|por|di|door|av|przez|autor|author|text)", re.I)
+def _by_word(text: str) -> bool:
+    """Whether ``text`` holds what every byline holds (its word, perhaps in another): a test
+    cheaper than the byline's pattern. (ASCII text in lower case, where lower() is what re.I
+    folds, goes to the pattern without folding, which sre scans for the words' first letters
+    at C speed: twice as fast.)"""
+    if text.isascii():
+        return _BY_WORD.search(text.lower()) is not None
+    return _BY_HINT.search(text) is not None
+
+
+_BY_WORDS = "by|von|par|por|di|door|av|przez|autor|author|text"
+_BY_WORD = re.compile(_BY_WORDS)
+# (The lookahead on the words' first letters spares trying each word, case folded, at every
+# character of a line.)
+_BY_HINT = re.compile(f"(?=[abdptv])(?:{_BY_WORDS})", re.I)
 _BY_ALONE = re.compile(r"\s*(?:by|von|par|por|door|przez|autor(?:ka)?)\s*:?\s*$", re.I)
 
 

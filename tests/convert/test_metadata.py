@@ -47,6 +47,13 @@ def test_json_ld_of_no_type_or_a_number_for_a_type(kind: object) -> None:
     assert metadata(ld(objects)).published == "2024-03-12"
 
 
+def test_broken_json_ld_still_gives_its_dates() -> None:
+    text = '{"@type": "NewsArticle", "headline": "A "quote"", "datePublished": '
+    text += '"2024-03-12T10:00:00Z", "dateModified" : "2024-03-13"}'  # (unescaped quotes)
+    said = metadata(f'<script type="application/ld+json">{text}</script>')
+    assert (said.published, said.modified) == ("2024-03-12T10:00:00Z", "2024-03-13")
+
+
 def test_open_graph_and_article_meta() -> None:
     said = metadata(
         '<meta property="article:published_time" content="2023-07-01T09:30:00+0200">'

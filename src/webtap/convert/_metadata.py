@@ -92,17 +92,20 @@ _NOT_THE_PIECE = frozenset((
 ))  # fmt: skip
 _PAGE_RANK = 1  # `_rank` of a web page's object
 _ANY_RANK = 2
-_LD_DATE = re.compile(r'"date(Published|Modified)"\s*:\s*"([^"]{4,40})"')
+# Patterns few pages need are strings, compiled by `re`'s cache with the first page that does
+# (a compiled pattern costs the import a tenth of a millisecond or more, on every call of a
+# tool): the dates of broken JSON-LD (one page in a hundred), the chrome's names (one in
+# five: `_names_aside`), a heading's class naming a byline (one in a hundred).
+_LD_DATE = r'"date(Published|Modified)"\s*:\s*"([^"]{4,40})"'
 
 # Where a page's date line is not: its chrome and what comes after the piece.
 # A class or id naming a part of the page that is not the piece (a token, or a token's part
 # between dashes: "comment-list", "site-footer"; not "has-sidebar", a layout's name, nor
 # "elementor-widget-container": the Elementor page builder calls each of its blocks a widget).
-_ASIDE = re.compile(
+_ASIDE = (
     r"(?<![\w-])(?!has-|with-|no-|elementor-)(?:[\w]+[-_])*(?:comments?|footer|sidebar|related|recommended"
-    r"|newsletter|widget|breadcrumbs?|trending|popular|navbar|masthead|teaser)(?:[-_][\w-]*)?(?![\w-])",
-    re.I,
-)
+    r"|newsletter|widget|breadcrumbs?|trending|popular|navbar|masthead|teaser)(?:[-_][\w-]*)?(?![\w-])"
+)  # (re.I)
 # (Every word `_ASIDE` may match holds one of these.)
 _ASIDE_WORDS = ("comment", "footer", "sidebar", "related", "recommended", "newsletter", "widget",
                 "breadcrumb", "trending", "popular", "navbar", "masthead", "teaser")  # fmt: skip
@@ -144,7 +147,7 @@ _AFTER_NAMES = frozenset((
 ))  # fmt: skip
 _DATE_ARTICLES = frozenset(("le", "la", "el", "il", "den", "du", "em", "de"))  # "Le 3 mars"
 _HEADINGS = frozenset(("h1", "h2", "h3", "h4", "h5", "h6"))
-_BYLINE_CLASS = re.compile(r"byline|author|meta|credit", re.I)  # (hNews: "byline", "author")
+_BYLINE_CLASS = r"byline|author|meta|credit"  # (re.I; hNews: "byline", "author")
 # Words of a byline after the name: the writer's role, not the name ("Meg James Staff Writer").
 _ROLES = frozenset((
     "staff", "senior", "writer", "editor", "reporter", "correspondent", "columnist", "contributor",
@@ -327,7 +330,7 @@ class _LinkedData:
         for text in scripts:
             value = _loads(text)
             if value is None:  # broken JSON: its dates, at least, as they are written
-                for kind, when in _LD_DATE.findall(text):
+                for kind, when in re.findall(_LD_DATE, text):
                     self.dates["published" if kind == "Published" else "modified"].append(when)
                 continue
             for obj in json_objects(value):
@@ -541,7 +544,7 @@ def _seen_author(lines: _Lines) -> str:
         if _in_sentence(parent):  # "... according to data by AM Best."
             continue
         block = _block(parent)
-        if block.tag in _HEADINGS and not _BYLINE_CLASS.search(block.get("class") or ""):
+        if block.tag in _HEADINGS and not re.search(_BYLINE_CLASS, block.get("class") or "", re.I):
             continue  # "Von Risiken und Nebenwirkungen": a heading, unless named a byline
         line = " ".join(" ".join(block.itertext()).split())
         found = _BYLINE.search(line) if len(line) <= _DATE_LINE else _BYLINE.search(text)
@@ -758,7 +761,7 @@ def _names_aside(names: str) -> bool:
         lower = names.lower()
         if not any(word in lower for word in _ASIDE_WORDS):
             return False
-    return _ASIDE.search(names) is not None
+    return re.search(_ASIDE, names, re.I) is not None
 
 
 # --- Values ------------------------------------------------------------------------------------

@@ -700,7 +700,14 @@ _UNSHOWN = frozenset(("script", "style", "noscript", "template"))
 
 def _title(headings: list[etree._Element]) -> etree._Element | None:
     """The piece's title heading: the first ``<h1>`` with text in its article, else in its
-    ``<main>``, else in the page."""
+    ``<main>``, else in the page.
+
+    Not the converter's title, on purpose: `webtap.convert._html.find_title` and ``first_h1``
+    give the document's title as text (its ``<title>``, else the first ``<h1>`` left by
+    ``clean``), and `webtap.convert._title.title_heading` the heading put before the main
+    content, judged by the content's first block, found long after this is read. Here it is
+    an element of the tree as parsed, where a reader's eye meets the piece's date line and
+    byline: an article's ``<h1>`` rather than a site's name in an ``<h1>`` above it."""
     shown = [el for el in headings if _text(el)]
     for container in ("article", "main"):
         for el in shown:

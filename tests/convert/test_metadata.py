@@ -139,6 +139,8 @@ def test_microdata_anywhere_in_the_page_and_on_any_element() -> None:
         ("03/04/2024", "en-US", "2024-03-04", ""),
         ("03/04/2024", "fr", "2024-04-03", ""),
         ("März 12, 2024", "de", "2024-03-12", ""),
+        ("Posted 2024/03/12, 10:05", "en", "2024-03-12", ""),
+        ("٣ March 2024", "en", "2024-03-03", ""),  # a day in an Arabic-Indic digit
     ],
 )
 def test_the_visible_date_line(line: str, lang: str, day: str, author: str) -> None:

@@ -38,6 +38,7 @@ import json
 import re
 import sys
 import time
+import unicodedata
 from collections import Counter, defaultdict
 from collections.abc import Callable
 from pathlib import Path
@@ -65,7 +66,10 @@ _ORACLE = "best of these, per page"
 
 
 def words(text: str) -> list[str]:
-    """The words of a text, lower-cased, with Markdown link targets and images removed."""
+    """The words of a text, lower-cased, with Markdown link targets and images removed, in
+    Unicode's composed form (NFC): a page's "য়" (U+09DF) and its annotation's "য" + "়" are
+    the same word, whichever form an extractor keeps."""
+    text = unicodedata.normalize("NFC", text)
     text = _IMAGE.sub(r"\1", text)
     text = _LINK.sub("]", text)
     text = _AUTOLINK.sub(" ", text)

@@ -60,7 +60,8 @@ code = getattr(entry, entry_point)()
 loaded = [name for name, module in sys.modules.items() if module is not None]
 top = sorted({name.split(".")[0] for name in loaded} | {
     name for name in loaded
-    if name in ("http.cookiejar", "http.cookies", "urllib.request") or name.startswith("webtap.browser")
+    if name in ("http.cookiejar", "http.cookies", "urllib.request")
+    or name.startswith("webtap.browser")
 })
 with open(report, "w") as out:
     json.dump({"code": code, "modules": top}, out)

@@ -40,6 +40,20 @@ def test_json_ld_graph_with_referenced_author_and_publisher() -> None:
     assert said.description == "What happened at the harbour."
 
 
+@pytest.mark.parametrize("kind", [5, True, None, {"name": "Article"}])
+def test_json_ld_of_no_type_or_a_number_for_a_type(kind: object) -> None:
+    objects = [{"@type": kind, "datePublished": "2001-01-01"},
+               {"@type": "NewsArticle", "datePublished": "2024-03-12"}]  # fmt: skip
+    assert metadata(ld(objects)).published == "2024-03-12"
+
+
+def test_broken_json_ld_still_gives_its_dates() -> None:
+    text = '{"@type": "NewsArticle", "headline": "A "quote"", "datePublished": '
+    text += '"2024-03-12T10:00:00Z", "dateModified" : "2024-03-13"}'  # (unescaped quotes)
+    said = metadata(f'<script type="application/ld+json">{text}</script>')
+    assert (said.published, said.modified) == ("2024-03-12T10:00:00Z", "2024-03-13")
+
+
 def test_open_graph_and_article_meta() -> None:
     said = metadata(
         '<meta property="article:published_time" content="2023-07-01T09:30:00+0200">'
@@ -102,6 +116,18 @@ def test_time_in_the_article_and_microdata() -> None:
     assert (marked.published, marked.author) == ("2021-06-05", "Lee Chan")
 
 
+def test_microdata_anywhere_in_the_page_and_on_any_element() -> None:
+    footer = ("<footer><span itemprop='datePublished' content='2021-06-05'>June</span>"
+              "<span itemprop='dateModified'>7 June 2021</span><img itemprop='image' src='/i.png'>"
+              "</footer>")  # fmt: skip
+    said = metadata("", f"<div><div><h1>Story</h1>{BODY}</div></div>{footer}")
+    assert (said.published, said.modified, said.image) == (
+        "2021-06-05",
+        "2021-06-07",
+        "https://news.example/i.png",
+    )
+
+
 @pytest.mark.parametrize(
     ("line", "lang", "day", "author"),
     [
@@ -113,6 +139,8 @@ def test_time_in_the_article_and_microdata() -> None:
         ("03/04/2024", "en-US", "2024-03-04", ""),
         ("03/04/2024", "fr", "2024-04-03", ""),
         ("März 12, 2024", "de", "2024-03-12", ""),
+        ("Posted 2024/03/12, 10:05", "en", "2024-03-12", ""),
+        ("٣ March 2024", "en", "2024-03-03", ""),  # a day in an Arabic-Indic digit
     ],
 )
 def test_the_visible_date_line(line: str, lang: str, day: str, author: str) -> None:
@@ -220,6 +248,22 @@ def test_an_elementor_widget_is_no_chrome_but_a_sidebar_widget_is() -> None:
 
 
 @pytest.mark.parametrize(
+    ("names", "aside"),
+    [
+        ('class="SideBar"', True),
+        ('id="Related-Posts"', True),
+        ('class="post-meta"', False),
+        ('class="größe-Footer"', True),
+        ('class="ſidebar"', True),  # (the long s: case folded, an s)
+    ],
+)
+def test_chrome_by_its_class_or_id_in_any_case(names: str, aside: bool) -> None:
+    line = f"<div {names}><p>April 16, 2019</p></div>"
+    page = f"<div><div><h1>Story</h1>{line}{BODY}</div></div>"
+    assert metadata("", page).published == ("" if aside else "2019-04-16")
+
+
+@pytest.mark.parametrize(
     ("line", "author"),
     [
         ('By <a href="/jane">Jane Doe</a> and <a href="/max">Max Muster</a> on Monday, '
@@ -244,6 +288,15 @@ def test_the_byline_by_the_title(line: str, author: str) -> None:
     head = ld({"@type": "Article", "author": {"@type": "Person", "name": author or "Data"}})
     said = metadata(head, f"<article><h1>Story</h1><p>{line}</p>{BODY}</article>")
     assert said.author == (author or "Data")  # the byline's names, else the data's
+
+
+@pytest.mark.parametrize(
+    "line", ["BY JANE DOE | MARCH 12, 2024", "Text: Jane Doe", "AUTOR: Jane Doe"]
+)
+def test_a_byline_s_word_in_any_case(line: str) -> None:
+    head = '<meta name="author" content="Data Desk">'
+    said = metadata(head, f"<article><h1>Story</h1><p>{line}</p>{BODY}</article>")
+    assert said.author.casefold() == "jane doe"
 
 
 def test_a_heading_is_a_byline_only_when_named_one() -> None:

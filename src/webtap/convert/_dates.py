@@ -71,6 +71,8 @@ _MONTH = r"(?P<month>[^\W\d_]{3,12})\.?"
 _DAY = r"(?P<day>[0-3]?\d)(?:st|nd|rd|th|er|\.|º)?"
 _YEAR = r"(?P<year>(?:19|20)\d\d)"
 _WORD_END = r"(?![^\W\d_])"
+# (Each pattern starting with a digit says so first, "(?=\d)": sre then passes over the other
+# characters of a line at once, not trying the lookbehinds at each: half the time.)
 # "12 March 2024", "12. März 2024", "22 de outubro de 2010", "le 1er mars 2024"; not the end
 # of a range of days ("9-23 Feb 2017", "vom 9. bis 23. Februar": an exhibition's, not a day)
 _NOT_A_RANGE = "".join(
@@ -78,18 +80,18 @@ _NOT_A_RANGE = "".join(
                                       " bis ", " to ", " au ", " al ", " do ")
 )  # fmt: skip
 _DAY_MONTH_YEAR = re.compile(
-    rf"(?<![\w.]){_NOT_A_RANGE}{_DAY}\s*(?:de\s+)?{_MONTH}{_WORD_END},?\s*(?:de\s+)?{_YEAR}(?!\d)",
+    rf"(?=\d)(?<![\w.]){_NOT_A_RANGE}{_DAY}\s*(?:de\s+)?{_MONTH}{_WORD_END},?\s*(?:de\s+)?{_YEAR}(?!\d)",
     re.I,
 )
 # "March 12, 2024", "Nov. 19, 2019", "Nov 20 2019"
 _MONTH_DAY_YEAR = re.compile(rf"(?<![^\W\d_]){_MONTH}{_WORD_END}\s*{_DAY},?\s+{_YEAR}(?!\d)", re.I)
 # 2024-03-12, 2024/03/12, 2024.03.12
 _YEAR_FIRST = re.compile(
-    r"(?<![\d.])(?P<year>(?:19|20)\d\d)([-/.])(?P<a>[01]?\d)\2(?P<b>[0-3]?\d)(?!\d)"
+    r"(?=[12])(?<![\d.])(?P<year>(?:19|20)\d\d)([-/.])(?P<a>[01]?\d)\2(?P<b>[0-3]?\d)(?!\d)"
 )
 # 12.03.2024, 12/03/2024, 11/19/19, 12-03-2024
 _YEAR_LAST = re.compile(
-    r"(?<![\d.:/])(?P<a>[0-3]?\d)([-/.])(?P<b>[0-3]?\d)\2(?P<year>(?:19|20)?\d\d)(?![\d/]|\.\d)"
+    r"(?=\d)(?<![\d.:/])(?P<a>[0-3]?\d)([-/.])(?P<b>[0-3]?\d)\2(?P<year>(?:19|20)?\d\d)(?![\d/]|\.\d)"
 )
 # Machine dates: 2024-03-12T10:00:00.000+01:00 and its loose variants, 20240312.
 _ISO = re.compile(

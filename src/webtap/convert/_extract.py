@@ -15,7 +15,15 @@ from typing import NamedTuple
 
 from lxml import etree
 
-from webtap.convert._boilerplate import ALWAYS, BY_ID, CONSENT, announces, name_verdict, share_links
+from webtap.convert._boilerplate import (
+    ALWAYS,
+    BY_ID,
+    CONSENT,
+    MAYBE,
+    announces,
+    name_verdict,
+    share_links,
+)
 from webtap.convert._html import drop
 from webtap.convert._labels import announced, cards, labelled_sections
 from webtap.convert._product import Described, describing, within
@@ -41,7 +49,8 @@ from webtap.convert._title import prepend, title_heading
 __all__ = ["extract", "extract_root"]
 
 
-_PROSE_SECTION = 500  # prose that keeps a section named like boilerplate (id="for-update-share")
+_PROSE_SECTION = 500  # prose that keeps a section named like boilerplate (id="for-update-share",
+# or a variant of its siblings' class: "report__section--ads"): ads are not paragraphs of it
 _MIN_MARKED = 100  # characters an itemprop="articleBody" needs to be trusted
 _MIN_CONTENT = 200  # an extraction with fewer characters falls back to the whole page
 _MIN_SHARE = 0.15  # ... as does one holding less than this share of the page's prose
@@ -75,6 +84,7 @@ _PRODUCT_ITEM = etree.XPath(
 )
 _H1 = etree.XPath("//body//h1")
 _OPENING = 0.15  # prose between the title and the best block that makes the page sections
+_STANDFIRST = 150  # characters of prose of its own in a lead paragraph above the body
 
 
 def extract_root(
@@ -127,7 +137,9 @@ def extract_root(
         chosen = _broad(body, found.chosen, page, reviews=product, described=described)
     else:
         chosen, page, good, _ = found
+        lead = _standfirst(found, heading and heading.element)
         _prune(chosen, page, good, reviews=product, described=described)
+        chosen = [*lead, *chosen]
     wrapper = etree.Element("div")
     for el in chosen:
         el.tail = None
@@ -284,6 +296,65 @@ def _prose_after(found: _Found, heading: etree._Element) -> int | None:
     return None
 
 
+def _standfirst(found: _Found, heading: etree._Element | None) -> list[etree._Element]:
+    """The paragraphs (``<p>``) between the page's title heading and the content found: the
+    article's lead (a standfirst, a teaser, an excerpt), which CMSs set in the article's
+    header, apart from its body. Each holds ``_STANDFIRST`` characters of prose of its own
+    outside boilerplate (a byline, a date, a one-line subtitle hold less; a list of key
+    points is no paragraph); all of them less than ``_OPENING`` of the content's prose (more:
+    `_below_title`'s sections)."""
+    first = found.chosen[0]
+    ancestors = set(first.iterancestors())
+    top = (
+        None
+        if heading is None
+        else next((a for a in heading.iterancestors() if a in ancestors), None)
+    )
+    if heading is None or top is None:
+        return []
+    stats = found.page.stats
+    lead: list[etree._Element] = []
+    prose = 0
+    after = False
+    for el in top.iter():
+        if el is first:
+            break
+        if el is heading:
+            after = True
+        counters = stats.get(el)
+        if not after or el in ancestors or counters is None:
+            continue
+        own = counters[OWN] - counters[OWN_LINK]
+        if (
+            el.tag != "p"
+            or own < _STANDFIRST
+            or counters[GOOD] < own
+            or _under(el, top, stats, heading, lead)
+        ):
+            continue
+        lead.append(el)
+        prose += own
+    return lead if prose < _OPENING * found.good else []
+
+
+def _under(
+    el: etree._Element,
+    top: etree._Element,
+    stats: dict[etree._Element, list],
+    heading: etree._Element,
+    taken: list[etree._Element],
+) -> bool:
+    """Whether ``el`` (under ``top``) is or sits in boilerplate, the heading or a block
+    taken already."""
+    for a in (el, *el.iterancestors()):
+        if a is top:
+            return False
+        counters = stats.get(a)
+        if a is heading or a in taken or (counters is not None and counters[KIND]):
+            return True
+    return False
+
+
 def _broad(
     body: etree._Element,
     chosen: list[etree._Element],
@@ -425,6 +496,32 @@ def _choose(
     return _Found(chosen, page, good, trusted)
 
 
+def _variant(el: etree._Element, stats: dict[etree._Element, list]) -> bool:
+    """Whether ``el`` shares a class with a sibling of its tag that is no boilerplate: one
+    of a kind, in a variant its other class names (BEM's ``report__section--ads`` beside
+    ``report__section``), not a block of another kind."""
+    names = set((el.get("class") or "").split())
+    parent = el.getparent()
+    if not names or parent is None:
+        return False
+    for sibling in parent.iterchildren(el.tag):
+        counters = stats.get(sibling)
+        if (
+            sibling is not el
+            and counters is not None
+            and not counters[KIND]
+            and not names.isdisjoint((sibling.get("class") or "").split())
+        ):
+            return True
+    return False
+
+
+def _most(el: etree._Element, stats: dict[etree._Element, list], content_good: int) -> bool:
+    """Whether ``el`` holds most of the content's prose (then it wraps the content)."""
+    counters = stats.get(el)
+    return counters is not None and counters[GOOD] * 2 > content_good
+
+
 def _good(elements: list[etree._Element], page: ProseCounts) -> int:
     return sum(page.stats[el][GOOD] for el in elements)
 
@@ -435,7 +532,8 @@ _ITEMPROP = etree.XPath("//@itemprop")
 
 def _marked(body: etree._Element, page: ProseCounts) -> list[etree._Element] | None:
     """The elements the page itself marks as the article's body (schema.org's
-    ``itemprop="articleBody"``), the outermost ones, when they hold some text."""
+    ``itemprop="articleBody"``), the outermost ones, when they hold some text, and
+    ``_MIN_SHARE`` of the page's prose when they are the bodies of several items."""
     stats = page.stats
     marked = [
         el
@@ -448,7 +546,16 @@ def _marked(body: etree._Element, page: ProseCounts) -> list[etree._Element] | N
     marked = [el for el in marked if not any(a in outer for a in el.iterancestors())]
     if sum(stats[el][ALL] for el in marked) < _MIN_MARKED:
         return None
+    if len({_item(el) for el in marked}) > 1 and _good(marked, page) < _MIN_SHARE * page.good:
+        # Bodies of several items, little of the page's prose: teasers marked each as a
+        # post with its excerpt (related posts' cards) beside the page's unmarked text.
+        return None
     return marked
+
+
+def _item(el: etree._Element) -> etree._Element | None:
+    """The microdata item (``itemscope``) a property belongs to."""
+    return next((a for a in el.iterancestors() if a.get("itemscope") is not None), None)
 
 
 def _with_siblings(
@@ -501,7 +608,14 @@ def _fill(
     it holds is small and not links: the headings and short paragraphs between a manual's
     sections, its title; one element only a tiny rest: a definition's term."""
     parent = chosen[0].getparent()
-    if len(chosen) < (1 if alone else 2) or parent is None or parent.tag in ("body", "html"):
+    if (
+        len(chosen) < (1 if alone else 2)
+        or parent is None
+        or parent.tag in ("body", "html")
+        # Blocks the page marks as its body may sit in several parents (an article's
+        # sections, each in a wrapper of its own beside an ad): all of them stay.
+        or any(el.getparent() is not parent for el in chosen)
+    ):
         return chosen
     stats = page.stats
     counters = stats.get(parent)
@@ -552,7 +666,7 @@ def _prune(
             (reviews and counters[KIND] == ALWAYS)
             or counters[GOOD] * 2 > content_good
             or (
-                counters[KIND] == BY_ID
+                (counters[KIND] == BY_ID or (counters[KIND] == MAYBE and _variant(el, stats)))
                 and counters[GOOD] >= _PROSE_SECTION
                 and counters[GOOD] >= 0.8 * counters[ALL]
             )
@@ -562,9 +676,14 @@ def _prune(
             doomed.append(el)
     gone = set(doomed)
     for top in chosen:
-        doomed.extend(announced(top, stats, gone))
-        doomed.extend(cards(top, stats, gone))
-        doomed.extend(labelled_sections(top, stats, gone))
+        # A label opens the block ("Subscribe" over a wrapper of the whole article): the
+        # block still goes only when it is not most of the content.
+        labelled = [
+            *announced(top, stats, gone),
+            *cards(top, stats, gone),
+            *labelled_sections(top, stats, gone),
+        ]
+        doomed.extend(el for el in labelled if not _most(el, stats, content_good))
         doomed.extend(share_links(top))
         doomed.extend(top.iter(*_PICTURE_TAGS))
     if doomed:

@@ -30,6 +30,7 @@ page's.
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from collections import deque
@@ -91,17 +92,23 @@ _NOT_THE_PIECE = frozenset((
 ))  # fmt: skip
 _PAGE_RANK = 1  # `_rank` of a web page's object
 _ANY_RANK = 2
-_LD_DATE = re.compile(r'"date(Published|Modified)"\s*:\s*"([^"]{4,40})"')
+# Patterns few pages need are strings, compiled by `re`'s cache with the first page that does
+# (a compiled pattern costs the import a tenth of a millisecond or more, on every call of a
+# tool): the dates of broken JSON-LD (one page in a hundred), the chrome's names (one in
+# five: `_names_aside`), a heading's class naming a byline (one in a hundred).
+_LD_DATE = r'"date(Published|Modified)"\s*:\s*"([^"]{4,40})"'
 
 # Where a page's date line is not: its chrome and what comes after the piece.
 # A class or id naming a part of the page that is not the piece (a token, or a token's part
 # between dashes: "comment-list", "site-footer"; not "has-sidebar", a layout's name, nor
 # "elementor-widget-container": the Elementor page builder calls each of its blocks a widget).
-_ASIDE = re.compile(
+_ASIDE = (
     r"(?<![\w-])(?!has-|with-|no-|elementor-)(?:[\w]+[-_])*(?:comments?|footer|sidebar|related|recommended"
-    r"|newsletter|widget|breadcrumbs?|trending|popular|navbar|masthead|teaser)(?:[-_][\w-]*)?(?![\w-])",
-    re.I,
-)
+    r"|newsletter|widget|breadcrumbs?|trending|popular|navbar|masthead|teaser)(?:[-_][\w-]*)?(?![\w-])"
+)  # (re.I)
+# (Every word `_ASIDE` may match holds one of these.)
+_ASIDE_WORDS = ("comment", "footer", "sidebar", "related", "recommended", "newsletter", "widget",
+                "breadcrumb", "trending", "popular", "navbar", "masthead", "teaser")  # fmt: skip
 # A label naming the date after it as another's than the publication's: the last change's
 # ("Updated: 3 May 2024"), a member's ("Joined"), a thread's last post's, an offer's end, an
 # event's ("Termin: 21.02.2020").
@@ -140,7 +147,7 @@ _AFTER_NAMES = frozenset((
 ))  # fmt: skip
 _DATE_ARTICLES = frozenset(("le", "la", "el", "il", "den", "du", "em", "de"))  # "Le 3 mars"
 _HEADINGS = frozenset(("h1", "h2", "h3", "h4", "h5", "h6"))
-_BYLINE_CLASS = re.compile(r"byline|author|meta|credit", re.I)  # (hNews: "byline", "author")
+_BYLINE_CLASS = r"byline|author|meta|credit"  # (re.I; hNews: "byline", "author")
 # Words of a byline after the name: the writer's role, not the name ("Meg James Staff Writer").
 _ROLES = frozenset((
     "staff", "senior", "writer", "editor", "reporter", "correspondent", "columnist", "contributor",
@@ -261,12 +268,13 @@ class _Sources:
     def microdata(self) -> list[etree._Element]:
         """The elements with an ``itemprop`` (its ``<meta>`` are read with the others)."""
         if self._microdata is None:
-            self._microdata = [el for el in _ITEMPROPS(self.root) if el.tag not in _NOT_PROPS]
+            self._microdata = _ITEMPROPS(self.root)
         return self._microdata
 
 
-_ITEMPROPS = etree.XPath("//*[@itemprop]")
-_NOT_PROPS = frozenset(("meta", "link", "script"))
+# (The attributes' owners: a third cheaper than ``//*[@itemprop]``, which libxml2 tests as a
+# predicate on every element.)
+_ITEMPROPS = etree.XPath("//@itemprop/parent::*[not(self::meta or self::link or self::script)]")
 
 
 # --- <meta> ------------------------------------------------------------------------------------
@@ -322,7 +330,7 @@ class _LinkedData:
         for text in scripts:
             value = _loads(text)
             if value is None:  # broken JSON: its dates, at least, as they are written
-                for kind, when in _LD_DATE.findall(text):
+                for kind, when in re.findall(_LD_DATE, text):
                     self.dates["published" if kind == "Published" else "modified"].append(when)
                 continue
             for obj in json_objects(value):
@@ -405,7 +413,15 @@ def _rank(obj: dict) -> int | None:
     """0 for an article's object, 1 for a web page's, 2 for another that may speak of the
     page; None for one that does not (a comment, a person, a breadcrumb)."""
     kinds = obj.get("@type")
-    names = [kinds] if isinstance(kinds, str) else [k for k in kinds or () if isinstance(k, str)]
+    if isinstance(kinds, str):
+        return _rank_of((kinds,))
+    if not isinstance(kinds, list | dict):  # (none, or a number: no type)
+        return None
+    return _rank_of(tuple(k for k in kinds if isinstance(k, str)))
+
+
+@functools.lru_cache(maxsize=256)  # (the same few types on every page: Article, Person...)
+def _rank_of(names: tuple[str, ...]) -> int | None:
     if any(_ARTICLE.search(kind) for kind in names):
         return 0
     if any(_PAGE.search(kind) for kind in names):
@@ -521,14 +537,14 @@ def _seen_author(lines: _Lines) -> str:
     """The names on a byline by the title ("By Jane Doe and Max Muster", "Von Max Muster",
     "Posted on 3 May 2024 by Jo Bloggs"), read in the line that holds the byline's word."""
     for text, parent in lines:
-        if len(text) > _DATE_LINE or not _BY_HINT.search(text):
+        if len(text) > _DATE_LINE or not _by_word(text):
             continue
         if not (_BYLINE.search(text) or _BY_ALONE.match(text)):
             continue
         if _in_sentence(parent):  # "... according to data by AM Best."
             continue
         block = _block(parent)
-        if block.tag in _HEADINGS and not _BYLINE_CLASS.search(block.get("class") or ""):
+        if block.tag in _HEADINGS and not re.search(_BYLINE_CLASS, block.get("class") or "", re.I):
             continue  # "Von Risiken und Nebenwirkungen": a heading, unless named a byline
         line = " ".join(" ".join(block.itertext()).split())
         found = _BYLINE.search(line) if len(line) <= _DATE_LINE else _BYLINE.search(text)
@@ -539,8 +555,21 @@ def _seen_author(lines: _Lines) -> str:
     return ""
 
 
-# (What every byline holds: a test cheaper than the byline's pattern.)
-_BY_HINT = re.compile("by|von|par|por|di|door|av|przez|autor|author|text", re.I)
+def _by_word(text: str) -> bool:
+    """Whether ``text`` holds what every byline holds (its word, perhaps in another): a test
+    cheaper than the byline's pattern. (ASCII text in lower case, where lower() is what re.I
+    folds, goes to the pattern without folding, which sre scans for the words' first letters
+    at C speed: twice as fast.)"""
+    if text.isascii():
+        return _BY_WORD.search(text.lower()) is not None
+    return _BY_HINT.search(text) is not None
+
+
+_BY_WORDS = "by|von|par|por|di|door|av|przez|autor|author|text"
+_BY_WORD = re.compile(_BY_WORDS)
+# (The lookahead on the words' first letters spares trying each word, case folded, at every
+# character of a line.)
+_BY_HINT = re.compile(f"(?=[abdptv])(?:{_BY_WORDS})", re.I)
 _BY_ALONE = re.compile(r"\s*(?:by|von|par|por|door|przez|autor(?:ka)?)\s*:?\s*$", re.I)
 
 
@@ -671,7 +700,14 @@ _UNSHOWN = frozenset(("script", "style", "noscript", "template"))
 
 def _title(headings: list[etree._Element]) -> etree._Element | None:
     """The piece's title heading: the first ``<h1>`` with text in its article, else in its
-    ``<main>``, else in the page."""
+    ``<main>``, else in the page.
+
+    Not the converter's title, on purpose: `webtap.convert._html.find_title` and ``first_h1``
+    give the document's title as text (its ``<title>``, else the first ``<h1>`` left by
+    ``clean``), and `webtap.convert._title.title_heading` the heading put before the main
+    content, judged by the content's first block, found long after this is read. Here it is
+    an element of the tree as parsed, where a reader's eye meets the piece's date line and
+    byline: an article's ``<h1>`` rather than a site's name in an ``<h1>`` above it."""
     shown = [el for el in headings if _text(el)]
     for container in ("article", "main"):
         for el in shown:
@@ -713,7 +749,7 @@ def _aside(el: etree._Element, known: dict[etree._Element, bool] | None = None) 
             answer = True
             break
         names = f"{node.get('class') or ''} {node.get('id') or ''}"
-        if names != " " and _ASIDE.search(names):
+        if names != " " and _names_aside(names):
             answer = True
             break
         if tag in ("article", "main"):  # the piece itself: what holds it is not asked
@@ -721,6 +757,18 @@ def _aside(el: etree._Element, known: dict[etree._Element, bool] | None = None) 
     if known is not None:
         known.update(dict.fromkeys(asked, answer))
     return answer
+
+
+def _names_aside(names: str) -> bool:
+    """Whether classes and ids (``names``) name a part of the page that is not the piece
+    (`_ASIDE`). (Most name none of its words: looking for them in the lower case names spares
+    the pattern's backtracking over every token. Only ASCII names: there lower case is what
+    the pattern's case folding matches, not so for "ſ" or "ı".)"""
+    if names.isascii():
+        lower = names.lower()
+        if not any(word in lower for word in _ASIDE_WORDS):
+            return False
+    return re.search(_ASIDE, names, re.I) is not None
 
 
 # --- Values ------------------------------------------------------------------------------------

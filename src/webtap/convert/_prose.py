@@ -31,6 +31,7 @@ _INLINE = frozenset((
     "strike", "br", "img", "source", "picture", "math",
 ))  # fmt: skip
 
+_HEADINGS = frozenset(("h1", "h2", "h3", "h4", "h5", "h6"))
 _PARAGRAPH = 25  # characters a block needs of its own to count as a paragraph
 _OWN_PROSE = 500  # characters of its own that make a block a candidate too (a layout cell)
 _WRAPPER_SHARE = 0.6  # an element with this share of the page's text is never boilerplate
@@ -38,6 +39,7 @@ _BOILERPLATE_TAGS = frozenset(("aside", "footer", "figure", "figcaption", "form"
 _NEVER_BOILERPLATE = frozenset(("html", "body", "main"))
 _NEAR_TITLE = 0.5  # a candidate near the title heading wins scoring this share of the best
 _WORD = re.compile(r"\w+")
+_ID_WORD = re.compile(r"[\W_]+")
 
 # A block's counters while the walk is in it, then its subtree's totals: all its characters,
 # those in links, its prose outside boilerplate (GOOD) and anywhere (PROSE, comment sections
@@ -106,6 +108,8 @@ def walk(body: etree._Element, title: str = "") -> ProseCounts:
                 listings.append(el)
             cls = el.get("class")
             ident = el.get("id")
+            if ident is not None and tag in _HEADINGS and _anchor(el, ident):
+                ident = None
             if cls is None and ident is None:
                 kind = NOT
             else:
@@ -187,6 +191,16 @@ def walk(body: etree._Element, title: str = "") -> ProseCounts:
     heading = _title_heading(headings, title)
     best, best_score = _best(candidates, set(boilerplate), heading)
     return ProseCounts(best, best_score, good, stats, [*boilerplate, *always], heading)
+
+
+def _anchor(heading: etree._Element, ident: str) -> bool:
+    """Whether a heading's id is the anchor a table of contents links to, made of the
+    heading's own words ("nav_nur_die_folie__1" on "Nur die Folie bleibt zurück"): it names
+    the place, not a kind of block, as ``id="comments"`` over "No responses" does."""
+    named = [w for w in _ID_WORD.split(ident.lower()) if w]
+    said = set(_WORD.findall("".join(heading.itertext()).lower()))
+    found = sum(w in said for w in named)
+    return found >= 2 and found * 2 >= len(named)
 
 
 def _boilerplate(

@@ -52,6 +52,11 @@ _CODE_SCRIPT = re.compile(
 # JSON-LD fields holding a post's or article's text, its author and its date.
 _BODY_KEYS = ("articleBody", "text", "commentText", "reviewBody")
 _DATE_KEYS = ("datePublished", "dateCreated", "commentTime")
+# The text of a block a reader sees with or without scripts (not the fallback, not code).
+_SHOWN_TEXT = etree.XPath(
+    ".//text()[not(ancestor::script or ancestor::noscript or ancestor::style"
+    " or ancestor::template)]"
+)
 _LD_TYPE = re.compile(r'"@type"\s*:\s*\[?\s*"(?:https?://schema\.org/)?(\w+)"')
 
 
@@ -94,10 +99,25 @@ def hold(root: etree._Element) -> Held:
             hidden.append(el)
     if navs:
         _unless_page(navs, root)
+    hidden = [el for el in hidden if not _in_place(el)]
     if len(hidden) > 1:
         held = set(hidden)
         hidden = [el for el in hidden if not any(a in held for a in el.iterancestors())]
     return Held(hidden, data, frozenset(types))
+
+
+def _in_place(el: etree._Element) -> bool:
+    """Whether a ``<noscript>`` is the text of the block it stands in, and is then kept
+    there as a block: it holds ``_MIN_HIDDEN`` characters or more and the block shows
+    nothing else, only the script that would write the same text (Blogger's post body:
+    ``<div class="post-body"><script>…</script><noscript><p>…``)."""
+    parent = el.getparent()
+    if el.tag != "noscript" or parent is None or _chars(el) < _MIN_HIDDEN:
+        return False
+    if any(text.strip() for text in _SHOWN_TEXT(parent)):
+        return False
+    el.tag = "div"
+    return True
 
 
 def _unless_page(navs: list[etree._Element], root: etree._Element) -> None:

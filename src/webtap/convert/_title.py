@@ -33,6 +33,7 @@ class Lead(NamedTuple):
     """What leads the content, read from the page before the content is taken out of it."""
 
     heading: etree._Element  # a copy of the title heading
+    element: etree._Element  # the title heading itself, where it stood in the page
     text: str  # its words
     opening: list[etree._Element]  # copies of its standfirst, byline, date line, caption
 
@@ -59,7 +60,7 @@ def title_heading(body: etree._Element, page: ProseCounts, first: etree._Element
             made = copy.deepcopy(heading)
             made.tail = None
             etree.strip_tags(made, "a")  # the title's link is to the page itself, or its site
-            return Lead(made, text, opening(heading, first, page.stats))
+            return Lead(made, heading, text, opening(heading, first, page.stats))
     return None
 
 

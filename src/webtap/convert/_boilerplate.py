@@ -14,7 +14,7 @@ from lxml import etree
 
 __all__ = [
     "ALWAYS", "BY_ID", "CONSENT", "LABEL", "MAYBE", "NAMES", "NOT", "SHARE_LINK", "announces",
-    "name_verdict", "name_words", "share_links",
+    "boilerplate_words", "name_verdict", "name_words", "share_links",
 ]  # fmt: skip
 
 LABEL = 50  # characters of a label that announces related links ("You may also like")
@@ -250,6 +250,12 @@ def _exact(words: list[str]) -> int:
     if verdict or (len(words) > 1 and _PHRASES.search(" ".join(words))):
         return MAYBE
     return NOT
+
+
+def boilerplate_words(el: etree._Element) -> frozenset[str]:
+    """The boilerplate words in an element's class and id (``banner`` in ``banner-layer``)."""
+    names = f"{el.get('class') or ''} {el.get('id') or ''}"
+    return _BOILERPLATE_WORDS.intersection(_words(names))
 
 
 def name_words(names: str) -> list[str]:

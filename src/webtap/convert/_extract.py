@@ -21,6 +21,7 @@ from webtap.convert._boilerplate import (
     CONSENT,
     MAYBE,
     announces,
+    boilerplate_words,
     name_verdict,
     share_links,
 )
@@ -32,6 +33,7 @@ from webtap.convert._prose import (
     GOOD,
     KIND,
     LINK,
+    LINKED,
     LINKS,
     OWN,
     OWN_LINK,
@@ -85,6 +87,7 @@ _PRODUCT_ITEM = etree.XPath(
 _H1 = etree.XPath("//body//h1")
 _OPENING = 0.15  # prose between the title and the best block that makes the page sections
 _STANDFIRST = 150  # characters of prose of its own in a lead paragraph above the body
+_PARAGRAPH = 25  # characters of its own that make a block a paragraph (as `_prose` counts)
 
 
 def extract_root(
@@ -381,7 +384,9 @@ def _broad(
     doomed = []
     for el in page.boilerplate:
         counters = stats.get(el)
-        if el in keep or (counters is not None and counters[GOOD] * 2 > page.good):
+        if el in keep or (
+            counters is not None and counters[GOOD] * 2 > page.good and _wraps(el, page, [top])
+        ):
             continue
         if reviews and counters is not None and counters[KIND] == ALWAYS:
             continue
@@ -652,7 +657,7 @@ def _prune(
     described: Described | None = None,
 ) -> None:
     """Remove boilerplate inside the chosen elements; never one holding most of the content
-    (it is then a wrapper with an unlucky name, an ancestor of the real content).
+    and where it starts (it is then a wrapper with an unlucky name: `_wraps`).
 
     What goes is collected first and removed in one pass (`webtap.convert._html.drop`): one
     strip of the tree, however many elements a page loses."""
@@ -664,7 +669,7 @@ def _prune(
         counters = stats.get(el)
         if counters is not None and (
             (reviews and counters[KIND] == ALWAYS)
-            or counters[GOOD] * 2 > content_good
+            or (counters[GOOD] * 2 > content_good and _wraps(el, page, chosen))
             or (
                 (counters[KIND] == BY_ID or (counters[KIND] == MAYBE and _variant(el, stats)))
                 and counters[GOOD] >= _PROSE_SECTION
@@ -690,3 +695,45 @@ def _prune(
         # Stripped where the content is, not over the whole page.
         for parent in {top.getparent() for top in chosen}:
             drop(chosen[0] if parent is None else parent, doomed)
+
+
+def _wraps(el: etree._Element, page: ProseCounts, tops: list[etree._Element]) -> bool:
+    """Whether ``el``, named as boilerplate but holding most of the prose, is a wrapper of
+    the content with an unlucky name: it holds where the content starts (its title heading,
+    or the first paragraph under ``tops``), or the site names the title's own frame with the
+    same word (a page builder's ``banner`` sections). Related posts, a teaser list or a
+    cookie banner can outweigh a short article, but they come after its start."""
+    start = [page.heading] if page.heading is not None else []
+    opening = _opening(tops, page.stats)
+    if opening is not None:
+        start.append(opening)
+    if any(s is el or el in s.iterancestors() for s in start):
+        return True
+    return not _framing(page).isdisjoint(boilerplate_words(el))
+
+
+def _opening(
+    tops: list[etree._Element], stats: dict[etree._Element, list]
+) -> etree._Element | None:
+    """The first block under ``tops`` with a paragraph of its own outside links."""
+    for top in tops:
+        for el in top.iter():
+            counters = stats.get(el)
+            if counters is None or counters[OWN] < _PARAGRAPH or counters[LINKED]:
+                continue
+            if counters[OWN_LINK] * 2 <= counters[OWN]:
+                return el
+    return None
+
+
+def _framing(page: ProseCounts) -> frozenset[str]:
+    """The boilerplate words naming the title heading's wrappers: the site's own words for
+    frames of content, when it uses them there."""
+    if page.heading is None:
+        return frozenset()
+    named = set(page.boilerplate)
+    words: frozenset[str] = frozenset()
+    for a in page.heading.iterancestors():
+        if a in named:
+            words |= boilerplate_words(a)
+    return words

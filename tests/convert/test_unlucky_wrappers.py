@@ -1,0 +1,96 @@
+"""A block named like boilerplate that holds most of the prose stays only when it wraps the
+content (`webtap.convert._extract._wraps`): it holds the content's start, or the site names
+its title's frame with the same word. Related posts that outweigh a short article go."""
+
+from __future__ import annotations
+
+from webtap.convert import Document, convert
+
+PROSE = (
+    "The committee met on Tuesday to discuss the budget, which had grown by a third since "
+    "last year, and agreed to cut spending on roads, parks and libraries by the same amount."
+)
+
+
+def paragraphs(word: str, count: int) -> str:
+    return "".join(f"<p>{word} {i}. {PROSE}</p>" for i in range(count))
+
+
+def menu(word: str = "Section", count: int = 12) -> str:
+    items = "".join(f'<li><a href="/{word}{i}">{word} {i}</a></li>' for i in range(count))
+    return f"<ul>{items}</ul>"
+
+
+EXCERPT = (
+    "Sailing season starts in May and the club invites all members to the opening regatta "
+    "on the lake where the new boats will be shown to the public for the first time this year"
+)
+
+
+def teasers(count: int, tag: str = "div") -> str:
+    # A related post's card: its linked title, then a long excerpt of its opening.
+    return "".join(
+        f'<{tag} class="card"><h4><a href="/post{i}">Other post {i}</a></h4>'
+        f"<p>Teaser {i}. {EXCERPT} and more {EXCERPT}</p></{tag}>"
+        for i in range(count)
+    )
+
+
+def page(body: str, title: str = "Clean water") -> str:
+    return f"<html><head><title>{title}</title></head><body>{body}</body></html>"
+
+
+def main(html: str) -> Document:
+    doc = convert(html, main_content=True)
+    assert doc.trimmed, "expected the main content, got the whole page"
+    return doc
+
+
+def test_related_posts_outweighing_a_short_article_go() -> None:
+    html = page(
+        f"<header>{menu()}</header><main><article><h1>Clean water</h1>"
+        f"{paragraphs('Body', 3)}</article>"
+        f'<div class="section related-posts"><h2>Related posts</h2>{teasers(2)}</div></main>'
+    )
+    text = main(html).markdown
+    assert "Body 1." in text
+    assert "Teaser 2." not in text and "Other post 0" not in text
+
+
+def test_a_teaser_list_inside_the_chosen_block_goes() -> None:
+    html = page(
+        f"<header>{menu()}</header><div class=story><h1>Clean water</h1>"
+        f"{paragraphs('Body', 3)}"
+        f'<ul class="timeline similar">{teasers(2, "li")}</ul>'
+        "</div>"
+    )
+    text = main(html).markdown
+    assert "Body 2." in text
+    assert "Teaser 3." not in text
+
+
+def test_a_wrapper_holding_the_title_stays_however_named() -> None:
+    html = page(
+        f"<header>{menu()}</header><div class=story>"
+        '<div class="left-navigation-wrapper"><h1>Clean water</h1>'
+        f"{paragraphs('Body', 4)}</div>{paragraphs('More', 3)}</div>"
+        f'<div class="sidebar"><h3>Trending</h3>{menu("Trend", 8)}</div>'
+    )
+    text = main(html).markdown
+    assert "Body 3." in text and "More 2." in text
+    assert "Trend 3" not in text
+
+
+def test_a_page_builders_frames_named_like_the_titles_stay() -> None:
+    # Page builders (Flatsome, ...) name every section a "banner": the title's own frame
+    # is one, so the word names frames of content on this site, not promotions.
+    html = page(
+        f"<header>{menu()}</header><main>"
+        '<div class="banner"><div class="text-box"><h1>Clean water</h1>'
+        f"{paragraphs('Intro', 3)}</div></div>"
+        f'<div class="row"><div class="banner"><div class="banner-layer">'
+        f"<h2>Why choose us</h2>{paragraphs('Body', 4)}</div></div></div>"
+        "</main>"
+    )
+    text = main(html).markdown
+    assert "Body 3." in text

@@ -59,3 +59,14 @@ def test_short_text_under_no_heading_is_no_piece() -> None:
     doc = convert(page(f"<p>{BRIEF}</p>"), main_content=True)
     assert BRIEF in doc.markdown
     assert "Older post number 14" in doc.markdown
+
+
+def test_the_page_read_again_leaves_its_menus_out() -> None:
+    # A bar of short links above the page (no <nav> says so): chrome, left out of the page
+    # read again in place of short main content, which stays with the rest.
+    links = "".join(f'<a href="/s{i}">Section {i}</a> ' for i in range(15))
+    html = page(f"<p>{BRIEF}</p>").replace("<body>", f'<body><div class="bar">{links}</div>')
+    doc = convert(html, main_content=True)
+    assert doc.trimmed
+    assert "Section 3" not in doc.markdown
+    assert BRIEF in doc.markdown and "Older post number 14" in doc.markdown

@@ -97,10 +97,12 @@ def convert_document(
         and not _titled_piece(markdown)
     ):
         # Main content that came out tiny (and the page does not mark its body so, nor is it
-        # a short piece under its title): the whole page, as without it, when that holds more.
-        whole = convert_document(html, base_url).markdown
+        # a short piece under its title): the page without its chrome when that holds more,
+        # else the whole page (a page all chrome: a shell whose menus are all it shows).
+        light = _unchromed(html, base, title, markdown)
+        whole = light or convert_document(html, base_url).markdown
         if len(whole) > 2 * len(markdown):
-            markdown, trimmed = whole, False
+            markdown, trimmed = whole, bool(light)
     # A page assembled from templates repeats its layouts; an article's author does not, but
     # a site builder lays a whole article out again for each screen size.
     if main_content and (types.isdisjoint(ARTICLE_TYPES) or _copied(markdown)):
@@ -174,6 +176,23 @@ def _titled_piece(markdown: str) -> bool:
         and markdown_words(block) >= _SENTENCE_WORDS
         for block in rest.split("\n\n")
     )
+
+
+def _unchromed(html: str | bytes, base: str | None, title: str, tiny: str) -> str:
+    """The page's Markdown without its chrome (its header, footer and menus: `_light`) when
+    that holds more than twice ``tiny`` (main content too small to trust), else ""."""
+    from webtap.convert._extract import unchromed
+
+    root = parse(html)
+    if root is None:
+        return ""
+    clean(root)
+    fold_copies(root)
+    light = unchromed(root, title)
+    if light is None:
+        return ""
+    markdown = MarkdownConverter(base).convert(light)
+    return markdown if len(markdown) > 2 * len(tiny) else ""
 
 
 def _copied(markdown: str) -> bool:

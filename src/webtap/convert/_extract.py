@@ -152,6 +152,15 @@ def extract_root(
     return prepend(wrapper, heading)
 
 
+def unchromed(root: etree._Element, title: str = "") -> etree._Element | None:
+    """A new ``<div>`` holding the page's body without its chrome (`_light`), or None when
+    little would go: what stands for a page whose main content came out too small to trust."""
+    body = root.find("body")
+    if body is None:
+        body = root
+    return _light(body, walk(body, title))
+
+
 def _light(body: etree._Element, page: ProseCounts) -> etree._Element | None:
     """A page where no block stands out: its body without the page's chrome (``header``,
     ``footer`` and ``nav``-like blocks of links, consent banners, what comes before the

@@ -9,6 +9,7 @@ show and the facts of those that hold none, which `webtap.verdict.content_state`
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -44,6 +45,10 @@ _COPIES = 0.3  # share of long paragraphs' text repeated that makes a page's lay
 _PARAGRAPH = 200  # characters of a paragraph long enough that a second copy is a layout's
 _REPEATED = 30  # characters a block needs for a second copy of it to be left out
 _UNSAID = Metadata()
+# A paragraph's last sentence ends so, before any closing quote or bracket (in CJK too).
+_SENTENCE_END = re.compile(r"[.!?\u2026\u3002\uff01\uff1f][\"'\u201d\u2019\u00bb)]*$")
+_SENTENCE_WORDS = 5  # words of a sentence that says something (a byline or a date has fewer)
+_NOT_PROSE = ("#", "|", "!", "```", "[")  # Markdown blocks that are no paragraph of prose
 
 
 def convert_document(
@@ -85,12 +90,19 @@ def convert_document(
     markdown, content = _convert(page, base, main_content, types, title, described)
     trimmed = content is not None
     repeated = page if content is None else content  # where an author's repeats are read
-    if content is not None and _short(markdown) and not _MARKED_BODY(content):
-        # Main content that came out tiny (and the page does not mark its body so): the whole
-        # page, as without it, when that holds more.
-        whole = convert_document(html, base_url).markdown
+    if (
+        content is not None
+        and _short(markdown)
+        and not _MARKED_BODY(content)
+        and not _titled_piece(markdown)
+    ):
+        # Main content that came out tiny (and the page does not mark its body so, nor is it
+        # a short piece under its title): the page without its chrome when that holds more,
+        # else the whole page (a page all chrome: a shell whose menus are all it shows).
+        light = _unchromed(html, base, title, markdown)
+        whole = light or convert_document(html, base_url).markdown
         if len(whole) > 2 * len(markdown):
-            markdown, trimmed = whole, False
+            markdown, trimmed = whole, bool(light)
     # A page assembled from templates repeats its layouts; an article's author does not, but
     # a site builder lays a whole article out again for each screen size.
     if main_content and (types.isdisjoint(ARTICLE_TYPES) or _copied(markdown)):
@@ -149,6 +161,38 @@ def _whole(
     if words < FEW_WORDS or _short(markdown, _SHORT):
         return None
     return _document(title or first_h1(root), markdown, False, Facts(words), metadata)
+
+
+def _titled_piece(markdown: str) -> bool:
+    """Whether short main content is a piece whole under its title heading (a news brief, a
+    notice, a short post): it opens with a heading, and a paragraph below it says something
+    in a sentence of ``_SENTENCE_WORDS`` words or more, not a byline or a date line alone."""
+    head, _, rest = markdown.lstrip().partition("\n\n")
+    if not head.startswith("#"):
+        return False
+    return any(
+        not block.startswith(_NOT_PROSE)
+        and _SENTENCE_END.search(block.rstrip("*_ "))
+        and markdown_words(block) >= _SENTENCE_WORDS
+        for block in rest.split("\n\n")
+    )
+
+
+def _unchromed(html: str | bytes, base: str | None, title: str, tiny: str) -> str:
+    """The page's Markdown without its chrome (its header, footer and menus: `_light`) when
+    that holds more than twice ``tiny`` (main content too small to trust), else ""."""
+    from webtap.convert._extract import unchromed
+
+    root = parse(html)
+    if root is None:
+        return ""
+    clean(root)
+    fold_copies(root)
+    light = unchromed(root, title)
+    if light is None:
+        return ""
+    markdown = MarkdownConverter(base).convert(light)
+    return markdown if len(markdown) > 2 * len(tiny) else ""
 
 
 def _copied(markdown: str) -> bool:

@@ -22,7 +22,7 @@ NESTED = 4  # an <article> in an <article>: a related post or a comment, unless 
 
 __all__ = [
     "ALL", "COMMAS", "GOOD", "KIND", "KINDS", "LINK", "LINKED", "LINKS", "OWN", "OWN_LINK",
-    "PROSE", "SCORE", "ProseCounts", "forget", "walk",
+    "PROSE", "SCORE", "ProseCounts", "forget", "position", "walk",
 ]  # fmt: skip
 
 # Text in these tags belongs to the enclosing block (``clean`` has unwrapped span, font, ...).
@@ -279,10 +279,11 @@ def _best(
 
 def _before(el: etree._Element, heading: etree._Element) -> bool:
     """Whether ``el`` ends before ``heading`` begins, in document order."""
-    return el not in heading.iterancestors() and _position(el) < _position(heading)
+    return el not in heading.iterancestors() and position(el) < position(heading)
 
 
-def _position(el: etree._Element) -> tuple[int, ...]:
+def position(el: etree._Element) -> tuple[int, ...]:
+    """``el``'s place in document order: its index under each ancestor, from the root."""
     path = []
     parent = el.getparent()
     while parent is not None:

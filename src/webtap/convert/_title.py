@@ -17,7 +17,7 @@ from urllib.parse import urlsplit
 from lxml import etree
 
 from webtap.convert._opening import opening
-from webtap.convert._prose import ProseCounts
+from webtap.convert._prose import ProseCounts, position
 
 __all__ = ["Lead", "is_logo", "prepend", "title_heading"]
 
@@ -89,16 +89,7 @@ def _leads(heading: etree._Element, first: etree._Element, inside: bool) -> bool
         return False
     if first in heading.iterancestors():
         return inside
-    return _position(heading) < _position(first)
-
-
-def _position(el: etree._Element) -> tuple[int, ...]:
-    path = []
-    parent = el.getparent()
-    while parent is not None:
-        path.append(parent.index(el))
-        el, parent = parent, parent.getparent()
-    return tuple(reversed(path))
+    return position(heading) < position(first)
 
 
 def is_logo(heading: etree._Element) -> bool:

@@ -4,33 +4,10 @@ one page per rule: what must stay, what must go, and when the whole page comes b
 from __future__ import annotations
 
 import pytest
+from tests.convert.pages import PROSE, main, menu, page, paragraphs
 
 from webtap.convert import Document, convert
 from webtap.convert._boilerplate import name_verdict
-
-PROSE = (
-    "The committee met on Tuesday to discuss the budget, which had grown by a third since "
-    "last year, and agreed to cut spending on roads, parks and libraries by the same amount."
-)
-
-
-def paragraphs(word: str, count: int = 4) -> str:
-    return "".join(f"<p>{word} {i}. {PROSE}</p>" for i in range(count))
-
-
-def menu(word: str = "Section", count: int = 12) -> str:
-    items = "".join(f'<li><a href="/{word}{i}">{word} {i}</a></li>' for i in range(count))
-    return f"<ul>{items}</ul>"
-
-
-def page(body: str, title: str = "T") -> str:
-    return f"<html><head><title>{title}</title></head><body>{body}</body></html>"
-
-
-def main(html: str) -> Document:
-    doc = convert(html, main_content=True)
-    assert doc.trimmed, "expected the main content, got the whole page"
-    return doc
 
 
 def test_article_without_menus_and_footer() -> None:

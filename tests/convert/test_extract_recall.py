@@ -3,31 +3,7 @@ with text a reader wants that an earlier rule dropped (a label over the whole bo
 
 from __future__ import annotations
 
-from webtap.convert import Document, convert
-
-PROSE = (
-    "The committee met on Tuesday to discuss the budget, which had grown by a third since "
-    "last year, and agreed to cut spending on roads, parks and libraries by the same amount."
-)
-
-
-def paragraphs(word: str, count: int = 4) -> str:
-    return "".join(f"<p>{word} {i}. {PROSE}</p>" for i in range(count))
-
-
-def menu(word: str = "Section", count: int = 12) -> str:
-    items = "".join(f'<li><a href="/{word}{i}">{word} {i}</a></li>' for i in range(count))
-    return f"<ul>{items}</ul>"
-
-
-def page(body: str, title: str = "T") -> str:
-    return f"<html><head><title>{title}</title></head><body>{body}</body></html>"
-
-
-def main(html: str) -> Document:
-    doc = convert(html, main_content=True)
-    assert doc.trimmed, "expected the main content, got the whole page"
-    return doc
+from tests.convert.pages import main, menu, page, paragraphs
 
 
 def test_a_label_over_the_whole_body_keeps_it() -> None:

@@ -4,22 +4,7 @@ its title's frame with the same word. Related posts that outweigh a short articl
 
 from __future__ import annotations
 
-from webtap.convert import Document, convert
-
-PROSE = (
-    "The committee met on Tuesday to discuss the budget, which had grown by a third since "
-    "last year, and agreed to cut spending on roads, parks and libraries by the same amount."
-)
-
-
-def paragraphs(word: str, count: int) -> str:
-    return "".join(f"<p>{word} {i}. {PROSE}</p>" for i in range(count))
-
-
-def menu(word: str = "Section", count: int = 12) -> str:
-    items = "".join(f'<li><a href="/{word}{i}">{word} {i}</a></li>' for i in range(count))
-    return f"<ul>{items}</ul>"
-
+from tests.convert.pages import main, menu, page, paragraphs
 
 EXCERPT = (
     "Sailing season starts in May and the club invites all members to the opening regatta "
@@ -36,21 +21,15 @@ def teasers(count: int, tag: str = "div") -> str:
     )
 
 
-def page(body: str, title: str = "Clean water") -> str:
-    return f"<html><head><title>{title}</title></head><body>{body}</body></html>"
-
-
-def main(html: str) -> Document:
-    doc = convert(html, main_content=True)
-    assert doc.trimmed, "expected the main content, got the whole page"
-    return doc
+TITLE = "Clean water"
 
 
 def test_related_posts_outweighing_a_short_article_go() -> None:
     html = page(
         f"<header>{menu()}</header><main><article><h1>Clean water</h1>"
         f"{paragraphs('Body', 3)}</article>"
-        f'<div class="section related-posts"><h2>Related posts</h2>{teasers(2)}</div></main>'
+        f'<div class="section related-posts"><h2>Related posts</h2>{teasers(2)}</div></main>',
+        title=TITLE,
     )
     text = main(html).markdown
     assert "Body 1." in text
@@ -62,7 +41,8 @@ def test_a_teaser_list_inside_the_chosen_block_goes() -> None:
         f"<header>{menu()}</header><div class=story><h1>Clean water</h1>"
         f"{paragraphs('Body', 3)}"
         f'<ul class="timeline similar">{teasers(2, "li")}</ul>'
-        "</div>"
+        "</div>",
+        title=TITLE,
     )
     text = main(html).markdown
     assert "Body 2." in text
@@ -74,7 +54,8 @@ def test_a_wrapper_holding_the_title_stays_however_named() -> None:
         f"<header>{menu()}</header><div class=story>"
         '<div class="left-navigation-wrapper"><h1>Clean water</h1>'
         f"{paragraphs('Body', 4)}</div>{paragraphs('More', 3)}</div>"
-        f'<div class="sidebar"><h3>Trending</h3>{menu("Trend", 8)}</div>'
+        f'<div class="sidebar"><h3>Trending</h3>{menu("Trend", 8)}</div>',
+        title=TITLE,
     )
     text = main(html).markdown
     assert "Body 3." in text and "More 2." in text
@@ -90,7 +71,8 @@ def test_a_page_builders_frames_named_like_the_titles_stay() -> None:
         f"{paragraphs('Intro', 3)}</div></div>"
         f'<div class="row"><div class="banner"><div class="banner-layer">'
         f"<h2>Why choose us</h2>{paragraphs('Body', 4)}</div></div></div>"
-        "</main>"
+        "</main>",
+        title=TITLE,
     )
     text = main(html).markdown
     assert "Body 3." in text

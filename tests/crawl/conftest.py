@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import subprocess
 import sys
@@ -13,6 +14,10 @@ import pytest
 from tests.fakes.crawl_site import TrapSite
 
 WEBTAP = str(Path(sys.executable).parent / "webtap")
+# How much sooner than the crawler sent it a busy machine may let the fake site see a request
+# after the one before (its handler thread started late for the first): the gaps the site logs
+# are the crawler's spacing give or take this. A crawler ignoring the delay sends within ms.
+JITTER = 0.05
 
 
 @pytest.fixture
@@ -35,6 +40,12 @@ def webtap(*args: str, timeout: float = 120) -> subprocess.CompletedProcess[str]
         text=True,
         timeout=timeout,
     )
+
+
+def spaced(times: list[float], delay: float) -> bool:
+    """Whether no two of these moments (in order) are closer than ``delay``, give or take the
+    loopback's ``JITTER``."""
+    return all(later - earlier >= delay - JITTER for earlier, later in itertools.pairwise(times))
 
 
 def jsonl(path: Path) -> list[dict[str, Any]]:

@@ -170,6 +170,39 @@ def test_images_captions_share_bars_comments_and_newsletters_are_left_out() -> N
         assert gone not in text
 
 
+def test_a_pictures_caption_known_by_its_credit_goes_with_the_picture() -> None:
+    # Captions with no figcaption nor a caption's name: in the picture's box (a <span>
+    # unwrapped into it), or the block right after it; the box goes whole.
+    html = page(
+        f"{menu()}<article><h1>Headline</h1>{paragraphs('Body', 2)}"
+        '<p><span class="rte-image"><img src="/a.jpg"><span class="caption">The stoat in '
+        "winter. (jroe / iStock.com)</span></span></p>"
+        f"{paragraphs('More', 2)}"
+        '<div class="pic"><img src="/b.jpg"><div class="cont"><div>The island from the sea.'
+        "</div><div>Photograph by Sam Poe</div></div></div>"
+        '<a href="/c.jpg"><img src="/c.jpg"></a><p></p><p><em>© Press Office | Jo Doe</em></p>'
+        f"{paragraphs('Last', 2)}"
+        "</article>"
+    )
+    text = main(html).markdown
+    assert "Body 1." in text and "More 1." in text and "Last 1." in text
+    for gone in ("iStock", "stoat", "island from the sea", "Sam Poe", "Press Office"):
+        assert gone not in text
+
+
+def test_a_credit_away_from_a_picture_and_a_sentence_by_one_stay() -> None:
+    html = page(
+        f"{menu()}<article><h1>Headline</h1>{paragraphs('Body', 2)}"
+        "<p>Image: the container image the service runs, from the registry.</p>"
+        '<p><img src="/chart.png"></p><p>Prices rose by a third over the year, the chart '
+        "shows.</p>"
+        f"{paragraphs('More', 2)}"
+        "</article>"
+    )
+    text = main(html).markdown
+    assert "Image: the container image" in text and "Prices rose" in text
+
+
 @pytest.mark.parametrize(
     "boilerplate",
     [

@@ -26,7 +26,7 @@ from webtap.convert._boilerplate import (
     share_links,
 )
 from webtap.convert._html import drop
-from webtap.convert._labels import announced, cards, labelled_sections
+from webtap.convert._labels import announced, captions, cards, labelled_sections
 from webtap.convert._product import Described, describing, within
 from webtap.convert._prose import (
     ALL,
@@ -409,6 +409,7 @@ def _broad(
             doomed.append(el)  # a form wrapping the whole page (ASP.NET's) stays
     doomed.extend(_before_title(top, page.heading, keep, frozenset(chosen)))
     doomed.extend(el for el in labelled_sections(top, stats, set(doomed)) if el not in keep)
+    doomed.extend(el for el in captions(top, stats, set(doomed)) if el not in keep)
     doomed.extend(top.iter(*_PICTURE_TAGS))
     doomed.extend(share_links(top))
     if doomed:
@@ -696,6 +697,7 @@ def _prune(
             *announced(top, stats, gone),
             *cards(top, stats, gone),
             *labelled_sections(top, stats, gone),
+            *captions(top, stats, gone),
         ]
         doomed.extend(el for el in labelled if not _most(el, stats, content_good))
         doomed.extend(share_links(top))

@@ -1,22 +1,44 @@
 """Blocks inside the main content that say they are not it: related links set among its
 paragraphs or after it, announced by a label ("Related", "Also read:", "Leia também",
-"More to explore", ...). `webtap.convert._extract` removes them with the rest of the
-boilerplate inside the content."""
+"More to explore", ...), and a picture's caption known by its credit ("Foto: dpa").
+`webtap.convert._extract` removes them with the rest of the boilerplate inside the
+content."""
 
 from __future__ import annotations
+
+import re
 
 from lxml import etree
 
 from webtap.convert._boilerplate import LABEL, announces
-from webtap.convert._prose import ALL, LINK, LINKS
+from webtap.convert._prose import ALL, LINK, LINKS, OWN
 from webtap.convert._writer import HEADINGS
 
-__all__ = ["announced", "cards", "labelled_sections"]
+__all__ = ["announced", "captions", "cards", "labelled_sections"]
 
 _CARD = 300  # characters of a link card set inside the content ("Related: ...")
 _CARD_TAGS = ("div", "aside", "section", "figure", "li", "p")
 _LABEL_ENDS = frozenset(":»|-–—>")  # what ends a label set apart ("Also read:")
 _HEADING_PATH = etree.XPath(".//h2|.//h3|.//h4|.//h5|.//h6")
+_CAPTION = 250  # characters of a picture's caption with its credit
+_BOX = 300  # characters of a picture's box: the picture, its caption and its credit
+_PICTURES = ("img", "picture")
+# How pages credit a picture, in the languages they are written in: a label before the
+# credit ("Foto: dpa", "Photograph by Jane Roe", "© Reuters") or one closing a caption
+# ("The mayor at the pier. Photo: AFP", "(Jane Roe / iStock.com)"). A label alone says
+# little (a docs page's "Image:" field): the credit must stand by a picture.
+_CREDIT_WORDS = (
+    "photo|photos|photograph|photography|foto|fotos|fotografie|fotografía|bild|bilder|abbildung"
+    "|image|images|imagen|credit|credits|crédit|crédits|kuva|zdjęcie"
+)
+_CREDIT = re.compile(
+    rf"^[\W_]{{0,3}}(?:©|\(c\)|copyright\b|fot\.|(?:{_CREDIT_WORDS})(?:\s+(?:photos?|credit))?\s*:"
+    r"|(?:photo|photos|photograph|photographed|foto|fotos|bild|bilder|image)\s+(?:by|von|de|di|par)\b)"
+    rf"|(?:©|\b(?:{_CREDIT_WORDS}|fot\.?)\s*:)\s*[^!?:]{{1,60}}$"
+    r"|\((?:[^()]{1,40}/\s*)?(?:istock|getty|shutterstock|dpa|afp|reuters|imago|picture.alliance"
+    r"|adobe.?stock|unsplash|pixabay|fotolia|depositphotos|epa|keystone)\b[^()]{0,30}\)[\W_]{0,3}$",
+    re.IGNORECASE,
+)
 
 
 def cards(
@@ -155,3 +177,74 @@ def _before(top: etree._Element, target: etree._Element) -> int:
         if el not in ancestors:
             count += len(el.tail or "")
     return count
+
+
+def captions(
+    top: etree._Element, stats: dict[etree._Element, list], gone: set[etree._Element]
+) -> list[etree._Element]:
+    """Pictures' captions and credits inside the content: a short block of its own text
+    (``_CAPTION`` characters, no nested block) that credits a picture (`_CREDIT`) and
+    stands by one, in the picture's box or right after it. The box goes whole (the caption
+    beside the credit): the picture is left out of the content, and what is said of it
+    goes with it."""
+    found: list[etree._Element] = []
+    for el in top.iterdescendants():
+        counters = stats.get(el)
+        if (
+            counters is None
+            or counters[ALL] > _CAPTION
+            or counters[OWN] < counters[ALL]
+            or el in gone
+            or (found and found[-1] in el.iterancestors())
+            or not _CREDIT.search(" ".join("".join(el.itertext()).split()))
+        ):
+            continue
+        box = _box(el, top, stats)
+        if box is not None:
+            found.append(box)
+        elif _after_picture(el, top, stats):
+            found.append(el)
+    return found
+
+
+def _box(
+    el: etree._Element, top: etree._Element, stats: dict[etree._Element, list]
+) -> etree._Element | None:
+    """The largest block holding ``el`` and a picture with no more than ``_BOX`` characters
+    and no heading: the picture's box."""
+    box = None
+    a: etree._Element | None = el
+    while a is not None and a is not top:
+        counters = stats.get(a)
+        if counters is None or counters[ALL] > _BOX or next(a.iter(*HEADINGS), None) is not None:
+            break
+        if next(a.iter(*_PICTURES), None) is not None:
+            box = a
+        a = a.getparent()
+    return box
+
+
+def _after_picture(
+    el: etree._Element, top: etree._Element, stats: dict[etree._Element, list]
+) -> bool:
+    """Whether the first thing before ``el`` that shows anything is a picture without
+    text (in its parent, or before a short parent that ``el`` opens)."""
+    node = el
+    while node is not top:
+        for before in node.itersiblings(preceding=True):
+            if (before.tail or "").strip():
+                return False
+            if not isinstance(before.tag, str):
+                continue
+            if "".join(before.itertext()).strip():
+                return False
+            if before.tag in _PICTURES or next(before.iter(*_PICTURES), None) is not None:
+                return True
+        parent = node.getparent()
+        counters = stats.get(parent) if parent is not None else None
+        if parent is None or (parent.text or "").strip() or counters is None:
+            return False
+        if counters[ALL] > _BOX:
+            return False
+        node = parent
+    return False

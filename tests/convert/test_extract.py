@@ -190,6 +190,25 @@ def test_a_pictures_caption_known_by_its_credit_goes_with_the_picture() -> None:
         assert gone not in text
 
 
+def test_a_link_card_between_paragraphs_goes_on_a_page_of_sections_too() -> None:
+    # The best block holds too little of the page's prose: the content is the page's <main>
+    # without boilerplate; a "Lesen Sie auch" card amid the prose is still a teaser.
+    card = (
+        '<div class="embed-article"><h4>Lesen Sie auch</h4><ul><li><a href="/a">Darf ich '
+        'umpflanzen?</a></li><li><a href="/b">Ist sie giftig?</a></li></ul></div>'
+    )
+    html = page(
+        f"{menu()}<main><h1>Headline</h1>"
+        f"<section>{paragraphs('Body', 2)}{card}{paragraphs('More', 3)}"
+        '<div><a href="/series">More from the series</a><p>Price $79.99</p></div></section>'
+        f"</main><div>{paragraphs('Else', 4)}</div>"
+    )
+    text = main(html).markdown
+    assert "Body 1." in text and "More 2." in text
+    assert "Lesen Sie auch" not in text and "giftig" not in text
+    assert "Price $79.99" in text  # a card that is no teaser amid prose: an offer, say
+
+
 def test_a_credit_away_from_a_picture_and_a_sentence_by_one_stay() -> None:
     html = page(
         f"{menu()}<article><h1>Headline</h1>{paragraphs('Body', 2)}"

@@ -408,13 +408,26 @@ def _broad(
         if el not in keep and (counters is None or counters[GOOD] * 2 <= page.good):
             doomed.append(el)  # a form wrapping the whole page (ASP.NET's) stays
     doomed.extend(_before_title(top, page.heading, keep, frozenset(chosen)))
-    doomed.extend(el for el in labelled_sections(top, stats, set(doomed)) if el not in keep)
-    doomed.extend(el for el in captions(top, stats, set(doomed)) if el not in keep)
+    gone = set(doomed)
+    doomed.extend(el for el in labelled_sections(top, stats, gone) if el not in keep)
+    # On a page of sections a card of links may be an offer or a shelf of its own: only
+    # one set between two paragraphs of prose is a teaser inside a piece.
+    doomed.extend(el for el in cards(top, stats, gone) if el not in keep and _amid_prose(el, stats))
+    doomed.extend(el for el in captions(top, stats, gone) if el not in keep)
     doomed.extend(top.iter(*_PICTURE_TAGS))
     doomed.extend(share_links(top))
     if doomed:
         drop(body, doomed)
     return [top]
+
+
+def _amid_prose(el: etree._Element, stats: dict[etree._Element, list]) -> bool:
+    """Whether the blocks right before and after ``el`` are paragraphs of prose."""
+    for sibling in (el.getprevious(), el.getnext()):
+        counters = stats.get(sibling) if sibling is not None else None
+        if counters is None or counters[GOOD] < _PARAGRAPH:
+            return False
+    return True
 
 
 def _before_title(

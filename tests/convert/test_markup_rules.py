@@ -173,6 +173,24 @@ def test_related_card_between_paragraphs_leaves_the_content() -> None:
     assert "timetables of the harbour" in md  # a sentence that starts "Read more" stays
 
 
+def test_a_label_in_a_paragraph_of_its_own_takes_the_link_after_it_along() -> None:
+    # "Also read:" set apart, its story's link in the next block: a card in two pieces,
+    # in the piece's first half too (Finnish "Lue myös:" among the languages).
+    html = (
+        "<html><body><article><h1>Ferry</h1>"
+        + f"<p>{STORY[0]}</p>"
+        + "<p><strong>Lue myös:</strong></p><div><a href='/more'>Lighthouse keepers</a></div>"
+        + f"<p>{STORY[1]}</p>"
+        + "<p><b>Related:</b></p><p>The harbour board met on Monday and kept the fares.</p>"
+        + "".join(f"<p>{p}</p>" for p in STORY[2:])
+        + "</article></body></html>"
+    )
+    md = main(html)
+    assert all(p in md for p in STORY)
+    assert "Lue myös" not in md and "Lighthouse keepers" not in md
+    assert "kept the fares" in md  # prose after a label is no card
+
+
 def test_more_to_explore_after_the_article_leaves_it() -> None:
     teasers = "".join(
         f"<div><h4><a href='/p{i}'>Menu for week {i}</a></h4></div>" for i in range(4)

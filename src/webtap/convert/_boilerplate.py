@@ -98,7 +98,7 @@ _ANNOUNCEMENTS = (
     "more stories", "more articles", "weitere beiträge", "verwandte beiträge",
     "ähnliche beiträge", "zum weiterlesen", "mehr zu ", "mehr von ", "viel gelesen",
     "teilen sie", "schlagworte", "schlagwörter", "kommentieren", "vos réactions",
-    "empfohlen", "entdecken sie",
+    "empfohlen", "entdecken sie", "lue myös", "lue seuraavaksi", "katso myös",
     "read next", "up next", "don't miss", "keep reading", "latest news", "top stories",
     "customers also", "customers who", "people also", "frequently bought", "bought together",
     "recently viewed", "similar items", "similar products", "more like this",

@@ -50,23 +50,35 @@ def cards(
     found = []
     for el in top.iterdescendants(_CARD_TAGS):
         counters = stats.get(el)
+        if counters is None or el in gone or counters[ALL] > _CARD or not announces(el):
+            continue
+        if counters[LINKS]:
+            if counters[LINK] * 4 >= counters[ALL] and (el.tag != "p" or _label_apart(el)):
+                found.append(el)
+            continue
+        # The label in a block of its own ("<p><b>Also read:</b></p>"), the link after it.
+        after = el.getnext()
+        linked = stats.get(after) if after is not None else None
         if (
-            counters is not None
-            and counters[LINKS]
-            and counters[ALL] <= _CARD
-            and counters[LINK] * 4 >= counters[ALL]
-            and el not in gone
-            and announces(el)
-            and (el.tag != "p" or _label_apart(el))
+            counters[ALL] <= LABEL
+            and _label_apart(el, whole=True)
+            and linked is not None
+            and after not in gone
+            and 0 < linked[ALL] <= _CARD
+            and linked[LINK] == linked[ALL]
         ):
-            found.append(el)
+            found.extend((el, after))
     return found
 
 
-def _label_apart(paragraph: etree._Element) -> bool:
+def _label_apart(paragraph: etree._Element, whole: bool = False) -> bool:
     """Whether a paragraph's opening label stands apart from a sentence: set in a tag of its
     own (``<b>Related</b>``, a "Read more" button) or closed by a colon or a mark ("Also
-    read: <a>"); "Read more about <a>...</a>" is a sentence."""
+    read: <a>"); "Read more about <a>...</a>" is a sentence. With ``whole``, the label is
+    all the paragraph says ("Also read:", "Related")."""
+    if whole:
+        text = " ".join("".join(paragraph.itertext()).split())
+        return bool(text) and (text[-1] in _LABEL_ENDS or text.count(" ") < 3)
     text = (paragraph.text or "").strip()
     return not text or text[-1] in _LABEL_ENDS
 

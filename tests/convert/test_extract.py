@@ -209,6 +209,32 @@ def test_a_link_card_between_paragraphs_goes_on_a_page_of_sections_too() -> None
     assert "Price $79.99" in text  # a card that is no teaser amid prose: an offer, say
 
 
+def test_links_to_the_pages_own_comments_leave_the_content() -> None:
+    # A count of the page's comments, a "join the discussion" link named for its comments:
+    # controls, not what the page says. A listing's counts, each story's, stay.
+    html = page(
+        f"{menu()}<article><h1>Headline</h1>"
+        '<div class="meta"><a href="https://example.org/story#comments">Your reactions (11)'
+        '</a> <a class="label--comment" href="#interactions">Join the discussion</a></div>'
+        f"{paragraphs('Body', 4)}"
+        '<p>Earlier: <a href="/older">the older story</a> and <a href="/older#comment-4">one '
+        "reply to it</a>.</p></article>"
+    )
+    text = main(html).markdown
+    assert "Body 3." in text and "the older story" in text and "one reply to it" in text
+    assert "reactions" not in text and "discussion" not in text
+    listing = page(
+        f"{menu()}<main>"
+        + "".join(
+            f'<div class="story"><h2><a href="/s{i}">Story {i}</a></h2><p>Story {i}. {PROSE}'
+            f'</p><a href="/s{i}#comments">{i} comments</a></div>'
+            for i in range(4)
+        )
+        + "</main>"
+    )
+    assert "3 comments" in main(listing).markdown
+
+
 def test_a_credit_away_from_a_picture_and_a_sentence_by_one_stay() -> None:
     html = page(
         f"{menu()}<article><h1>Headline</h1>{paragraphs('Body', 2)}"

@@ -123,7 +123,7 @@ def _read(
         size <= _MAX_LINE
         and not _headed(el)
         and _links(el) <= _MAX_LINKS
-        and not share_links(el)
+        and not share_links(el, comments=False)
         and any(_marked(d) for d in el.iterdescendants())
     ):
         return [el], False  # a meta line: "By Jane Doe | 20 November 2019"

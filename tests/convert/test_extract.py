@@ -235,6 +235,19 @@ def test_links_to_the_pages_own_comments_leave_the_content() -> None:
     assert "3 comments" in main(listing).markdown
 
 
+def test_a_reading_time_estimate_leaves_the_content() -> None:
+    html = page(
+        f'{menu()}<article><div class="reading"><p>11 minut czytania</p></div>'
+        "<h1>Headline</h1><p>Nov. 20, 2019 · 3 min read</p>"
+        f"<ul><li>Lesezeit: 2 Minuten</li></ul>{paragraphs('Body', 4)}"
+        "<p>The walk takes 5 minutes.</p></article>"
+    )
+    text = main(html).markdown
+    assert "Body 3." in text and "The walk takes 5 minutes." in text
+    assert "3 min read" in text  # in the date line: the line is the piece's
+    assert "czytania" not in text and "Lesezeit" not in text
+
+
 def test_a_credit_away_from_a_picture_and_a_sentence_by_one_stay() -> None:
     html = page(
         f"{menu()}<article><h1>Headline</h1>{paragraphs('Body', 2)}"

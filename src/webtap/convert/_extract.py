@@ -26,7 +26,13 @@ from webtap.convert._boilerplate import (
     share_links,
 )
 from webtap.convert._html import drop
-from webtap.convert._labels import announced, captions, cards, labelled_sections
+from webtap.convert._labels import (
+    announced,
+    captions,
+    cards,
+    labelled_sections,
+    reading_times,
+)
 from webtap.convert._product import Described, describing, within
 from webtap.convert._prose import (
     ALL,
@@ -414,6 +420,7 @@ def _broad(
     # one set between two paragraphs of prose is a teaser inside a piece.
     doomed.extend(el for el in cards(top, stats, gone) if el not in keep and _amid_prose(el, stats))
     doomed.extend(el for el in captions(top, stats, gone) if el not in keep)
+    doomed.extend(el for el in reading_times(top, stats) if el not in keep)
     doomed.extend(top.iter(*_PICTURE_TAGS))
     doomed.extend(share_links(top))
     if doomed:
@@ -711,6 +718,7 @@ def _prune(
             *cards(top, stats, gone),
             *labelled_sections(top, stats, gone),
             *captions(top, stats, gone),
+            *reading_times(top, stats),
         ]
         doomed.extend(el for el in labelled if not _most(el, stats, content_good))
         doomed.extend(share_links(top))

@@ -14,12 +14,25 @@ from webtap.convert._boilerplate import LABEL, announces
 from webtap.convert._prose import ALL, LINK, LINKS, OWN
 from webtap.convert._writer import HEADINGS
 
-__all__ = ["announced", "captions", "cards", "labelled_sections"]
+__all__ = ["announced", "captions", "cards", "labelled_sections", "reading_times"]
 
 _CARD = 300  # characters of a link card set inside the content ("Related: ...")
 _CARD_TAGS = ("div", "aside", "section", "figure", "li", "p")
 _LABEL_ENDS = frozenset(":»|-–—>")  # what ends a label set apart ("Also read:")
 _HEADING_PATH = etree.XPath(".//h2|.//h3|.//h4|.//h5|.//h6")
+_READ_TIME = 60  # characters of a line estimating the reading time
+# "5 min read", "Lesezeit: 2 Minuten", "11 minut czytania", "Temps de lecture : 4 min".
+_MINUTES = r"\d+\s*(?:min|mins|minute|minutes|minuten|minut|minuty|minutos|minuti|minuut)\.?"
+_READ = (
+    r"(?:estimated\s+)?(?:reading|read)\s+time|lesezeit|lesedauer|temps\s+de\s+lecture"
+    r"|tiempo\s+de\s+lectura|tempo\s+de\s+leitura|tempo\s+di\s+lettura|czas\s+czytania|leestijd"
+)
+_READING_TIME = re.compile(
+    rf"^\W{{0,3}}(?:(?:{_READ})\s*:?\s*(?:ca\.?\s*|about\s+)?{_MINUTES}"
+    rf"|(?:ca\.?\s*)?{_MINUTES}\s*(?:read|reading|reading\s+time|lesezeit|lesen|czytania"
+    r"|de\s+lecture|de\s+lectura|de\s+leitura|di\s+lettura|leestijd))\W{0,3}$",
+    re.IGNORECASE,
+)
 _CAPTION = 250  # characters of a picture's caption with its credit
 _BOX = 300  # characters of a picture's box: the picture, its caption and its credit
 _PICTURES = ("img", "picture")
@@ -260,3 +273,15 @@ def _after_picture(
             return False
         node = parent
     return False
+
+
+def reading_times(top: etree._Element, stats: dict[etree._Element, list]) -> list[etree._Element]:
+    """Blocks under ``top`` that only estimate the time the piece takes to read ("5 min
+    read", "Lesezeit: 2 Minuten"): what the page says of its length, not what it says."""
+    return [
+        el
+        for el in top.iterdescendants()
+        if (counters := stats.get(el)) is not None
+        and counters[ALL] <= _READ_TIME
+        and _READING_TIME.match(" ".join("".join(el.itertext()).split()))
+    ]

@@ -248,6 +248,34 @@ def test_a_reading_time_estimate_leaves_the_content() -> None:
     assert "czytania" not in text and "Lesezeit" not in text
 
 
+def test_a_column_of_excerpts_beside_a_piece_is_neither_its_thread_nor_its_content() -> None:
+    # Two dated columns side by side, the piece's and one of news excerpts each cut short
+    # before its "weiter lesen": no thread of two posts, and the excerpts leave the page.
+    teasers = "".join(
+        f"<div><div>0{i}.10.2016</div> <div>Story {i}</div><div>Story {i}. The council met "
+        "on Monday to discuss the fares of the ferry, which had grown by half since...</div>"
+        f'<a href="/news/{i}">weiter lesen</a></div>'
+        for i in range(1, 9)
+    )
+    html = page(
+        f"{menu()}<div><div><div>22.05.2014</div> <div><div>{paragraphs('Body', 4)}</div></div>"
+        f"</div><div>{teasers}</div></div>"
+    )
+    text = main(html).markdown
+    assert "Body 2." in text
+    assert "Story 3" not in text and "weiter lesen" not in text
+
+
+def test_a_blogs_front_page_keeps_its_excerpts() -> None:
+    teasers = "".join(
+        f'<div class="post"><h2><a href="/p/{i}">Post {i}</a></h2><p>May {i}, 2024</p>'
+        f'<p>Post {i}. {PROSE}</p><a href="/p/{i}">Read more</a></div>'
+        for i in range(1, 7)
+    )
+    text = main(page(f"{menu()}<main>{teasers}</main>")).markdown
+    assert all(f"Post {i}." in text for i in range(1, 7))
+
+
 def test_a_credit_away_from_a_picture_and_a_sentence_by_one_stay() -> None:
     html = page(
         f"{menu()}<article><h1>Headline</h1>{paragraphs('Body', 2)}"

@@ -32,6 +32,7 @@ from webtap.convert._labels import (
     cards,
     labelled_sections,
     reading_times,
+    teaser_lists,
 )
 from webtap.convert._product import Described, describing, within
 from webtap.convert._prose import (
@@ -421,6 +422,7 @@ def _broad(
     doomed.extend(el for el in cards(top, stats, gone) if el not in keep and _amid_prose(el, stats))
     doomed.extend(el for el in captions(top, stats, gone) if el not in keep)
     doomed.extend(el for el in reading_times(top, stats) if el not in keep)
+    doomed.extend(teaser_lists(top, keep))
     doomed.extend(top.iter(*_PICTURE_TAGS))
     doomed.extend(share_links(top))
     if doomed:

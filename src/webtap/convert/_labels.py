@@ -14,12 +14,24 @@ from webtap.convert._boilerplate import LABEL, announces
 from webtap.convert._prose import ALL, LINK, LINKS, OWN
 from webtap.convert._writer import HEADINGS
 
-__all__ = ["announced", "captions", "cards", "labelled_sections", "reading_times"]
+__all__ = [
+    "TEASERS", "announced", "captions", "cards", "labelled_sections", "reading_times", "reads_on",
+    "teaser_lists",
+]  # fmt: skip
 
 _CARD = 300  # characters of a link card set inside the content ("Related: ...")
 _CARD_TAGS = ("div", "aside", "section", "figure", "li", "p")
 _LABEL_ENDS = frozenset(":»|-–—>")  # what ends a label set apart ("Also read:")
 _HEADING_PATH = etree.XPath(".//h2|.//h3|.//h4|.//h5|.//h6")
+# A link that only says to read the rest, in the languages pages are written in.
+_READ_ON = re.compile(
+    r"\W*(?:read more|read on|continue reading|keep reading|more|weiter ?lesen|mehr lesen|mehr"
+    r"|weiter|zum artikel|leia mais|continue lendo|lire la suite|lire plus|la suite|leer más"
+    r"|seguir leyendo|sigue leyendo|leggi tutto|continua a leggere|czytaj dalej|czytaj więcej"
+    r"|lees meer|verder lezen|lue lisää)\W*",
+    re.IGNORECASE,
+)
+TEASERS = 3  # links that only say to read on to other pages that make a block a list of them
 _READ_TIME = 60  # characters of a line estimating the reading time
 # "5 min read", "Lesezeit: 2 Minuten", "11 minut czytania", "Temps de lecture : 4 min".
 _MINUTES = r"\d+\s*(?:min|mins|minute|minutes|minuten|minut|minuty|minutos|minuti|minuut)\.?"
@@ -284,4 +296,31 @@ def reading_times(top: etree._Element, stats: dict[etree._Element, list]) -> lis
         if (counters := stats.get(el)) is not None
         and counters[ALL] <= _READ_TIME
         and _READING_TIME.match(" ".join("".join(el.itertext()).split()))
+    ]
+
+
+def reads_on(a: etree._Element) -> bool:
+    """Whether a link only says to read on ("weiter lesen", "Read more"), to another page."""
+    href = (a.get("href") or "").strip()
+    if not href or href.startswith(("#", "javascript:")):
+        return False
+    return _READ_ON.fullmatch(" ".join("".join(a.itertext()).split())) is not None
+
+
+def teaser_lists(top: etree._Element, keep: set[etree._Element]) -> list[etree._Element]:
+    """The outermost blocks under ``top``, outside ``keep`` (the content found and its
+    ancestors), holding ``TEASERS`` links or more that only say to read on: excerpts of
+    other pieces (a column of news beside a piece), each cut short before its link."""
+    counts: dict[etree._Element, int] = {}
+    for a in top.iter("a"):
+        if not reads_on(a):
+            continue
+        for ancestor in a.iterancestors():
+            if ancestor is top or ancestor in keep:
+                break
+            counts[ancestor] = counts.get(ancestor, 0) + 1
+    return [
+        el
+        for el, count in counts.items()
+        if count >= TEASERS and (el.getparent() is top or el.getparent() in keep)
     ]

@@ -32,6 +32,7 @@ from webtap.convert._labels import (
     cards,
     labelled_sections,
     reading_times,
+    teaser_articles,
     teaser_lists,
 )
 from webtap.convert._product import Described, describing, within
@@ -721,6 +722,7 @@ def _prune(
             *labelled_sections(top, stats, gone),
             *captions(top, stats, gone),
             *reading_times(top, stats),
+            *teaser_articles(top, page.heading, stats),
         ]
         doomed.extend(el for el in labelled if not _most(el, stats, content_good))
         doomed.extend(share_links(top))

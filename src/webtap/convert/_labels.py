@@ -16,7 +16,7 @@ from webtap.convert._writer import HEADINGS
 
 __all__ = [
     "TEASERS", "announced", "captions", "cards", "labelled_sections", "reading_times", "reads_on",
-    "teaser_lists",
+    "teaser_articles", "teaser_lists",
 ]  # fmt: skip
 
 _CARD = 300  # characters of a link card set inside the content ("Related: ...")
@@ -324,3 +324,23 @@ def teaser_lists(top: etree._Element, keep: set[etree._Element]) -> list[etree._
         for el, count in counts.items()
         if count >= TEASERS and (el.getparent() is top or el.getparent() in keep)
     ]
+
+
+def teaser_articles(
+    top: etree._Element, heading: etree._Element | None, stats: dict[etree._Element, list]
+) -> list[etree._Element]:
+    """The ``<article>`` elements under ``top`` beside the one holding the page's title
+    heading that are mostly links: other pieces' teasers (a tile wrapped in its link), set
+    in the piece's column around it (HTML5: each article stands on its own)."""
+    own = None if heading is None else next(heading.iterancestors("article"), None)
+    if own is None or top not in own.iterancestors():
+        return []
+    around = {own, *own.iterancestors()}
+    found = []
+    for el in top.iter("article"):
+        if el in around or own in el.iterancestors():
+            continue
+        counters = stats.get(el)
+        if counters is not None and _linked(el, counters) * 2 >= counters[ALL]:
+            found.append(el)
+    return found

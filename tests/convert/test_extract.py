@@ -170,6 +170,125 @@ def test_images_captions_share_bars_comments_and_newsletters_are_left_out() -> N
         assert gone not in text
 
 
+def test_a_pictures_caption_known_by_its_credit_goes_with_the_picture() -> None:
+    # Captions with no figcaption nor a caption's name: in the picture's box (a <span>
+    # unwrapped into it), or the block right after it; the box goes whole.
+    html = page(
+        f"{menu()}<article><h1>Headline</h1>{paragraphs('Body', 2)}"
+        '<p><span class="rte-image"><img src="/a.jpg"><span class="caption">The stoat in '
+        "winter. (jroe / iStock.com)</span></span></p>"
+        f"{paragraphs('More', 2)}"
+        '<div class="pic"><img src="/b.jpg"><div class="cont"><div>The island from the sea.'
+        "</div><div>Photograph by Sam Poe</div></div></div>"
+        '<a href="/c.jpg"><img src="/c.jpg"></a><p></p><p><em>© Press Office | Jo Doe</em></p>'
+        f"{paragraphs('Last', 2)}"
+        "</article>"
+    )
+    text = main(html).markdown
+    assert "Body 1." in text and "More 1." in text and "Last 1." in text
+    for gone in ("iStock", "stoat", "island from the sea", "Sam Poe", "Press Office"):
+        assert gone not in text
+
+
+def test_a_link_card_between_paragraphs_goes_on_a_page_of_sections_too() -> None:
+    # The best block holds too little of the page's prose: the content is the page's <main>
+    # without boilerplate; a "Lesen Sie auch" card amid the prose is still a teaser.
+    card = (
+        '<div class="embed-article"><h4>Lesen Sie auch</h4><ul><li><a href="/a">Darf ich '
+        'umpflanzen?</a></li><li><a href="/b">Ist sie giftig?</a></li></ul></div>'
+    )
+    html = page(
+        f"{menu()}<main><h1>Headline</h1>"
+        f"<section>{paragraphs('Body', 2)}{card}{paragraphs('More', 3)}"
+        '<div><a href="/series">More from the series</a><p>Price $79.99</p></div></section>'
+        f"</main><div>{paragraphs('Else', 4)}</div>"
+    )
+    text = main(html).markdown
+    assert "Body 1." in text and "More 2." in text
+    assert "Lesen Sie auch" not in text and "giftig" not in text
+    assert "Price $79.99" in text  # a card that is no teaser amid prose: an offer, say
+
+
+def test_links_to_the_pages_own_comments_leave_the_content() -> None:
+    # A count of the page's comments, a "join the discussion" link named for its comments:
+    # controls, not what the page says. A listing's counts, each story's, stay.
+    html = page(
+        f"{menu()}<article><h1>Headline</h1>"
+        '<div class="meta"><a href="https://example.org/story#comments">Your reactions (11)'
+        '</a> <a class="label--comment" href="#interactions">Join the discussion</a></div>'
+        f"{paragraphs('Body', 4)}"
+        '<p>Earlier: <a href="/older">the older story</a> and <a href="/older#comment-4">one '
+        "reply to it</a>.</p></article>"
+    )
+    text = main(html).markdown
+    assert "Body 3." in text and "the older story" in text and "one reply to it" in text
+    assert "reactions" not in text and "discussion" not in text
+    listing = page(
+        f"{menu()}<main>"
+        + "".join(
+            f'<div class="story"><h2><a href="/s{i}">Story {i}</a></h2><p>Story {i}. {PROSE}'
+            f'</p><a href="/s{i}#comments">{i} comments</a></div>'
+            for i in range(4)
+        )
+        + "</main>"
+    )
+    assert "3 comments" in main(listing).markdown
+
+
+def test_a_reading_time_estimate_leaves_the_content() -> None:
+    html = page(
+        f'{menu()}<article><div class="reading"><p>11 minut czytania</p></div>'
+        "<h1>Headline</h1><p>Nov. 20, 2019 · 3 min read</p>"
+        f"<ul><li>Lesezeit: 2 Minuten</li></ul>{paragraphs('Body', 4)}"
+        "<p>The walk takes 5 minutes.</p></article>"
+    )
+    text = main(html).markdown
+    assert "Body 3." in text and "The walk takes 5 minutes." in text
+    assert "3 min read" in text  # in the date line: the line is the piece's
+    assert "czytania" not in text and "Lesezeit" not in text
+
+
+def test_a_column_of_excerpts_beside_a_piece_is_neither_its_thread_nor_its_content() -> None:
+    # Two dated columns side by side, the piece's and one of news excerpts each cut short
+    # before its "weiter lesen": no thread of two posts, and the excerpts leave the page.
+    teasers = "".join(
+        f"<div><div>0{i}.10.2016</div> <div>Story {i}</div><div>Story {i}. The council met "
+        "on Monday to discuss the fares of the ferry, which had grown by half since...</div>"
+        f'<a href="/news/{i}">weiter lesen</a></div>'
+        for i in range(1, 9)
+    )
+    html = page(
+        f"{menu()}<div><div><div>22.05.2014</div> <div><div>{paragraphs('Body', 4)}</div></div>"
+        f"</div><div>{teasers}</div></div>"
+    )
+    text = main(html).markdown
+    assert "Body 2." in text
+    assert "Story 3" not in text and "weiter lesen" not in text
+
+
+def test_a_blogs_front_page_keeps_its_excerpts() -> None:
+    teasers = "".join(
+        f'<div class="post"><h2><a href="/p/{i}">Post {i}</a></h2><p>May {i}, 2024</p>'
+        f'<p>Post {i}. {PROSE}</p><a href="/p/{i}">Read more</a></div>'
+        for i in range(1, 7)
+    )
+    text = main(page(f"{menu()}<main>{teasers}</main>")).markdown
+    assert all(f"Post {i}." in text for i in range(1, 7))
+
+
+def test_a_credit_away_from_a_picture_and_a_sentence_by_one_stay() -> None:
+    html = page(
+        f"{menu()}<article><h1>Headline</h1>{paragraphs('Body', 2)}"
+        "<p>Image: the container image the service runs, from the registry.</p>"
+        '<p><img src="/chart.png"></p><p>Prices rose by a third over the year, the chart '
+        "shows.</p>"
+        f"{paragraphs('More', 2)}"
+        "</article>"
+    )
+    text = main(html).markdown
+    assert "Image: the container image" in text and "Prices rose" in text
+
+
 @pytest.mark.parametrize(
     "boilerplate",
     [

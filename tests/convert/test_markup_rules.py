@@ -173,6 +173,65 @@ def test_related_card_between_paragraphs_leaves_the_content() -> None:
     assert "timetables of the harbour" in md  # a sentence that starts "Read more" stays
 
 
+def test_a_label_in_a_paragraph_of_its_own_takes_the_link_after_it_along() -> None:
+    # "Also read:" set apart, its story's link in the next block: a card in two pieces,
+    # in the piece's first half too (Finnish "Lue myös:" among the languages).
+    html = (
+        "<html><body><article><h1>Ferry</h1>"
+        + f"<p>{STORY[0]}</p>"
+        + "<p><strong>Lue myös:</strong></p><div><a href='/more'>Lighthouse keepers</a></div>"
+        + f"<p>{STORY[1]}</p>"
+        + "<p><b>Related:</b></p><p>The harbour board met on Monday and kept the fares.</p>"
+        + "".join(f"<p>{p}</p>" for p in STORY[2:])
+        + "</article></body></html>"
+    )
+    md = main(html)
+    assert all(p in md for p in STORY)
+    assert "Lue myös" not in md and "Lighthouse keepers" not in md
+    assert "kept the fares" in md  # prose after a label is no card
+
+
+def test_teaser_articles_around_the_titled_article_leave_the_content() -> None:
+    # The piece's column holds other stories' tiles, each an <article> wrapped in its link,
+    # before and after the <article> holding the title heading.
+    tile = (
+        "<article class='tile'><a href='/n{0}'><span>Storm warning for the coast number {0}"
+        "</span> <span>New</span></a></article>"
+    )
+    tiles = "".join(tile.format(i) for i in range(20))
+    body = "".join(f"<div class='text'><p>{p}</p></div>" for p in STORY)
+    html = (
+        f"<html><head><title>Ferry timetable</title></head><body>{MENU}<section>{tiles}<div>"
+        f"<article><h1>Ferry timetable</h1>{body}</article>"
+        f"</div>{tiles}</section></body></html>"
+    )
+    md = main(html)
+    assert md.startswith("# Ferry") and all(p in md for p in STORY)
+    assert "Storm warning" not in md
+
+
+def test_articles_of_a_listing_or_a_thread_stay() -> None:
+    # No title heading in an <article> of its own: a listing's items, however linked.
+    tiles = "".join(
+        f"<article><h2><a href='/p{i}'>Menu for week {i}, with the shopping list</a></h2>"
+        f"<p>{STORY[i % 4]}</p></article>"
+        for i in range(6)
+    )
+    md = main(
+        "<html><head><title>Weekly menus</title></head>"
+        f"<body>{MENU}<main><h1>Weekly menus</h1>{tiles}</main></body></html>"
+    )
+    assert "Menu for week 5" in md
+    # Replies beside the first post: articles of prose, not links.
+    posts = "".join(f"<article><p>Reply {i}. {STORY[i % 4]}</p></article>" for i in range(4))
+    md = main(
+        "<html><head><title>Ferry timetable</title></head>"
+        f"<body>{MENU}<div><article><h1>Ferry timetable</h1>{TEXT}</article>{posts}</div>"
+        "</body></html>"
+    )
+    assert "Reply 3." in md
+
+
 def test_more_to_explore_after_the_article_leaves_it() -> None:
     teasers = "".join(
         f"<div><h4><a href='/p{i}'>Menu for week {i}</a></h4></div>" for i in range(4)

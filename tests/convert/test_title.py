@@ -170,3 +170,49 @@ def test_an_authors_box_and_a_comment_count_are_no_byline() -> None:
     )
     assert doc.markdown.startswith("# Budget cut for roads and parks\n\nBy Jane Roe\n\nPoint 0.")
     assert "About Jane Roe" not in doc.markdown
+
+
+def test_the_lead_pictures_caption_and_credit_are_no_opening() -> None:
+    # The picture is left out of the content: its caption and credit (named "author" in a
+    # picture's box, a figcaption, schema.org's image) go with it; the byline stays.
+    doc = main(
+        "<h1>Budget cut for roads and parks</h1>"
+        '<div class="byline"><img class="avatar" src="/jane.jpg"> By Jane Roe</div>'
+        '<div class="lead-img"><img src="/park.jpg"><div class="img-author">Photograph by '
+        "Sam Poe</div></div>"
+        '<div itemprop="image" itemscope><img src="/road.jpg"><figcaption>A road in the park'
+        "</figcaption></div>"
+        '<figure><img src="/map.jpg"><figcaption>The roads, mapped</figcaption></figure>'
+        f"<div>{BODY}</div>"
+    )
+    assert doc.markdown.startswith("# Budget cut for roads and parks\n\nBy Jane Roe\n\nPoint 0.")
+    for caption in ("Photograph by", "A road in the park", "mapped"):
+        assert caption not in doc.markdown
+
+
+def test_a_standfirst_set_as_a_heading_comes_as_a_paragraph() -> None:
+    # A CMS sets the dek in an <h2> (in a wrapper named for it, its byline and share links
+    # beside): sentences, where a section's heading names a topic.
+    doc = main(
+        '<div class="banner"><h1>Budget cut for roads and parks</h1>'
+        '<div class="header-dek"><h2>The council trims a third from three services. Roads, parks '
+        "and libraries lose the most of it.</h2>"
+        '<div class="contributors">by <a href="/staff/jane">Jane Roe</a> '
+        '<a class="social-link" href="javascript:;">Share</a></div></div></div>'
+        f"<div>{BODY}</div>"
+    )
+    assert doc.markdown.startswith(
+        "# Budget cut for roads and parks\n\n"
+        "The council trims a third from three services. Roads, parks and libraries lose "
+        "the most of it.\n\n"
+        "by [Jane Roe](/staff/jane)\n\nPoint 0."
+    )
+    assert "Share" not in doc.markdown
+
+
+def test_a_section_heading_after_the_title_ends_the_opening() -> None:
+    doc = main(
+        "<h1>Budget cut for roads and parks</h1><h2>What the council decided</h2>"
+        f'<p class="byline">By Jane Roe</p><div>{BODY}</div>'
+    )
+    assert "By Jane Roe" not in doc.markdown.split("What the council decided")[0]

@@ -98,7 +98,7 @@ _ANNOUNCEMENTS = (
     "more stories", "more articles", "weitere beiträge", "verwandte beiträge",
     "ähnliche beiträge", "zum weiterlesen", "mehr zu ", "mehr von ", "viel gelesen",
     "teilen sie", "schlagworte", "schlagwörter", "kommentieren", "vos réactions",
-    "empfohlen", "entdecken sie",
+    "empfohlen", "entdecken sie", "lue myös", "lue seuraavaksi", "katso myös",
     "read next", "up next", "don't miss", "keep reading", "latest news", "top stories",
     "customers also", "customers who", "people also", "frequently bought", "bought together",
     "recently viewed", "similar items", "similar products", "more like this",
@@ -143,13 +143,19 @@ _BACK = re.compile(
     re.IGNORECASE,
 )
 _BACK_MAX = 40  # characters of such a link's text
+# The first word of an anchor that names a page's comment section.
+_COMMENT_ANCHORS = _COMMENT_WORDS | {"disqus", "responses", "discussion", "reactions"}
 _HEADINGS = frozenset(("h1", "h2", "h3", "h4", "h5", "h6"))
 
 
-def share_links(top: etree._Element) -> list[etree._Element]:
-    """The links under ``top`` that share the page or edit its source (`SHARE_LINK`), and
-    those that only lead back or print it (`_BACK`: the whole text of a link)."""
+def share_links(top: etree._Element, comments: bool = True) -> list[etree._Element]:
+    """The links under ``top`` that share the page or edit its source (`SHARE_LINK`), those
+    that only lead back or print it (`_BACK`: the whole text of a link), and, with
+    ``comments``, those that lead to the page's comments (`_to_comments`: "12 comments",
+    "Join the discussion"). Links to the comments of several pages are a listing's counts
+    beside its stories: only those within the page (``#comments``) go then."""
     found = []
+    counts: list[etree._Element] = []
     for a in top.iter("a"):
         href = a.get("href")
         if not href:
@@ -161,9 +167,34 @@ def share_links(top: etree._Element) -> list[etree._Element]:
             found.append(a)
             continue
         text = a.text if len(a) == 0 else "".join(a.itertext())  # (an icon beside it)
-        if text and len(text) <= _BACK_MAX and _BACK.fullmatch(text.strip()) and not _titled(a):
-            found.append(a)
+        if text and len(text) <= _BACK_MAX and not _titled(a):
+            if _BACK.fullmatch(text.strip()):
+                found.append(a)
+            elif comments and _to_comments(a, low):
+                counts.append(a)
+    if counts:
+        pages = {(a.get("href") or "").partition("#")[0] for a in counts} - {""}
+        found.extend(a for a in counts if len(pages) < 2 or a.get("href", "").startswith("#"))
     return found
+
+
+def _to_comments(a: etree._Element, href: str) -> bool:
+    """Whether a short link leads to the page's comment section: its target is the section
+    (``#comments``, ``#respond``, ``#disqus_thread``; not one comment's ``#comment-12``), or
+    it leads within the page and its own name says comments (``class="comment-count"``; a
+    commenter's name linked to a profile leads elsewhere)."""
+    fragment = href.partition("#")[2]
+    if not fragment:
+        return False
+    named = _WORD.findall(_CAMEL.sub(" ", fragment).lower().replace("_", " "))
+    if not named or any(word.isdigit() for word in named):
+        return False
+    if named[0] in _COMMENT_ANCHORS:
+        return True
+    names = a.get("class")
+    return (
+        href.startswith("#") and names is not None and not _COMMENT_WORDS.isdisjoint(_words(names))
+    )
 
 
 def _titled(a: etree._Element) -> bool:

@@ -26,7 +26,15 @@ from webtap.convert._boilerplate import (
     share_links,
 )
 from webtap.convert._html import drop
-from webtap.convert._labels import announced, cards, labelled_sections
+from webtap.convert._labels import (
+    announced,
+    captions,
+    cards,
+    labelled_sections,
+    reading_times,
+    teaser_articles,
+    teaser_lists,
+)
 from webtap.convert._product import Described, describing, within
 from webtap.convert._prose import (
     ALL,
@@ -408,12 +416,28 @@ def _broad(
         if el not in keep and (counters is None or counters[GOOD] * 2 <= page.good):
             doomed.append(el)  # a form wrapping the whole page (ASP.NET's) stays
     doomed.extend(_before_title(top, page.heading, keep, frozenset(chosen)))
-    doomed.extend(el for el in labelled_sections(top, stats, set(doomed)) if el not in keep)
+    gone = set(doomed)
+    doomed.extend(el for el in labelled_sections(top, stats, gone) if el not in keep)
+    # On a page of sections a card of links may be an offer or a shelf of its own: only
+    # one set between two paragraphs of prose is a teaser inside a piece.
+    doomed.extend(el for el in cards(top, stats, gone) if el not in keep and _amid_prose(el, stats))
+    doomed.extend(el for el in captions(top, stats, gone) if el not in keep)
+    doomed.extend(el for el in reading_times(top, stats) if el not in keep)
+    doomed.extend(teaser_lists(top, keep))
     doomed.extend(top.iter(*_PICTURE_TAGS))
     doomed.extend(share_links(top))
     if doomed:
         drop(body, doomed)
     return [top]
+
+
+def _amid_prose(el: etree._Element, stats: dict[etree._Element, list]) -> bool:
+    """Whether the blocks right before and after ``el`` are paragraphs of prose."""
+    for sibling in (el.getprevious(), el.getnext()):
+        counters = stats.get(sibling) if sibling is not None else None
+        if counters is None or counters[GOOD] < _PARAGRAPH:
+            return False
+    return True
 
 
 def _before_title(
@@ -696,6 +720,9 @@ def _prune(
             *announced(top, stats, gone),
             *cards(top, stats, gone),
             *labelled_sections(top, stats, gone),
+            *captions(top, stats, gone),
+            *reading_times(top, stats),
+            *teaser_articles(top, page.heading, stats),
         ]
         doomed.extend(el for el in labelled if not _most(el, stats, content_good))
         doomed.extend(share_links(top))

@@ -1,22 +1,69 @@
 """Blocks inside the main content that say they are not it: related links set among its
 paragraphs or after it, announced by a label ("Related", "Also read:", "Leia também",
-"More to explore", ...). `webtap.convert._extract` removes them with the rest of the
-boilerplate inside the content."""
+"More to explore", ...), and a picture's caption known by its credit ("Foto: dpa").
+`webtap.convert._extract` removes them with the rest of the boilerplate inside the
+content."""
 
 from __future__ import annotations
+
+import re
 
 from lxml import etree
 
 from webtap.convert._boilerplate import LABEL, announces
-from webtap.convert._prose import ALL, LINK, LINKS
+from webtap.convert._prose import ALL, LINK, LINKS, OWN
 from webtap.convert._writer import HEADINGS
 
-__all__ = ["announced", "cards", "labelled_sections"]
+__all__ = [
+    "TEASERS", "announced", "captions", "cards", "labelled_sections", "reading_times", "reads_on",
+    "teaser_articles", "teaser_lists",
+]  # fmt: skip
 
 _CARD = 300  # characters of a link card set inside the content ("Related: ...")
 _CARD_TAGS = ("div", "aside", "section", "figure", "li", "p")
 _LABEL_ENDS = frozenset(":»|-–—>")  # what ends a label set apart ("Also read:")
 _HEADING_PATH = etree.XPath(".//h2|.//h3|.//h4|.//h5|.//h6")
+# A link that only says to read the rest, in the languages pages are written in.
+_READ_ON = re.compile(
+    r"\W*(?:read more|read on|continue reading|keep reading|more|weiter ?lesen|mehr lesen|mehr"
+    r"|weiter|zum artikel|leia mais|continue lendo|lire la suite|lire plus|la suite|leer más"
+    r"|seguir leyendo|sigue leyendo|leggi tutto|continua a leggere|czytaj dalej|czytaj więcej"
+    r"|lees meer|verder lezen|lue lisää)\W*",
+    re.IGNORECASE,
+)
+TEASERS = 3  # links that only say to read on to other pages that make a block a list of them
+_READ_TIME = 60  # characters of a line estimating the reading time
+# "5 min read", "Lesezeit: 2 Minuten", "11 minut czytania", "Temps de lecture : 4 min".
+_MINUTES = r"\d+\s*(?:min|mins|minute|minutes|minuten|minut|minuty|minutos|minuti|minuut)\.?"
+_READ = (
+    r"(?:estimated\s+)?(?:reading|read)\s+time|lesezeit|lesedauer|temps\s+de\s+lecture"
+    r"|tiempo\s+de\s+lectura|tempo\s+de\s+leitura|tempo\s+di\s+lettura|czas\s+czytania|leestijd"
+)
+_READING_TIME = re.compile(
+    rf"^\W{{0,3}}(?:(?:{_READ})\s*:?\s*(?:ca\.?\s*|about\s+)?{_MINUTES}"
+    rf"|(?:ca\.?\s*)?{_MINUTES}\s*(?:read|reading|reading\s+time|lesezeit|lesen|czytania"
+    r"|de\s+lecture|de\s+lectura|de\s+leitura|di\s+lettura|leestijd))\W{0,3}$",
+    re.IGNORECASE,
+)
+_CAPTION = 250  # characters of a picture's caption with its credit
+_BOX = 300  # characters of a picture's box: the picture, its caption and its credit
+_PICTURES = ("img", "picture")
+# How pages credit a picture, in the languages they are written in: a label before the
+# credit ("Foto: dpa", "Photograph by Jane Roe", "© Reuters") or one closing a caption
+# ("The mayor at the pier. Photo: AFP", "(Jane Roe / iStock.com)"). A label alone says
+# little (a docs page's "Image:" field): the credit must stand by a picture.
+_CREDIT_WORDS = (
+    "photo|photos|photograph|photography|foto|fotos|fotografie|fotografía|bild|bilder|abbildung"
+    "|image|images|imagen|credit|credits|crédit|crédits|kuva|zdjęcie"
+)
+_CREDIT = re.compile(
+    rf"^[\W_]{{0,3}}(?:©|\(c\)|copyright\b|fot\.|(?:{_CREDIT_WORDS})(?:\s+(?:photos?|credit))?\s*:"
+    r"|(?:photo|photos|photograph|photographed|foto|fotos|bild|bilder|image)\s+(?:by|von|de|di|par)\b)"
+    rf"|(?:©|\b(?:{_CREDIT_WORDS}|fot\.?)\s*:)\s*[^!?:]{{1,60}}$"
+    r"|\((?:[^()]{1,40}/\s*)?(?:istock|getty|shutterstock|dpa|afp|reuters|imago|picture.alliance"
+    r"|adobe.?stock|unsplash|pixabay|fotolia|depositphotos|epa|keystone)\b[^()]{0,30}\)[\W_]{0,3}$",
+    re.IGNORECASE,
+)
 
 
 def cards(
@@ -28,23 +75,35 @@ def cards(
     found = []
     for el in top.iterdescendants(_CARD_TAGS):
         counters = stats.get(el)
+        if counters is None or el in gone or counters[ALL] > _CARD or not announces(el):
+            continue
+        if counters[LINKS]:
+            if counters[LINK] * 4 >= counters[ALL] and (el.tag != "p" or _label_apart(el)):
+                found.append(el)
+            continue
+        # The label in a block of its own ("<p><b>Also read:</b></p>"), the link after it.
+        after = el.getnext()
+        linked = stats.get(after) if after is not None else None
         if (
-            counters is not None
-            and counters[LINKS]
-            and counters[ALL] <= _CARD
-            and counters[LINK] * 4 >= counters[ALL]
-            and el not in gone
-            and announces(el)
-            and (el.tag != "p" or _label_apart(el))
+            counters[ALL] <= LABEL
+            and _label_apart(el, whole=True)
+            and linked is not None
+            and after not in gone
+            and 0 < linked[ALL] <= _CARD
+            and linked[LINK] == linked[ALL]
         ):
-            found.append(el)
+            found.extend((el, after))
     return found
 
 
-def _label_apart(paragraph: etree._Element) -> bool:
+def _label_apart(paragraph: etree._Element, whole: bool = False) -> bool:
     """Whether a paragraph's opening label stands apart from a sentence: set in a tag of its
     own (``<b>Related</b>``, a "Read more" button) or closed by a colon or a mark ("Also
-    read: <a>"); "Read more about <a>...</a>" is a sentence."""
+    read: <a>"); "Read more about <a>...</a>" is a sentence. With ``whole``, the label is
+    all the paragraph says ("Also read:", "Related")."""
+    if whole:
+        text = " ".join("".join(paragraph.itertext()).split())
+        return bool(text) and (text[-1] in _LABEL_ENDS or text.count(" ") < 3)
     text = (paragraph.text or "").strip()
     return not text or text[-1] in _LABEL_ENDS
 
@@ -155,3 +214,133 @@ def _before(top: etree._Element, target: etree._Element) -> int:
         if el not in ancestors:
             count += len(el.tail or "")
     return count
+
+
+def captions(
+    top: etree._Element, stats: dict[etree._Element, list], gone: set[etree._Element]
+) -> list[etree._Element]:
+    """Pictures' captions and credits inside the content: a short block of its own text
+    (``_CAPTION`` characters, no nested block) that credits a picture (`_CREDIT`) and
+    stands by one, in the picture's box or right after it. The box goes whole (the caption
+    beside the credit): the picture is left out of the content, and what is said of it
+    goes with it."""
+    found: list[etree._Element] = []
+    for el in top.iterdescendants():
+        counters = stats.get(el)
+        if (
+            counters is None
+            or counters[ALL] > _CAPTION
+            or counters[OWN] < counters[ALL]
+            or el in gone
+            or (found and found[-1] in el.iterancestors())
+            or not _CREDIT.search(" ".join("".join(el.itertext()).split()))
+        ):
+            continue
+        box = _box(el, top, stats)
+        if box is not None:
+            found.append(box)
+        elif _after_picture(el, top, stats):
+            found.append(el)
+    return found
+
+
+def _box(
+    el: etree._Element, top: etree._Element, stats: dict[etree._Element, list]
+) -> etree._Element | None:
+    """The largest block holding ``el`` and a picture with no more than ``_BOX`` characters
+    and no heading: the picture's box."""
+    box = None
+    a: etree._Element | None = el
+    while a is not None and a is not top:
+        counters = stats.get(a)
+        if counters is None or counters[ALL] > _BOX or next(a.iter(*HEADINGS), None) is not None:
+            break
+        if next(a.iter(*_PICTURES), None) is not None:
+            box = a
+        a = a.getparent()
+    return box
+
+
+def _after_picture(
+    el: etree._Element, top: etree._Element, stats: dict[etree._Element, list]
+) -> bool:
+    """Whether the first thing before ``el`` that shows anything is a picture without
+    text (in its parent, or before a short parent that ``el`` opens)."""
+    node = el
+    while node is not top:
+        for before in node.itersiblings(preceding=True):
+            if (before.tail or "").strip():
+                return False
+            if not isinstance(before.tag, str):
+                continue
+            if "".join(before.itertext()).strip():
+                return False
+            if before.tag in _PICTURES or next(before.iter(*_PICTURES), None) is not None:
+                return True
+        parent = node.getparent()
+        counters = stats.get(parent) if parent is not None else None
+        if parent is None or (parent.text or "").strip() or counters is None:
+            return False
+        if counters[ALL] > _BOX:
+            return False
+        node = parent
+    return False
+
+
+def reading_times(top: etree._Element, stats: dict[etree._Element, list]) -> list[etree._Element]:
+    """Blocks under ``top`` that only estimate the time the piece takes to read ("5 min
+    read", "Lesezeit: 2 Minuten"): what the page says of its length, not what it says."""
+    return [
+        el
+        for el in top.iterdescendants()
+        if (counters := stats.get(el)) is not None
+        and counters[ALL] <= _READ_TIME
+        and _READING_TIME.match(" ".join("".join(el.itertext()).split()))
+    ]
+
+
+def reads_on(a: etree._Element) -> bool:
+    """Whether a link only says to read on ("weiter lesen", "Read more"), to another page."""
+    href = (a.get("href") or "").strip()
+    if not href or href.startswith(("#", "javascript:")):
+        return False
+    return _READ_ON.fullmatch(" ".join("".join(a.itertext()).split())) is not None
+
+
+def teaser_lists(top: etree._Element, keep: set[etree._Element]) -> list[etree._Element]:
+    """The outermost blocks under ``top``, outside ``keep`` (the content found and its
+    ancestors), holding ``TEASERS`` links or more that only say to read on: excerpts of
+    other pieces (a column of news beside a piece), each cut short before its link."""
+    counts: dict[etree._Element, int] = {}
+    for a in top.iter("a"):
+        if not reads_on(a):
+            continue
+        for ancestor in a.iterancestors():
+            if ancestor is top or ancestor in keep:
+                break
+            counts[ancestor] = counts.get(ancestor, 0) + 1
+    return [
+        el
+        for el, count in counts.items()
+        if count >= TEASERS and (el.getparent() is top or el.getparent() in keep)
+    ]
+
+
+def teaser_articles(
+    top: etree._Element, heading: etree._Element | None, stats: dict[etree._Element, list]
+) -> list[etree._Element]:
+    """The ``<article>`` elements under ``top`` beside the one holding the page's title
+    heading that are mostly links: other pieces' teasers (a tile wrapped in its link), set
+    in the piece's column around it (HTML5: each article stands on its own)."""
+    own = None if heading is None else next(heading.iterancestors("article"), None)
+    if own is None or top not in own.iterancestors():
+        return []
+    around = {own, *own.iterancestors()}
+    found = []
+    for el in top.iter("article"):
+        if el in around or own in el.iterancestors():
+            continue
+        counters = stats.get(el)
+        if counters is not None and _linked(el, counters) * 2 >= counters[ALL]:
+            found.append(el)
+    return found

@@ -1,44 +1,56 @@
 """What stands between a page's title heading and its body when it belongs to the piece.
 
-Under a title a reader meets the standfirst (dek), the byline, the date line and the lead
-picture's caption before the body's first paragraph. Sites mark them by convention: class
-words (``standfirst``, ``dek``, ``subtitle``, ``lede``, ``byline``, ``author``,
-``dateline``, ...), ``<time>``, ``<figcaption>``, ``rel="author"``, schema.org's
-``itemprop="author"``/``"datePublished"``/``"description"``. The content's pruning drops
-most of them (an author box, a caption, a post's meta line are boilerplate elsewhere on a
-page), so `opening` copies them from the page as it was, before the content is taken out:
-only short marked blocks, read in order from the heading up to the body's first prose,
-never navigation or a share bar.
+Under a title a reader meets the standfirst (dek), the byline and the date line before the
+body's first paragraph. Sites mark them by convention: class words (``standfirst``, ``dek``,
+``subtitle``, ``lede``, ``byline``, ``author``, ``dateline``, ...), ``<time>``,
+``rel="author"``, schema.org's ``itemprop="author"``/``"datePublished"``/``"description"``;
+a CMS may set the standfirst as a heading of sentences. The content's pruning drops most of
+them (an author box, a post's meta line are boilerplate elsewhere on a page), so `opening`
+copies them from the page as it was, before the content is taken out: only short marked
+blocks, read in order from the heading up to the body's first prose, never navigation, a
+share bar, or a picture with its caption and credit (the picture is left out of the
+content, and what is said of it goes with it).
 """
 
 from __future__ import annotations
 
 import copy
+import re
 from collections.abc import Iterator
 
 from lxml import etree
 
-from webtap.convert._boilerplate import name_words, share_links
+from webtap.convert._boilerplate import NOT, name_verdict, name_words, share_links
 from webtap.convert._html import drop
 from webtap.convert._prose import ALL, KIND, OWN, OWN_LINK
 
 __all__ = ["opening"]
 
-_TAGS = frozenset(("time", "figcaption", "address"))
+_TAGS = frozenset(("time", "address"))
 _ITEMPROPS = frozenset((
     "author", "creator", "datePublished", "dateCreated", "dateModified", "description",
     "alternativeHeadline",
 ))  # fmt: skip
 _LIST = """
     standfirst dek deck subtitle subheadline subhead subheading lede lead intro summary excerpt
-    byline author authors dateline date published pubdate posted timestamp caption
+    byline author authors dateline date published pubdate posted timestamp
 """
 _WORDS = frozenset(_LIST.split())
+# A picture's box, named so: the picture is left out of the content, and what is said of
+# it goes with it (a credit's ``photo-author`` is no byline). Not "caption", which names a
+# size of type too (a standfirst set in ``caption-s5``).
+_PICTURE_LIST = """
+    img image images photo photos picture pictures foto fotos bild bilder figure thumbnail
+    wpcaption gallery slideshow carousel bildunterschrift bilduntertitel bildtext
+    bildnachweis fotonachweis bildquelle
+"""
+_PICTURE_WORDS = frozenset(_PICTURE_LIST.split())
+_PICTURE_ITEMPROPS = frozenset(("image", "associatedMedia", "thumbnail", "photo"))
 _HEADINGS = frozenset(("h1", "h2", "h3", "h4", "h5", "h6"))
 # Never part of an opening however they are named: pictures, controls, navigation.
 _SKIPPED = frozenset((
-    "img", "picture", "svg", "video", "audio", "iframe", "button", "nav", "form", "aside",
-    "footer", "script", "style", "noscript", "template",
+    "img", "picture", "svg", "video", "audio", "iframe", "figure", "figcaption", "button",
+    "nav", "form", "aside", "footer", "script", "style", "noscript", "template",
 ))  # fmt: skip
 _INLINE = frozenset(("time", "span", "a", "b", "strong", "em", "i", "small", "cite", "abbr"))
 # What a link to a page's own comments section has after its "#".
@@ -48,6 +60,8 @@ _MAX_PART = 400  # characters: a longer marked block is no standfirst but the bo
 _MAX_LINE = 200  # a container this short holding a marked part is a meta line, taken whole
 _MAX_OPENING = 1200  # characters read past the heading before giving up on the body's start
 _PARAGRAPH = 25  # characters of its own prose that make a block the body's first paragraph
+_DEK = 80  # characters of sentences that make a heading after the title its standfirst
+_SENTENCE_END = re.compile(r"\w[.!?…][\"'”’»)]*(?:\s|$)")
 
 
 def opening(
@@ -84,7 +98,7 @@ def _read(
     """The marked blocks in ``el``, and whether the body starts in it (reading stops)."""
     if el in until:
         return [], True
-    if not isinstance(el.tag, str) or el.tag in _SKIPPED:
+    if not isinstance(el.tag, str) or el.tag in _SKIPPED or _pictured(el):
         return [], False
     size = _size(el, stats)
     if not size:
@@ -96,6 +110,8 @@ def _read(
             return [], False  # an author's box, a teaser, a list of cards: no byline
         return [el], False
     if el.tag in _HEADINGS:
+        if size <= _MAX_PART and _dek(el):
+            return [el], False  # a standfirst a CMS sets as a heading
         # A second heading starts a section; the title's echo does not.
         return [], size > _MAX_PART or _text(el) != title
     counters = stats.get(el)
@@ -107,7 +123,7 @@ def _read(
         size <= _MAX_LINE
         and not _headed(el)
         and _links(el) <= _MAX_LINKS
-        and not share_links(el)
+        and not share_links(el, comments=False)
         and any(_marked(d) for d in el.iterdescendants())
     ):
         return [el], False  # a meta line: "By Jane Doe | 20 November 2019"
@@ -123,13 +139,24 @@ def _read(
 
 
 def _marked(el: etree._Element) -> bool:
-    """Whether markup says ``el`` is a standfirst, a byline, a date or a caption."""
+    """Whether markup says ``el`` is a standfirst, a byline or a date."""
     if not isinstance(el.tag, str):
+        return False
+    if _pictured(el):
         return False
     if el.tag in _TAGS or el.get("rel") == "author" or el.get("itemprop") in _ITEMPROPS:
         return True
     names = el.get("class")
     return names is not None and not _WORDS.isdisjoint(name_words(names))
+
+
+def _pictured(el: etree._Element) -> bool:
+    """Whether markup says ``el`` is a picture's box, caption or credit: a schema.org
+    image (``itemprop="image"``, an ``ImageObject``) or a class naming one."""
+    if el.get("itemprop") in _PICTURE_ITEMPROPS or "ImageObject" in (el.get("itemtype") or ""):
+        return True
+    names = el.get("class")
+    return names is not None and not _PICTURE_WORDS.isdisjoint(name_words(names))
 
 
 def _copy(el: etree._Element, stats: dict) -> etree._Element:
@@ -148,6 +175,8 @@ def _copy(el: etree._Element, stats: dict) -> etree._Element:
         return paragraph
     if made.tag in _INLINE or made.tag in _HEADINGS or made.tag in _TAGS:
         made.tag = "p"  # a standfirst marked up as a heading is not a section's heading
+    for heading in made.iter(*_HEADINGS):
+        heading.tag = "p"
     return made
 
 
@@ -159,7 +188,9 @@ def _unwanted(el: etree._Element, stats: dict) -> bool:
     counters = stats.get(el)
     if el.tag in _SKIPPED:
         return True
-    return counters is not None and bool(counters[KIND]) and not _marked(el)
+    if counters is None:  # a link or a span the walk counts with its block: its own names
+        return name_verdict(el.get("class"), el.get("id")) != NOT and not _marked(el)
+    return bool(counters[KIND]) and not _marked(el)
 
 
 def _size(el: etree._Element, stats: dict) -> int:
@@ -169,7 +200,15 @@ def _size(el: etree._Element, stats: dict) -> int:
 
 
 def _headed(el: etree._Element) -> bool:
-    return next(el.iterdescendants(*_HEADINGS), None) is not None
+    """Whether ``el`` holds a heading other than a standfirst's (`_dek`)."""
+    return any(not _dek(h) for h in el.iterdescendants(*_HEADINGS))
+
+
+def _dek(heading: etree._Element) -> bool:
+    """Whether a heading is a standfirst set as one: sentences (``_DEK`` characters or
+    more, one ended), where a section's heading names a topic in a few words."""
+    text = _text(heading)
+    return len(text) >= _DEK and _SENTENCE_END.search(text) is not None
 
 
 def _repeated(el: etree._Element) -> bool:

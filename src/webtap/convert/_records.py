@@ -19,6 +19,7 @@ from lxml import etree
 
 from webtap.convert._boilerplate import BY_ID, CONSENT, MAYBE
 from webtap.convert._html import drop, head
+from webtap.convert._labels import TEASERS, reads_on
 from webtap.convert._prose import ALL, GOOD, KIND, LINK, PROSE, ProseCounts
 
 __all__ = ["OUTWEIGH", "Records", "find_records", "records_root", "records_win"]
@@ -78,6 +79,9 @@ def find_records(page: ProseCounts) -> Records | None:
             continue
         if len(members) < _MIN_RECORDS:
             continue
+        if any(_teasers(el) for el in members):
+            # A column of excerpts of other pieces beside a piece's column is no thread.
+            continue
         prose = sum(stats[el][PROSE] for el in members)
         if prose < _MIN_PROSE or (best is not None and prose <= best.prose):
             continue
@@ -128,6 +132,12 @@ def records_win(
     if not inside and article:
         return False
     return records.prose >= (OUTWEIGH if inside else _POINT) * prose
+
+
+def _teasers(record: etree._Element) -> bool:
+    """Whether a record holds ``TEASERS`` links or more that only say to read on ("weiter
+    lesen", "Read more") to other pages: a list of excerpts of other pieces, not a post."""
+    return sum(1 for a in record.iter("a") if reads_on(a)) >= TEASERS
 
 
 def records_root(records: Records, page: ProseCounts) -> etree._Element:

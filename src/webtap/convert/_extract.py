@@ -26,7 +26,7 @@ from webtap.convert._boilerplate import (
     share_links,
 )
 from webtap.convert._html import drop
-from webtap.convert._labels import announced, cards, labelled_sections
+from webtap.convert._labels import announced, cards, labelled_sections, trailing
 from webtap.convert._product import Described, describing, within
 from webtap.convert._prose import (
     ALL,
@@ -149,6 +149,7 @@ def extract_root(
         if el.tag in _RETAGGED:
             el.tag = "div"
         wrapper.append(el)
+    drop(wrapper, trailing(wrapper, found.page.heading))
     return prepend(wrapper, heading)
 
 

@@ -11,7 +11,7 @@ from webtap.convert._boilerplate import LABEL, announces
 from webtap.convert._prose import ALL, LINK, LINKS
 from webtap.convert._writer import HEADINGS
 
-__all__ = ["announced", "cards", "labelled_sections"]
+__all__ = ["announced", "cards", "labelled_sections", "trailing"]
 
 _CARD = 300  # characters of a link card set inside the content ("Related: ...")
 _CARD_TAGS = ("div", "aside", "section", "figure", "li", "p")
@@ -155,3 +155,60 @@ def _before(top: etree._Element, target: etree._Element) -> int:
         if el not in ancestors:
             count += len(el.tail or "")
     return count
+
+
+# Tags whose text belongs to the block around them (``clean`` has unwrapped span, font, ...).
+_INLINE = frozenset((
+    "a", "b", "strong", "em", "i", "code", "kbd", "samp", "tt", "sup", "sub", "q", "s", "del",
+    "strike", "br",
+))  # fmt: skip
+_TRAILING = 3  # headings removed from the content's end at most (a heading over a heading)
+
+
+def trailing(top: etree._Element, title: etree._Element | None) -> list[etree._Element]:
+    """The headings that end the content with nothing under them ("Related posts", "Share
+    this:", "The map to save:"): what they headed (a list of stories, a share bar, a map, a
+    video) was left out with the boilerplate or is shown by a script, so they head nothing.
+    Such a heading is short (``LABEL`` characters: a pull quote set as a heading is a
+    sentence of the text) and not a link (a teaser's title says where it leads); the page's
+    ``title`` heading stays whatever follows it. An author's line ending in a colon ("See
+    more photos:") is a sentence and stays, though the pictures it announces are gone."""
+    found: list[etree._Element] = []
+    gone: set[etree._Element] = set()
+    for _ in range(_TRAILING):
+        block = _ending(top, gone)
+        if block is None or block is top or block is title or block.tag not in HEADINGS:
+            break
+        text = len(" ".join("".join(block.itertext()).split()))
+        linked = sum(len(t.strip()) for a in block.iter("a") for t in a.itertext())
+        if text > LABEL or linked * 2 > text or any(a.tag == "a" for a in block.iterancestors()):
+            break
+        found.append(block)
+        gone.add(block)
+    return found
+
+
+def _ending(top: etree._Element, gone: set[etree._Element]) -> etree._Element | None:
+    """The block whose text ends ``top`` (its last words' nearest ancestor that is no inline
+    tag), ``gone`` left aside; None when ``top`` holds no text."""
+    el = top
+    while True:
+        last = None
+        for child in reversed(el):
+            if (child.tail or "").strip():
+                break  # text after the child: ``el``'s own text ends it
+            if isinstance(child.tag, str) and child not in gone and _text(child):
+                last = child
+                break
+        if last is None:
+            break
+        el = last
+    if el is top and not _text(top):
+        return None
+    while el is not top and el.tag in _INLINE:
+        el = el.getparent()
+    return el
+
+
+def _text(el: etree._Element) -> bool:
+    return any(text.strip() for text in el.itertext())

@@ -1,0 +1,51 @@
+"""What main content keeps after the article's body: headings left with nothing under them,
+post footers, share bars and teaser lists. Small hand-written pages."""
+
+from __future__ import annotations
+
+import pytest
+from tests.convert.pages import FERRY, main, page
+
+TEXT = "".join(f"<p>{p}</p>" for p in FERRY)
+
+
+# -- headings that end the content with nothing under them --------------------------------------
+
+
+def test_heading_ending_the_content_with_nothing_under_it_goes() -> None:
+    # The map, the share bar and the stories they headed were a script's to show.
+    html = page(
+        f"<article><h1>Ferry</h1>{TEXT}<h2>The map to save:</h2><iframe src='/map'></iframe>"
+        "<div class='teasers'><h3>More stories</h3></div></article>",
+        title="Ferry",
+    )
+    md = main(html).markdown
+    assert FERRY[-1] in md
+    assert "The map to save" not in md and "More stories" not in md
+    assert md.lstrip().startswith("# Ferry")
+
+
+QUOTE = "The crossing was calm, and the gulls followed us all the way to the pier."
+
+
+@pytest.mark.parametrize(
+    ("ending", "kept"),
+    [
+        ("<h2>Fares</h2><p>A single costs four pounds.</p>", "## Fares"),  # a section
+        (f"<h4>{QUOTE}</h4>", QUOTE),  # a pull quote set as a heading: a sentence
+        ("<h3><a href='/next'>The lighthouse</a></h3>", "The lighthouse"),  # a teaser's title
+        ("<a href='/next'><h3>The lighthouse</h3></a>", "The lighthouse"),
+    ],
+)
+def test_headings_that_head_or_say_something_stay(ending: str, kept: str) -> None:
+    html = page(f"<article><h1>Ferry</h1>{TEXT}{ending}</article>", title="Ferry")
+    assert kept in main(html).markdown
+
+
+def test_an_authors_line_announcing_what_the_page_dropped_stays() -> None:
+    # "See more photos:" over pictures main content leaves out: the author's sentence.
+    html = page(
+        f"<article><h1>Ferry</h1>{TEXT}<p>See more photos:</p><img src='/a.jpg'></article>",
+        title="Ferry",
+    )
+    assert "See more photos:" in main(html).markdown

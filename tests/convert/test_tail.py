@@ -49,3 +49,37 @@ def test_an_authors_line_announcing_what_the_page_dropped_stays() -> None:
         title="Ferry",
     )
     assert "See more photos:" in main(html).markdown
+
+
+# -- teasers under a label ------------------------------------------------------------------------
+
+EXCERPT = (
+    "The lighthouse keeper's cottage opens to visitors this summer, with a small museum of "
+    "charts and lamps and a café in the old boat shed"
+)
+
+
+def cards(count: int, label: str = "") -> str:
+    # A grid of teasers: each a linked title over an excerpt longer than the title.
+    items = "".join(
+        f"<div class='card'><h3><a href='/story{i}'>Story {i}</a></h3><p>Excerpt {i}. "
+        f"{EXCERPT}.</p><div>3 May</div></div>"
+        for i in range(count)
+    )
+    return f"<section><div class='divider'><h2>{label}</h2></div></section><div>{items}</div>"
+
+
+def test_teasers_with_excerpts_under_a_label_go() -> None:
+    html = page(f"<article><h1>Ferry</h1>{TEXT}{cards(3, 'More stories')}</article>", title="Ferry")
+    md = main(html).markdown
+    assert FERRY[-1] in md
+    assert "Excerpt 1." not in md and "Story 2" not in md and "More stories" not in md
+
+
+def test_sections_with_linked_headings_no_label_announces_stay() -> None:
+    html = page(
+        f"<article><h1>Ferry</h1>{TEXT}{cards(3, 'Chapters of the guide')}</article>",
+        title="Ferry",
+    )
+    md = main(html).markdown
+    assert "Excerpt 1." in md and "Story 2" in md

@@ -125,10 +125,41 @@ def _after_label(
 
 def _linked(el: etree._Element, counters: list) -> int:
     """Characters of ``el``'s text in links: link text, and the text of cards wrapped whole
-    in a link (a teaser's title and excerpt), which the walk does not count as link text."""
+    in a link (a teaser's title and excerpt), which the walk does not count as link text,
+    or of teasers whose linked title heads an excerpt (`_teasers`)."""
     if counters[LINK] * 2 >= counters[ALL]:
         return counters[LINK]
-    return sum(len(text.strip()) for a in el.iter("a") for text in a.itertext())
+    links = sum(len(text.strip()) for a in el.iter("a") for text in a.itertext())
+    return max(links, _teasers(el))
+
+
+def _teasers(el: etree._Element) -> int:
+    """Characters of the teaser cards in ``el``, when it holds two or more: each the largest
+    block holding one heading that links elsewhere (a story's title) and the excerpt, date
+    and byline under it."""
+    cards = []
+    for heading in _HEADING_PATH(el):
+        if not _links_away(heading):
+            continue
+        card = heading
+        parent = card.getparent()
+        while parent is not None and parent is not el and len(_HEADING_PATH(parent)) == 1:
+            card, parent = parent, parent.getparent()
+        cards.append(card)
+    if len(cards) < 2:
+        return 0
+    return sum(len(text.strip()) for card in cards for text in card.itertext())
+
+
+def _links_away(heading: etree._Element) -> bool:
+    """Whether a heading's text is a link: ``<h3><a>`` or ``<a><h3>``."""
+    text = "".join(heading.itertext()).strip()
+    if not text:
+        return False
+    linked = sum(len(t.strip()) for a in heading.iter("a") for t in a.itertext())
+    return linked * 2 >= len(" ".join(text.split())) or any(
+        a.tag == "a" for a in heading.iterancestors()
+    )
 
 
 def _starts(parent: etree._Element, child: etree._Element) -> bool:

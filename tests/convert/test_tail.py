@@ -83,3 +83,12 @@ def test_sections_with_linked_headings_no_label_announces_stay() -> None:
     )
     md = main(html).markdown
     assert "Excerpt 1." in md and "Story 2" in md
+
+
+@pytest.mark.parametrize(
+    "label", ["Articles liés", "Seguí leyendo", "Lee también", "Empfehlungen der Redaktion"]
+)
+def test_related_stories_labelled_in_other_languages_go(label: str) -> None:
+    html = page(f"<article><h1>Ferry</h1>{TEXT}{cards(3, label)}</article>", title="Ferry")
+    md = main(html).markdown
+    assert FERRY[-1] in md and "Excerpt 1." not in md and label not in md

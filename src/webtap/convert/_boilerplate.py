@@ -104,6 +104,8 @@ _ANNOUNCEMENTS = (
     "recently viewed", "similar items", "similar products", "more like this",
     "complete the look", "shop the look", "others also", "inspired by your",
     "ideas based on your", "explore related", "sponsored products",
+    "articles liés", "empfehlungen der redaktion", "empfehlungen aus der redaktion",
+    "sigue leyendo", "seguí leyendo", "seguir leyendo", "lee también", "lea también",
 )  # fmt: skip
 # A word before a boilerplate word that says the element is not that (``no-sidebar``).
 _NEGATIONS = frozenset(("no", "not", "without", "has", "with", "hide", "show", "hidden"))

@@ -92,3 +92,38 @@ def test_related_stories_labelled_in_other_languages_go(label: str) -> None:
     html = page(f"<article><h1>Ferry</h1>{TEXT}{cards(3, label)}</article>", title="Ferry")
     md = main(html).markdown
     assert FERRY[-1] in md and "Excerpt 1." not in md and label not in md
+
+
+# -- a list alone is part of a text ---------------------------------------------------------------
+
+AGENDA = (
+    "<ol><li>Two or three short talks on the winter timetable (thirty minutes)</li>"
+    "<li>What the crossing costs, and why<ol>"
+    "<li>Three stories from the harbour: what worked, what did not, and what it cost us</li>"
+    "<li>Lessons from the stories, in small groups, with a report to the room afterwards</li>"
+    "<li>Next meeting: when, where, and who brings the coffee (thirty minutes)</li>"
+    "</ol></li></ol>"
+)
+
+
+def test_a_list_found_as_the_content_comes_with_its_heading_and_lead_in() -> None:
+    html = page(
+        "<div id='page'><article class='post'><h1>Ferry meeting</h1><div class='entry-content'>"
+        "<p><b>Host</b>: the harbour office, Quay Street 4</p><p><b>Chair</b>: Ann Lee</p>"
+        f"<h2>Agenda</h2>{AGENDA}</div>"
+        "<footer class='entry-meta'>Posted in <a href='/m'>Meetings</a>.</footer></article>"
+        f"<div class='widget'><p>{FERRY[0]}</p></div></div>",
+        title="Ferry meeting",
+    )
+    md = main(html).markdown
+    assert "Chair" in md and "## Agenda" in md and "who brings the coffee" in md
+    assert "Posted in" not in md and FERRY[0] not in md
+
+
+def test_a_list_whose_items_are_posts_is_not_widened() -> None:
+    # A blog's one post set as a list item: the item is the text, its list the layout.
+    post = f"<li class='post'><h2>Ferry</h2>{TEXT}</li>"
+    older = "<li class='nav'>Older posts: <a href='/p2'>the winter timetable</a></li>"
+    html = page(f"<ul class='posts'>{post}{older}</ul>", title="Ferry")
+    md = main(html).markdown
+    assert md.lstrip().startswith("## Ferry") and FERRY[-1] in md

@@ -237,6 +237,12 @@ def test_non_english_boilerplate_names(boilerplate: str) -> None:
         ("saiba-mais saiba-mais-theme3", True),  # Portuguese "learn more": related links
         ("video-playlist", True),
         ("c-marginalspalten-boxen", True),  # German for the margin column
+        # Left out of a printed copy: the site's chrome, by its own word.
+        ("no-print", True),
+        ("noprint", True),
+        ("hidden-print", True),
+        ("u-hidden-print", True),
+        ("d-print-none", True),
     ],
 )
 def test_class_words_match_as_whole_words(names: str, boilerplate: bool) -> None:

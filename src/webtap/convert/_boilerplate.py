@@ -57,7 +57,7 @@ _BOILERPLATE_LIST = """
     byline author authors autor autoren autorin auteur auteurs autore autori bio authorbox
     tags tagcloud taglist keywords
     postmeta postmetadata metainfo
-    menu navbar navigation nav toolbar skip print
+    menu navbar navigation nav toolbar skip print noprint
 """
 _BOILERPLATE_WORDS = frozenset(_BOILERPLATE_LIST.split()) | _COMMENT_WORDS | _CONSENT_WORDS
 # Class names that file a post under a topic (WordPress's ``category-social``, ``tag-ads``).
@@ -72,6 +72,7 @@ _BOILERPLATE_PHRASES = (
     ("article", "meta"), ("entry", "utility"), ("meta", "info"), ("content", "meta"),
     ("wp", "caption"), ("image", "source"), ("img", "metadata"), ("more", "from"),
     ("cross", "sell"), ("cross", "sells"), ("cross", "selling"), ("up", "sell"), ("up", "sells"),
+    ("no", "print"), ("not", "print"), ("hidden", "print"), ("hide", "print"),
 )  # fmt: skip
 _PHRASES = re.compile(
     r"\b(?:" + "|".join(" ".join(phrase) for phrase in _BOILERPLATE_PHRASES) + r")\b"

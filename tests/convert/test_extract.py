@@ -243,6 +243,10 @@ def test_non_english_boilerplate_names(boilerplate: str) -> None:
         ("hidden-print", True),
         ("u-hidden-print", True),
         ("d-print-none", True),
+        # A licence or copyright notice under the text.
+        ("license copyright", True),
+        ("field-name-field-lizenz", True),
+        ("article-header__copyright", True),
     ],
 )
 def test_class_words_match_as_whole_words(names: str, boilerplate: bool) -> None:

@@ -58,6 +58,7 @@ _BOILERPLATE_LIST = """
     tags tagcloud taglist keywords
     postmeta postmetadata metainfo
     menu navbar navigation nav toolbar skip print noprint
+    license licence lizenz licencja licencia licença copyright
 """
 _BOILERPLATE_WORDS = frozenset(_BOILERPLATE_LIST.split()) | _COMMENT_WORDS | _CONSENT_WORDS
 # Class names that file a post under a topic (WordPress's ``category-social``, ``tag-ads``).

@@ -106,3 +106,37 @@ def test_a_wrapper_named_like_boilerplate_around_the_best_block_stays() -> None:
     )
     text = main(html).markdown
     assert "Body 4." in text and "Aside 0." not in text
+
+
+FEED = "".join(
+    f"<li><a href='/feed{i}'>Feed story {i}</a><div>Feed {i}. {EXCERPT}, {EXCERPT}.</div></li>"
+    for i in range(4)
+)
+POST = (
+    "<p>The club's spring meeting moved to the boathouse, where the new dinghies are kept "
+    "until the lake is clear of ice; members may bring guests, and tea is served at four.</p>"
+    "<p>The committee will report on the repairs to the slipway, which cost less than feared, "
+    "and on the plan to lend boats to the school's sailing club on Wednesday afternoons.</p>"
+)
+
+
+def test_a_sidebar_whose_feed_outweighs_a_short_post_is_no_wrapper() -> None:
+    # The sidebar (named so and nothing else) holds most of the prose and the best block,
+    # but not the title: the region it says, not a wrapper of the content.
+    html = page(
+        f"<div id='header'><h1>Clean water</h1>{menu()}</div><div id='content'>"
+        f"<h2>Spring meeting</h2>{POST}</div><div id='sidebar'><ul>{FEED}</ul></div>",
+        title="Spring meeting | Clean water",
+    )
+    text = main(html).markdown
+    assert "boathouse" in text
+    assert "Feed 1." not in text
+
+
+def test_a_wrapper_named_sidebar_that_holds_the_title_stays() -> None:
+    html = page(
+        f"<header>{menu()}</header><div id='sidebar'><h1>Clean water</h1>"
+        f"{paragraphs('Body', 5)}</div>",
+        title=TITLE,
+    )
+    assert "Body 4." in main(html).markdown

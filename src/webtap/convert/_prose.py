@@ -17,7 +17,7 @@ from typing import NamedTuple
 
 from lxml import etree
 
-from webtap.convert._boilerplate import ALWAYS, CONSENT, MAYBE, NAMES, NOT, name_verdict
+from webtap.convert._boilerplate import ALWAYS, CONSENT, MAYBE, NAMES, NOT, name_verdict, name_words
 
 NESTED = 4  # an <article> in an <article>: a related post or a comment, unless it is the body
 
@@ -189,9 +189,15 @@ def walk(body: etree._Element, title: str = "") -> ProseCounts:
             frame[COMMAS] += tail.count(",") + tail.count("\uff0c")
     good = frame[GOOD] if frame else 0  # the last block closed is the body
     wrappers: list[tuple[etree._Element, int]] = []
-    boilerplate = _boilerplate(maybe, stats, good, _code(listings, maybe, stats), wrappers)
     heading = _title_heading(headings, title)
+    boilerplate = _boilerplate(maybe, stats, good, _code(listings, maybe, stats), wrappers)
     best, best_score = _best(candidates, set(boilerplate), heading)
+    if best is not None and wrappers:
+        regions = _regions(wrappers, best, heading, stats)
+        if regions:
+            boilerplate.extend(regions)
+            wrappers = [wrapper for wrapper in wrappers if wrapper[0] not in regions]
+            best, best_score = _best(candidates, set(boilerplate), heading)
     if best is not None and wrappers:
         boilerplate.extend(_inside(wrappers, best, stats))
     return ProseCounts(best, best_score, good, stats, [*boilerplate, *always], heading)
@@ -232,6 +238,33 @@ def _boilerplate(
             wrappers.append((el, counters[KIND]))
             counters[KIND] = NOT
         else:
+            found.append(el)
+    return found
+
+
+def _regions(
+    wrappers: list[tuple[etree._Element, int]],
+    best: etree._Element,
+    heading: etree._Element | None,
+    stats: dict[etree._Element, list],
+) -> list[etree._Element]:
+    """The elements kept as layout wrappers that are the region their name says: they hold
+    the best candidate but not the page's title heading, and their names are each one
+    boilerplate word and nothing else (``id="sidebar"``, where a wrapper's name says how it
+    lays the content out: ``l-sidebar-fixed``). A sidebar's feed widget may outweigh a short
+    post; the best candidate is then looked for outside it."""
+    if heading is None:
+        return []
+    found = []
+    for el, kind in wrappers:
+        names = [*(el.get("class") or "").split(), *(el.get("id") or "").split()]
+        if (
+            names
+            and el in best.iterancestors()
+            and el not in heading.iterancestors()
+            and all(len(name_words(name)) == 1 and name_verdict(name, None) for name in names)
+        ):
+            stats[el][KIND] = kind
             found.append(el)
     return found
 

@@ -127,3 +127,28 @@ def test_a_list_whose_items_are_posts_is_not_widened() -> None:
     html = page(f"<ul class='posts'>{post}{older}</ul>", title="Ferry")
     md = main(html).markdown
     assert md.lstrip().startswith("## Ferry") and FERRY[-1] in md
+
+
+def test_links_a_bold_label_announces_go() -> None:
+    # "<p><strong>Read also:</strong></p>": a heading in all but its tag.
+    links = "".join(
+        f"<p><a href='/s{i}'>Other story {i} about the harbour</a></p>" for i in range(4)
+    )
+    html = page(
+        f"<article><h1>Ferry</h1>{TEXT}<div class='more'><p>Filed under harbours.</p>"
+        f"<p><strong>Lesen Sie auch:</strong></p>{links}</div></article>",
+        title="Ferry",
+    )
+    md = main(html).markdown
+    assert FERRY[-1] in md
+    assert "Lesen Sie auch" not in md and "Other story 2" not in md
+
+
+def test_prose_under_a_bold_label_stays() -> None:
+    html = page(
+        f"<article><h1>Ferry</h1>{TEXT}<p><strong>Related:</strong></p>"
+        "<p>The island's second ferry, which runs only in summer, is covered by the same "
+        "ticket, and dogs travel free on both as long as they stay on a lead.</p></article>",
+        title="Ferry",
+    )
+    assert "second ferry" in main(html).markdown

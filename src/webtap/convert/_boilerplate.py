@@ -108,6 +108,7 @@ _ANNOUNCEMENTS = (
     "ideas based on your", "explore related", "sponsored products",
     "articles liés", "empfehlungen der redaktion", "empfehlungen aus der redaktion",
     "sigue leyendo", "seguí leyendo", "seguir leyendo", "lee también", "lea también",
+    "weitere meldungen", "weitere nachrichten", "mehr nachrichten", "mehr themen",
 )  # fmt: skip
 # A word before a boilerplate word that says the element is not that (``no-sidebar``).
 _NEGATIONS = frozenset(("no", "not", "without", "has", "with", "hide", "show", "hidden"))

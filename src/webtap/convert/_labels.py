@@ -17,6 +17,7 @@ _CARD = 300  # characters of a link card set inside the content ("Related: ...")
 _CARD_TAGS = ("div", "aside", "section", "figure", "li", "p")
 _LABEL_ENDS = frozenset(":»|-–—>")  # what ends a label set apart ("Also read:")
 _HEADING_PATH = etree.XPath(".//h2|.//h3|.//h4|.//h5|.//h6")
+_BOLD_PATH = etree.XPath(".//p[b or strong]")
 
 
 def cards(
@@ -80,7 +81,7 @@ def labelled_sections(
     largest block that starts with the heading; prose under such a heading (a review headed
     "Comments") stays. A label in a block of its own (a section's header, a divider) announces
     the link-dense blocks after it (`_after_label`)."""
-    headings = [h for h in _HEADING_PATH(top) if announces(h)]
+    headings = [h for h in (*_HEADING_PATH(top), *_bold_labels(top)) if announces(h)]
     if not headings:
         return []
     total = sum(len(text) for text in top.itertext())
@@ -97,6 +98,18 @@ def labelled_sections(
             found.extend(_after_label(top, heading, stats))
         elif counters is not None and _linked(section, counters) * 2 >= counters[ALL]:
             found.append(section)
+    return found
+
+
+def _bold_labels(top: etree._Element) -> list[etree._Element]:
+    """Paragraphs that are a short label set in bold and nothing else (``<p><strong>Read
+    also:</strong></p>``): a heading in all but its tag."""
+    found = []
+    for p in _BOLD_PATH(top):
+        if len(p) == 1 and not (p.text or "").strip() and not (p[0].tail or "").strip():
+            label = " ".join("".join(p[0].itertext()).split())
+            if label and len(label) <= LABEL:
+                found.append(p)
     return found
 
 

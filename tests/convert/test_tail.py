@@ -87,7 +87,14 @@ def test_sections_with_linked_headings_no_label_announces_stay() -> None:
 
 @pytest.mark.parametrize(
     "label",
-    ["Articles liés", "Seguí leyendo", "Lee también", "Empfehlungen der Redaktion", "Lue myös"],
+    [
+        "Articles liés",
+        "Seguí leyendo",
+        "Lee también",
+        "Empfehlungen der Redaktion",
+        "Redaktionstipp",
+        "Lue myös",
+    ],
 )
 def test_related_stories_labelled_in_other_languages_go(label: str) -> None:
     html = page(f"<article><h1>Ferry</h1>{TEXT}{cards(3, label)}</article>", title="Ferry")

@@ -109,6 +109,7 @@ _ANNOUNCEMENTS = (
     "articles liés", "empfehlungen der redaktion", "empfehlungen aus der redaktion",
     "sigue leyendo", "seguí leyendo", "seguir leyendo", "lee también", "lea también",
     "weitere meldungen", "weitere nachrichten", "mehr nachrichten", "mehr themen",
+    "redaktionstipp", "tipp der redaktion",
     "lue myös", "lue seuraavaksi", "lue aiheesta", "lue lisää",
 )  # fmt: skip
 # A word before a boilerplate word that says the element is not that (``no-sidebar``).

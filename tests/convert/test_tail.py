@@ -93,6 +93,7 @@ def test_sections_with_linked_headings_no_label_announces_stay() -> None:
         "Lee también",
         "Empfehlungen der Redaktion",
         "Redaktionstipp",
+        "Weitere Themen",
         "Lue myös",
     ],
 )
@@ -160,3 +161,14 @@ def test_prose_under_a_bold_label_stays() -> None:
         title="Ferry",
     )
     assert "second ferry" in main(html).markdown
+
+
+def test_a_follow_us_line_after_the_text_goes() -> None:
+    social = "".join(f"<a href='https://social{i}.example/paper'>Net {i}</a>, " for i in range(3))
+    html = page(
+        f"<article><h1>Ferry</h1>{TEXT}<p><em>Síguenos en {social} para recibir todas "
+        "nuestras actualizaciones</em></p></article>",
+        title="Ferry",
+    )
+    md = main(html).markdown
+    assert FERRY[-1] in md and "Síguenos" not in md

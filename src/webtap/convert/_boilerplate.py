@@ -109,7 +109,8 @@ _ANNOUNCEMENTS = (
     "articles liés", "empfehlungen der redaktion", "empfehlungen aus der redaktion",
     "sigue leyendo", "seguí leyendo", "seguir leyendo", "lee también", "lea también",
     "weitere meldungen", "weitere nachrichten", "mehr nachrichten", "mehr themen",
-    "redaktionstipp", "tipp der redaktion",
+    "redaktionstipp", "tipp der redaktion", "weitere themen", "das thema könnte",
+    "síguenos", "siguenos", "follow us on",
     "lue myös", "lue seuraavaksi", "lue aiheesta", "lue lisää",
 )  # fmt: skip
 # A word before a boilerplate word that says the element is not that (``no-sidebar``).

@@ -172,3 +172,18 @@ def test_a_follow_us_line_after_the_text_goes() -> None:
     )
     md = main(html).markdown
     assert FERRY[-1] in md and "Síguenos" not in md
+
+
+def test_stories_announced_after_the_body_go_on_a_page_of_sections() -> None:
+    # The body holds too little of the page's prose to be all of it (a sidebar's long
+    # notes), so the content is the page's sections; the announced teasers past the body go
+    # though they stand in the first half of the page's text.
+    notes = "".join(f"<div class='note'><p>Note. {p}</p></div>" for p in FERRY)
+    html = page(
+        f"<h1>Ferry</h1><div class='story'>{TEXT}</div>"
+        f"<div class='more'>{cards(3, 'Weitere Meldungen')}</div><aside>{notes}</aside>",
+        title="Ferry",
+    )
+    md = main(html).markdown
+    assert FERRY[-1] in md
+    assert "Excerpt 1." not in md and "Weitere Meldungen" not in md

@@ -411,7 +411,8 @@ def _broad(
         if el not in keep and (counters is None or counters[GOOD] * 2 <= page.good):
             doomed.append(el)  # a form wrapping the whole page (ASP.NET's) stays
     doomed.extend(_before_title(top, page.heading, keep, frozenset(chosen)))
-    doomed.extend(el for el in labelled_sections(top, stats, set(doomed)) if el not in keep)
+    labelled = labelled_sections(top, stats, set(doomed), chosen[-1])
+    doomed.extend(el for el in labelled if el not in keep)
     doomed.extend(top.iter(*_PICTURE_TAGS))
     doomed.extend(share_links(top))
     if doomed:

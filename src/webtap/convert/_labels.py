@@ -8,7 +8,7 @@ from __future__ import annotations
 from lxml import etree
 
 from webtap.convert._boilerplate import LABEL, announces
-from webtap.convert._prose import ALL, LINK, LINKS
+from webtap.convert._prose import ALL, LINK, LINKS, position
 from webtap.convert._writer import HEADINGS
 
 __all__ = ["announced", "cards", "labelled_sections", "trailing"]
@@ -73,14 +73,19 @@ def announced(
 
 
 def labelled_sections(
-    top: etree._Element, stats: dict[etree._Element, list], gone: set[etree._Element]
+    top: etree._Element,
+    stats: dict[etree._Element, list],
+    gone: set[etree._Element],
+    body: etree._Element | None = None,
 ) -> list[etree._Element]:
     """Sections deeper in the content's second half that a heading announces as something
     else ("You may also like", "Recently viewed", "Czytaj także") and that are mostly links:
     a product's shelf of other products, a story's list of other stories. The section is the
     largest block that starts with the heading; prose under such a heading (a review headed
     "Comments") stays. A label in a block of its own (a section's header, a divider) announces
-    the link-dense blocks after it (`_after_label`)."""
+    the link-dense blocks after it (`_after_label`). ``body``: the block found as the
+    article's body inside ``top`` (a page of sections): what comes after it is past the
+    article, wherever it stands in the page."""
     headings = [h for h in (*_HEADING_PATH(top), *_bold_labels(top)) if announces(h)]
     if not headings:
         return []
@@ -91,7 +96,9 @@ def labelled_sections(
         parent = section.getparent()
         while parent is not None and parent is not top and _starts(parent, section):
             section, parent = parent, parent.getparent()
-        if any(el in gone for el in section.iterancestors()) or _before(top, section) * 2 < total:
+        if any(el in gone for el in section.iterancestors()) or (
+            _before(top, section) * 2 < total and not _past(section, body)
+        ):
             continue
         counters = stats.get(section)
         if section is heading or (counters is not None and counters[ALL] <= LABEL):
@@ -99,6 +106,13 @@ def labelled_sections(
         elif counters is not None and _linked(section, counters) * 2 >= counters[ALL]:
             found.append(section)
     return found
+
+
+def _past(el: etree._Element, body: etree._Element | None) -> bool:
+    """Whether ``el`` comes after ``body`` ends, in document order."""
+    if body is None or body is el or body in el.iterancestors() or el in body.iterancestors():
+        return False
+    return position(el) > position(body)
 
 
 def _bold_labels(top: etree._Element) -> list[etree._Element]:

@@ -356,6 +356,16 @@ def test_non_english_boilerplate_names(boilerplate: str) -> None:
         ("saiba-mais saiba-mais-theme3", True),  # Portuguese "learn more": related links
         ("video-playlist", True),
         ("c-marginalspalten-boxen", True),  # German for the margin column
+        # Left out of a printed copy: the site's chrome, by its own word.
+        ("no-print", True),
+        ("noprint", True),
+        ("hidden-print", True),
+        ("u-hidden-print", True),
+        ("d-print-none", True),
+        # A licence or copyright notice under the text.
+        ("license copyright", True),
+        ("field-name-field-lizenz", True),
+        ("article-header__copyright", True),
     ],
 )
 def test_class_words_match_as_whole_words(names: str, boilerplate: bool) -> None:

@@ -269,3 +269,31 @@ def test_popovers_wait_unseen_until_opened() -> None:
         markdown = convert(board_in_a_page_wrapper(), main_content=main_content).markdown
         assert "Configure browser push notifications" not in markdown
         assert "Search the board" not in markdown
+
+
+def test_a_page_builders_rows_holding_an_articles_comments_are_no_thread() -> None:
+    # The title's row, the article's row and a row holding the comment section: rows of one
+    # form, dated, but the comments' prose is the comment section's, not a row's own.
+    story = "".join(
+        f"<p>Paragraph {n}: the river rose overnight and the council opened the old flood "
+        "gates for the first time in twenty years, to the relief of the farmers below.</p>"
+        for n in range(4)
+    )
+    comments = "".join(
+        f"<li><div class='comment-meta'>March {n + 1}, 2025 at 10:1{n} am</div><p>Comment "
+        f"{n}: "
+        + "I remember the last time they opened them, the whole valley came. " * 3
+        + "</p></li>"
+        for n in range(4)
+    )
+    html = (
+        "<html><head><title>Flood gates opened</title></head><body><section class='rows'>"
+        "<div class='row'><h1>Flood gates opened</h1><p>March 3, 2025: the council acted "
+        "at dawn, an hour before the water reached the lower fields.</p></div>"
+        f"<div class='row'><div class='byline'>March 3, 2025</div>{story}</div>"
+        "<div class='row'><p>Posted March 3, 2025 in News; share it with your neighbours.</p>"
+        f"<div id='comments'><ol>{comments}</ol></div></div></section></body></html>"
+    )
+    markdown = convert(html, main_content=True).markdown
+    assert "Paragraph 3" in markdown
+    assert "Comment 0" not in markdown

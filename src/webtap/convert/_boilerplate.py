@@ -57,7 +57,8 @@ _BOILERPLATE_LIST = """
     byline author authors autor autoren autorin auteur auteurs autore autori bio authorbox
     tags tagcloud taglist keywords
     postmeta postmetadata metainfo
-    menu navbar navigation nav toolbar skip print
+    menu navbar navigation nav toolbar skip print noprint
+    license licence lizenz licencja licencia licença copyright
 """
 _BOILERPLATE_WORDS = frozenset(_BOILERPLATE_LIST.split()) | _COMMENT_WORDS | _CONSENT_WORDS
 # Class names that file a post under a topic (WordPress's ``category-social``, ``tag-ads``).
@@ -72,6 +73,7 @@ _BOILERPLATE_PHRASES = (
     ("article", "meta"), ("entry", "utility"), ("meta", "info"), ("content", "meta"),
     ("wp", "caption"), ("image", "source"), ("img", "metadata"), ("more", "from"),
     ("cross", "sell"), ("cross", "sells"), ("cross", "selling"), ("up", "sell"), ("up", "sells"),
+    ("no", "print"), ("not", "print"), ("hidden", "print"), ("hide", "print"),
 )  # fmt: skip
 _PHRASES = re.compile(
     r"\b(?:" + "|".join(" ".join(phrase) for phrase in _BOILERPLATE_PHRASES) + r")\b"
@@ -104,6 +106,12 @@ _ANNOUNCEMENTS = (
     "recently viewed", "similar items", "similar products", "more like this",
     "complete the look", "shop the look", "others also", "inspired by your",
     "ideas based on your", "explore related", "sponsored products",
+    "articles liés", "empfehlungen der redaktion", "empfehlungen aus der redaktion",
+    "sigue leyendo", "seguí leyendo", "seguir leyendo", "lee también", "lea también",
+    "weitere meldungen", "weitere nachrichten", "mehr nachrichten", "mehr themen",
+    "redaktionstipp", "tipp der redaktion", "weitere themen", "das thema könnte",
+    "síguenos", "siguenos", "follow us on",
+    "lue myös", "lue seuraavaksi", "lue aiheesta", "lue lisää",
 )  # fmt: skip
 # A word before a boilerplate word that says the element is not that (``no-sidebar``).
 _NEGATIONS = frozenset(("no", "not", "without", "has", "with", "hide", "show", "hidden"))

@@ -34,6 +34,7 @@ from webtap.convert._labels import (
     reading_times,
     teaser_articles,
     teaser_lists,
+    trailing,
 )
 from webtap.convert._product import Described, describing, within
 from webtap.convert._prose import (
@@ -71,6 +72,8 @@ _FILL_SHARE = 0.25  # ... or of text mostly outside links, beside several chosen
 _WIDEN_SHARE = 1.0  # ... or, widening a reference page, as much as they hold
 
 _SECTIONS = frozenset(("section", "article", "dl", "details"))
+_LISTS = frozenset(("ol", "ul", "li"))
+_HEADING = etree.XPath(".//h1|.//h2|.//h3|.//h4|.//h5|.//h6")
 # Tags left out of the content however little they hold: pictures and their captions.
 _PICTURE_TAGS = ("img", "picture", "figcaption")
 # Tags the converter reads only inside their parent (a cell, a row, an item): a chosen one is
@@ -157,6 +160,7 @@ def extract_root(
         if el.tag in _RETAGGED:
             el.tag = "div"
         wrapper.append(el)
+    drop(wrapper, trailing(wrapper, found.page.heading))
     return prepend(wrapper, heading)
 
 
@@ -417,7 +421,7 @@ def _broad(
             doomed.append(el)  # a form wrapping the whole page (ASP.NET's) stays
     doomed.extend(_before_title(top, page.heading, keep, frozenset(chosen)))
     gone = set(doomed)
-    doomed.extend(el for el in labelled_sections(top, stats, gone) if el not in keep)
+    doomed.extend(el for el in labelled_sections(top, stats, gone, chosen[-1]) if el not in keep)
     # On a page of sections a card of links may be an offer or a shelf of its own: only
     # one set between two paragraphs of prose is a teaser inside a piece.
     doomed.extend(el for el in cards(top, stats, gone) if el not in keep and _amid_prose(el, stats))
@@ -517,7 +521,7 @@ def _choose(
         # function's entry among a hundred), the parent in turn looks for its siblings.
         chosen = _fill(_with_siblings(page.best, page), page)
         for _ in range(_MAX_FILLS):
-            if _good(chosen, page) >= _WIDEN_BELOW * page.good:
+            if _good(chosen, page) >= _WIDEN_BELOW * page.good and not _listed(chosen):
                 break
             filled = _fill(_with_siblings(chosen[0], page, alike_only=True), page, alone=True)
             if filled == chosen:
@@ -532,6 +536,13 @@ def _choose(
     ):
         return None
     return _Found(chosen, page, good, trusted)
+
+
+def _listed(chosen: list[etree._Element]) -> bool:
+    """Whether the content found is a list alone, or an item of one: part of a text (the
+    agenda under a post's heading and lead-in lines), whose items' paragraphs made it score.
+    A list whose items hold headings lays out posts or sections: each item is a text."""
+    return len(chosen) == 1 and chosen[0].tag in _LISTS and not _HEADING(chosen[0])
 
 
 def _variant(el: etree._Element, stats: dict[etree._Element, list]) -> bool:
@@ -673,7 +684,7 @@ def _fill(
     # Widening a manual (``alone``), the other entries may be as big as the chosen ones.
     share = _WIDEN_SHARE if alone else _FILL_SHARE
     if rest <= _FILL_ANY * size or (
-        len(chosen) > 1
+        (len(chosen) > 1 or _listed(chosen))
         and rest <= share * size
         and (rest_links * 2 <= rest or rest_links <= _FILL_ANY * size)
     ):

@@ -11,12 +11,12 @@ import re
 from lxml import etree
 
 from webtap.convert._boilerplate import LABEL, announces
-from webtap.convert._prose import ALL, LINK, LINKS, OWN
+from webtap.convert._prose import ALL, LINK, LINKS, OWN, position
 from webtap.convert._writer import HEADINGS
 
 __all__ = [
     "TEASERS", "announced", "captions", "cards", "labelled_sections", "reading_times", "reads_on",
-    "teaser_articles", "teaser_lists",
+    "teaser_articles", "teaser_lists", "trailing",
 ]  # fmt: skip
 
 _CARD = 300  # characters of a link card set inside the content ("Related: ...")
@@ -64,6 +64,9 @@ _CREDIT = re.compile(
     r"|adobe.?stock|unsplash|pixabay|fotolia|depositphotos|epa|keystone)\b[^()]{0,30}\)[\W_]{0,3}$",
     re.IGNORECASE,
 )
+
+
+_BOLD_PATH = etree.XPath(".//p[b or strong]")
 
 
 def cards(
@@ -131,15 +134,20 @@ def announced(
 
 
 def labelled_sections(
-    top: etree._Element, stats: dict[etree._Element, list], gone: set[etree._Element]
+    top: etree._Element,
+    stats: dict[etree._Element, list],
+    gone: set[etree._Element],
+    body: etree._Element | None = None,
 ) -> list[etree._Element]:
     """Sections deeper in the content's second half that a heading announces as something
     else ("You may also like", "Recently viewed", "Czytaj także") and that are mostly links:
     a product's shelf of other products, a story's list of other stories. The section is the
     largest block that starts with the heading; prose under such a heading (a review headed
     "Comments") stays. A label in a block of its own (a section's header, a divider) announces
-    the link-dense blocks after it (`_after_label`)."""
-    headings = [h for h in _HEADING_PATH(top) if announces(h)]
+    the link-dense blocks after it (`_after_label`). ``body``: the block found as the
+    article's body inside ``top`` (a page of sections): what comes after it is past the
+    article, wherever it stands in the page."""
+    headings = [h for h in (*_HEADING_PATH(top), *_bold_labels(top)) if announces(h)]
     if not headings:
         return []
     total = sum(len(text) for text in top.itertext())
@@ -149,13 +157,34 @@ def labelled_sections(
         parent = section.getparent()
         while parent is not None and parent is not top and _starts(parent, section):
             section, parent = parent, parent.getparent()
-        if any(el in gone for el in section.iterancestors()) or _before(top, section) * 2 < total:
+        if any(el in gone for el in section.iterancestors()) or (
+            _before(top, section) * 2 < total and not _past(section, body)
+        ):
             continue
         counters = stats.get(section)
         if section is heading or (counters is not None and counters[ALL] <= LABEL):
             found.extend(_after_label(top, heading, stats))
         elif counters is not None and _linked(section, counters) * 2 >= counters[ALL]:
             found.append(section)
+    return found
+
+
+def _past(el: etree._Element, body: etree._Element | None) -> bool:
+    """Whether ``el`` comes after ``body`` ends, in document order."""
+    if body is None or body is el or body in el.iterancestors() or el in body.iterancestors():
+        return False
+    return position(el) > position(body)
+
+
+def _bold_labels(top: etree._Element) -> list[etree._Element]:
+    """Paragraphs that are a short label set in bold and nothing else (``<p><strong>Read
+    also:</strong></p>``): a heading in all but its tag."""
+    found = []
+    for p in _BOLD_PATH(top):
+        if len(p) == 1 and not (p.text or "").strip() and not (p[0].tail or "").strip():
+            label = " ".join("".join(p[0].itertext()).split())
+            if label and len(label) <= LABEL:
+                found.append(p)
     return found
 
 
@@ -184,10 +213,41 @@ def _after_label(
 
 def _linked(el: etree._Element, counters: list) -> int:
     """Characters of ``el``'s text in links: link text, and the text of cards wrapped whole
-    in a link (a teaser's title and excerpt), which the walk does not count as link text."""
+    in a link (a teaser's title and excerpt), which the walk does not count as link text,
+    or of teasers whose linked title heads an excerpt (`_teasers`)."""
     if counters[LINK] * 2 >= counters[ALL]:
         return counters[LINK]
-    return sum(len(text.strip()) for a in el.iter("a") for text in a.itertext())
+    links = sum(len(text.strip()) for a in el.iter("a") for text in a.itertext())
+    return max(links, _teasers(el))
+
+
+def _teasers(el: etree._Element) -> int:
+    """Characters of the teaser cards in ``el``, when it holds two or more: each the largest
+    block holding one heading that links elsewhere (a story's title) and the excerpt, date
+    and byline under it."""
+    cards = []
+    for heading in _HEADING_PATH(el):
+        if not _links_away(heading):
+            continue
+        card = heading
+        parent = card.getparent()
+        while parent is not None and parent is not el and len(_HEADING_PATH(parent)) == 1:
+            card, parent = parent, parent.getparent()
+        cards.append(card)
+    if len(cards) < 2:
+        return 0
+    return sum(len(text.strip()) for card in cards for text in card.itertext())
+
+
+def _links_away(heading: etree._Element) -> bool:
+    """Whether a heading's text is a link: ``<h3><a>`` or ``<a><h3>``."""
+    text = "".join(heading.itertext()).strip()
+    if not text:
+        return False
+    linked = sum(len(t.strip()) for a in heading.iter("a") for t in a.itertext())
+    return linked * 2 >= len(" ".join(text.split())) or any(
+        a.tag == "a" for a in heading.iterancestors()
+    )
 
 
 def _starts(parent: etree._Element, child: etree._Element) -> bool:
@@ -344,3 +404,60 @@ def teaser_articles(
         if counters is not None and _linked(el, counters) * 2 >= counters[ALL]:
             found.append(el)
     return found
+
+
+# Tags whose text belongs to the block around them (``clean`` has unwrapped span, font, ...).
+_INLINE = frozenset((
+    "a", "b", "strong", "em", "i", "code", "kbd", "samp", "tt", "sup", "sub", "q", "s", "del",
+    "strike", "br",
+))  # fmt: skip
+_TRAILING = 3  # headings removed from the content's end at most (a heading over a heading)
+
+
+def trailing(top: etree._Element, title: etree._Element | None) -> list[etree._Element]:
+    """The headings that end the content with nothing under them ("Related posts", "Share
+    this:", "The map to save:"): what they headed (a list of stories, a share bar, a map, a
+    video) was left out with the boilerplate or is shown by a script, so they head nothing.
+    Such a heading is short (``LABEL`` characters: a pull quote set as a heading is a
+    sentence of the text) and not a link (a teaser's title says where it leads); the page's
+    ``title`` heading stays whatever follows it. An author's line ending in a colon ("See
+    more photos:") is a sentence and stays, though the pictures it announces are gone."""
+    found: list[etree._Element] = []
+    gone: set[etree._Element] = set()
+    for _ in range(_TRAILING):
+        block = _ending(top, gone)
+        if block is None or block is top or block is title or block.tag not in HEADINGS:
+            break
+        text = len(" ".join("".join(block.itertext()).split()))
+        linked = sum(len(t.strip()) for a in block.iter("a") for t in a.itertext())
+        if text > LABEL or linked * 2 > text or any(a.tag == "a" for a in block.iterancestors()):
+            break
+        found.append(block)
+        gone.add(block)
+    return found
+
+
+def _ending(top: etree._Element, gone: set[etree._Element]) -> etree._Element | None:
+    """The block whose text ends ``top`` (its last words' nearest ancestor that is no inline
+    tag), ``gone`` left aside; None when ``top`` holds no text."""
+    el = top
+    while True:
+        last = None
+        for child in reversed(el):
+            if (child.tail or "").strip():
+                break  # text after the child: ``el``'s own text ends it
+            if isinstance(child.tag, str) and child not in gone and _text(child):
+                last = child
+                break
+        if last is None:
+            break
+        el = last
+    if el is top and not _text(top):
+        return None
+    while el is not top and el.tag in _INLINE:
+        el = el.getparent()
+    return el
+
+
+def _text(el: etree._Element) -> bool:
+    return any(text.strip() for text in el.itertext())

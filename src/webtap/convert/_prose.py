@@ -5,7 +5,8 @@ every block element, its subtree's characters, the part in links (text whose own
 ``<a>``: a product card wrapped whole in a link is not link text) and the part in prose, and
 gives paragraphs' scores to their parent and grandparent as readability does. Elements whose
 class or id names boilerplate (``comments``, ``sidebar``, ``rodape``, ..., whole words only)
-are noted, unless they hold most of the page's prose (a layout wrapper around the content).
+are noted, unless they hold most of the page's prose (a layout wrapper around the content)
+and the best candidate does not hold them (a post's footer with a long author box).
 `webtap.convert._extract` chooses the content from these counters.
 """
 
@@ -16,7 +17,7 @@ from typing import NamedTuple
 
 from lxml import etree
 
-from webtap.convert._boilerplate import ALWAYS, CONSENT, MAYBE, NAMES, NOT, name_verdict
+from webtap.convert._boilerplate import ALWAYS, CONSENT, MAYBE, NAMES, NOT, name_verdict, name_words
 
 NESTED = 4  # an <article> in an <article>: a related post or a comment, unless it is the body
 
@@ -187,9 +188,18 @@ def walk(body: etree._Element, title: str = "") -> ProseCounts:
             frame[OWN] += len(tail.strip())
             frame[COMMAS] += tail.count(",") + tail.count("\uff0c")
     good = frame[GOOD] if frame else 0  # the last block closed is the body
-    boilerplate = _boilerplate(maybe, stats, good, _code(listings, maybe, stats))
+    wrappers: list[tuple[etree._Element, int]] = []
     heading = _title_heading(headings, title)
+    boilerplate = _boilerplate(maybe, stats, good, _code(listings, maybe, stats), wrappers)
     best, best_score = _best(candidates, set(boilerplate), heading)
+    if best is not None and wrappers:
+        regions = _regions(wrappers, best, heading, stats)
+        if regions:
+            boilerplate.extend(regions)
+            wrappers = [wrapper for wrapper in wrappers if wrapper[0] not in regions]
+            best, best_score = _best(candidates, set(boilerplate), heading)
+    if best is not None and wrappers:
+        boilerplate.extend(_inside(wrappers, best, stats))
     return ProseCounts(best, best_score, good, stats, [*boilerplate, *always], heading)
 
 
@@ -208,6 +218,7 @@ def _boilerplate(
     stats: dict[etree._Element, list],
     good: int,
     code: dict[etree._Element, int],
+    wrappers: list[tuple[etree._Element, int]],
 ) -> list[etree._Element]:
     """The elements named as boilerplate that are: not those holding most of the page's
     prose, which wrap the content (``l-sidebar-fixed l-article-body-segment``), nor those
@@ -217,13 +228,60 @@ def _boilerplate(
     found = []
     for el in maybe:
         counters = stats.get(el)
-        if counters is not None and (
-            counters[GOOD] >= _WRAPPER_SHARE * good
-            or code.get(el, 0) * 2 > counters[ALL]
-            or (counters[KIND] == NESTED and _body_of_article(el, counters, stats))
+        if counters is None:
+            found.append(el)
+        elif code.get(el, 0) * 2 > counters[ALL] or (
+            counters[KIND] == NESTED and _body_of_article(el, counters, stats)
         ):
             counters[KIND] = NOT
+        elif counters[GOOD] >= _WRAPPER_SHARE * good:
+            wrappers.append((el, counters[KIND]))
+            counters[KIND] = NOT
         else:
+            found.append(el)
+    return found
+
+
+def _regions(
+    wrappers: list[tuple[etree._Element, int]],
+    best: etree._Element,
+    heading: etree._Element | None,
+    stats: dict[etree._Element, list],
+) -> list[etree._Element]:
+    """The elements kept as layout wrappers that are the region their name says: they hold
+    the best candidate but not the page's title heading, and their names are each one
+    boilerplate word and nothing else (``id="sidebar"``, where a wrapper's name says how it
+    lays the content out: ``l-sidebar-fixed``). A sidebar's feed widget may outweigh a short
+    post; the best candidate is then looked for outside it."""
+    if heading is None:
+        return []
+    found = []
+    for el, kind in wrappers:
+        names = [*(el.get("class") or "").split(), *(el.get("id") or "").split()]
+        if (
+            names
+            and el in best.iterancestors()
+            and el not in heading.iterancestors()
+            and all(len(name_words(name)) == 1 and name_verdict(name, None) for name in names)
+        ):
+            stats[el][KIND] = kind
+            found.append(el)
+    return found
+
+
+def _inside(
+    wrappers: list[tuple[etree._Element, int]],
+    best: etree._Element,
+    stats: dict[etree._Element, list],
+) -> list[etree._Element]:
+    """The elements kept as layout wrappers (named like boilerplate, holding most of the
+    page's prose) that the best candidate holds: a wrapper holds the content, so one inside
+    it is what it was named (a post's footer whose author box outweighs a short post), and
+    the pruning judges it by where the content starts, as any big boilerplate block."""
+    found = []
+    for el, kind in wrappers:
+        if best in el.iterancestors():
+            stats[el][KIND] = kind
             found.append(el)
     return found
 

@@ -7,7 +7,8 @@ on the page; `webtap.convert._extract` takes it for the content when it outweigh
 found otherwise: one post out of the thread (the posts hold half as much again), or an item
 elsewhere on the page (twice as much: the comments are the page's point, as on a link
 aggregator's thread, where the submission is a title and the discussion is the content).
-Comment sections are named so (``comment``): their names do not count against them here.
+Comment sections are named so (``comment``): their names do not count against them here,
+when the records are the comments; a comment section inside a record is not its prose.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from typing import NamedTuple
 
 from lxml import etree
 
-from webtap.convert._boilerplate import BY_ID, CONSENT, MAYBE
+from webtap.convert._boilerplate import ALWAYS, BY_ID, CONSENT, MAYBE
 from webtap.convert._html import drop, head
 from webtap.convert._labels import TEASERS, reads_on
 from webtap.convert._prose import ALL, GOOD, KIND, LINK, PROSE, ProseCounts
@@ -82,10 +83,12 @@ def find_records(page: ProseCounts) -> Records | None:
         if any(_teasers(el) for el in members):
             # A column of excerpts of other pieces beside a piece's column is no thread.
             continue
-        prose = sum(stats[el][PROSE] for el in members)
+        among = _in_comments(parent, stats)
+        held = [_prose(el, stats, among) for el in members]
+        prose = sum(held)
         if prose < _MIN_PROSE or (best is not None and prose <= best.prose):
             continue
-        if max(stats[el][PROSE] for el in members) > _TOP_SHARE * prose:
+        if max(held) > _TOP_SHARE * prose:
             continue
         text = sum(stats[el][ALL] for el in members)
         if sum(stats[el][LINK] for el in members) > _LINKS * text:
@@ -98,6 +101,22 @@ def find_records(page: ProseCounts) -> Records | None:
         return None
     order = {id(el): i for i, el in enumerate(best.parent)}
     return best._replace(members=sorted(best.members, key=lambda el: order[id(el)]))
+
+
+def _in_comments(el: etree._Element, stats: dict[etree._Element, list]) -> bool:
+    """Whether ``el`` is or sits in a comment section."""
+    return any(
+        (counters := stats.get(a)) is not None and counters[KIND] == ALWAYS
+        for a in (el, *el.iterancestors())
+    )
+
+
+def _prose(el: etree._Element, stats: dict[etree._Element, list], among: bool) -> int:
+    """A record's prose: a comment's counts (``among``: the records sit in a comment section,
+    or it is named as one), but a comment section inside a record is not the record's own: a
+    page builder's row holding an article's comments is a region of the layout, not a post."""
+    counters = stats[el]
+    return counters[PROSE] if among or counters[KIND] == ALWAYS else counters[GOOD]
 
 
 def _head(el: etree._Element) -> str:

@@ -262,6 +262,31 @@ def test_whole_word_classes_do_not_drop_content() -> None:
     assert "Page 3" not in text
 
 
+def test_columns_named_alike_that_hold_the_prose_together_are_content() -> None:
+    # A tip's steps, each in a column named for how it prints: neither holds most of the
+    # page's prose alone, together they hold all but the box beside them.
+    html = page(
+        f"<header>{menu()}</header><div class=tip>"
+        f"<div class='tip-print-step'>{paragraphs('First', 2)}</div>"
+        f"<div class='tip-print-step'>{paragraphs('Second', 3)}</div></div>"
+        f"<div class='box'>{paragraphs('Box', 1)}</div>"
+    )
+    text = main(html).markdown
+    assert "First 0." in text and "Second 2." in text
+    assert "Box 0." not in text
+
+
+def test_boxes_named_alike_beside_the_article_stay_out() -> None:
+    html = page(
+        f"<header>{menu()}</header><div class=story>{paragraphs('Body', 5)}</div>"
+        f"<div class='sidebar-box'>{paragraphs('Side', 1)}</div>"
+        f"<div class='sidebar-box'>{paragraphs('Aside', 1)}</div>"
+    )
+    text = main(html).markdown
+    assert "Body 4." in text
+    assert "Side 0." not in text and "Aside 0." not in text
+
+
 def test_never_removes_an_ancestor_of_the_content() -> None:
     # The layout wrapper's class names a sidebar; it holds the article and a real sidebar.
     html = page(

@@ -16,7 +16,15 @@ from typing import NamedTuple
 
 from lxml import etree
 
-from webtap.convert._boilerplate import ALWAYS, CONSENT, MAYBE, NAMES, NOT, name_verdict
+from webtap.convert._boilerplate import (
+    ALWAYS,
+    CONSENT,
+    MAYBE,
+    NAMES,
+    NOT,
+    boilerplate_words,
+    name_verdict,
+)
 
 NESTED = 4  # an <article> in an <article>: a related post or a comment, unless it is the body
 
@@ -35,6 +43,7 @@ _HEADINGS = frozenset(("h1", "h2", "h3", "h4", "h5", "h6"))
 _PARAGRAPH = 25  # characters a block needs of its own to count as a paragraph
 _OWN_PROSE = 500  # characters of its own that make a block a candidate too (a layout cell)
 _WRAPPER_SHARE = 0.6  # an element with this share of the page's text is never boilerplate
+_COLUMN_SHARE = 0.1  # ... nor siblings named alike holding it together, each this share at least
 _BOILERPLATE_TAGS = frozenset(("aside", "footer", "figure", "figcaption", "form"))
 _NEVER_BOILERPLATE = frozenset(("html", "body", "main"))
 _NEAR_TITLE = 0.5  # a candidate near the title heading wins scoring this share of the best
@@ -213,18 +222,42 @@ def _boilerplate(
     prose, which wrap the content (``l-sidebar-fixed l-article-body-segment``), nor those
     whose text is mostly ``code`` (a manual's examples in a column beside the text they
     show, named like an aside), nor an ``<article>`` holding most of the prose of the
-    ``<article>`` it is in (a post's body in a post, not a related post)."""
+    ``<article>`` it is in (a post's body in a post, not a related post), nor the columns
+    of a layout that hold it together (`_columns`)."""
     found = []
+    columns = _columns(maybe, stats, good)
     for el in maybe:
         counters = stats.get(el)
         if counters is not None and (
             counters[GOOD] >= _WRAPPER_SHARE * good
+            or el in columns
             or code.get(el, 0) * 2 > counters[ALL]
             or (counters[KIND] == NESTED and _body_of_article(el, counters, stats))
         ):
             counters[KIND] = NOT
         else:
             found.append(el)
+    return found
+
+
+def _columns(
+    maybe: list[etree._Element], stats: dict[etree._Element, list], good: int
+) -> set[etree._Element]:
+    """Siblings that share a boilerplate word in their names and together hold as much of
+    the page's prose as a layout wrapper does: a row of the layout's columns, named for how
+    they print or show (``col-md-6 print-full`` beside ``col-sm-6 print-full``, a recipe's
+    steps each a ``tip-print-step``), not blocks of boilerplate."""
+    groups: dict[tuple[etree._Element | None, str], list[etree._Element]] = {}
+    for el in maybe:
+        counters = stats.get(el)
+        if counters is None or counters[KIND] != MAYBE or counters[GOOD] < _COLUMN_SHARE * good:
+            continue
+        for word in boilerplate_words(el):
+            groups.setdefault((el.getparent(), word), []).append(el)
+    found: set[etree._Element] = set()
+    for members in groups.values():
+        if len(members) > 1 and sum(stats[el][GOOD] for el in members) >= _WRAPPER_SHARE * good:
+            found.update(members)
     return found
 
 

@@ -170,3 +170,20 @@ def test_an_authors_box_and_a_comment_count_are_no_byline() -> None:
     )
     assert doc.markdown.startswith("# Budget cut for roads and parks\n\nBy Jane Roe\n\nPoint 0.")
     assert "About Jane Roe" not in doc.markdown
+
+
+def test_a_standfirst_in_the_bodys_frame_comes_after_the_title() -> None:
+    # The lead sits beside the body inside the frame that holds both; the frame's picture
+    # caption and its byline are the body's apparatus and stay out with the rest of it.
+    doc = main(
+        "<header><h1>Budget cut for roads and parks</h1></header>"
+        '<div class="frame"><figure class="lead-media"><figcaption>Photo: Jo Doe</figcaption>'
+        '</figure><p class="byline">By Jane Roe</p>'
+        '<div class="lead">The council trims a third from three services.</div>'
+        f'<div class="body">{BODY}</div></div>'
+    )
+    assert doc.markdown.startswith(
+        "# Budget cut for roads and parks\n\nThe council trims a third from three services."
+        "\n\nPoint 0."
+    )
+    assert "Photo: Jo Doe" not in doc.markdown and "Jane Roe" not in doc.markdown

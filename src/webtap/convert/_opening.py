@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Iterator
+from typing import NamedTuple
 
 from lxml import etree
 
@@ -29,11 +30,14 @@ _ITEMPROPS = frozenset((
     "author", "creator", "datePublished", "dateCreated", "dateModified", "description",
     "alternativeHeadline",
 ))  # fmt: skip
-_LIST = """
+# The piece's own lead (a standfirst), then its byline, date line and caption.
+_LEAD_LIST = """
     standfirst dek deck subtitle subheadline subhead subheading lede lead intro summary excerpt
-    byline author authors dateline date published pubdate posted timestamp caption
 """
-_WORDS = frozenset(_LIST.split())
+_LEAD_WORDS = frozenset(_LEAD_LIST.split())
+_LEAD_ITEMPROPS = frozenset(("description", "alternativeHeadline"))
+_META_LIST = "byline author authors dateline date published pubdate posted timestamp caption"
+_WORDS = _LEAD_WORDS | frozenset(_META_LIST.split())
 _HEADINGS = frozenset(("h1", "h2", "h3", "h4", "h5", "h6"))
 # Never part of an opening however they are named: pictures, controls, navigation.
 _SKIPPED = frozenset((
@@ -50,13 +54,20 @@ _MAX_OPENING = 1200  # characters read past the heading before giving up on the 
 _PARAGRAPH = 25  # characters of its own prose that make a block the body's first paragraph
 
 
+class _Body(NamedTuple):
+    """Where reading stops: the body's first block, inside its wrappers."""
+
+    first: etree._Element
+    wrappers: set[etree._Element]
+
+
 def opening(
     heading: etree._Element, first: etree._Element, stats: dict[etree._Element, list]
 ) -> list[etree._Element]:
     """Copies of the marked blocks after ``heading`` and before the body: ``first`` (the
     content's first block) or, when the heading is inside it, the first paragraph of prose.
     ``stats``: the prose walk's counters (a block's own text, its verdict as boilerplate)."""
-    until = {first, *first.iterancestors()}
+    until = _Body(first, set(first.iterancestors()))
     title = _text(heading)
     parts: list[etree._Element] = []
     seen = 0
@@ -79,11 +90,16 @@ def _following(heading: etree._Element, first: etree._Element) -> Iterator[etree
 
 
 def _read(
-    el: etree._Element, until: set[etree._Element], title: str, stats: dict
+    el: etree._Element, until: _Body, title: str, stats: dict
 ) -> tuple[list[etree._Element], bool]:
     """The marked blocks in ``el``, and whether the body starts in it (reading stops)."""
-    if el in until:
+    if el is until.first:
         return [], True
+    if el in until.wrappers:
+        # The body's frame (an article's, a column's) holds before the body its lead (a
+        # standfirst) beside the picture's caption and a byline of the body's own apparatus,
+        # which the content leaves out with the rest of the frame.
+        return [part for part in _children(el, until, title, stats)[0] if _lead(part)], True
     if not isinstance(el.tag, str) or el.tag in _SKIPPED:
         return [], False
     size = _size(el, stats)
@@ -113,6 +129,13 @@ def _read(
         return [el], False  # a meta line: "By Jane Doe | 20 November 2019"
     if counters is not None and counters[OWN] - counters[OWN_LINK] >= _PARAGRAPH:
         return [], True
+    return _children(el, until, title, stats)
+
+
+def _children(
+    el: etree._Element, until: _Body, title: str, stats: dict
+) -> tuple[list[etree._Element], bool]:
+    """The marked blocks in ``el``'s children, read in order up to the body's start."""
     parts: list[etree._Element] = []
     for child in el.iterchildren():
         taken, stop = _read(child, until, title, stats)
@@ -130,6 +153,17 @@ def _marked(el: etree._Element) -> bool:
         return True
     names = el.get("class")
     return names is not None and not _WORDS.isdisjoint(name_words(names))
+
+
+def _lead(el: etree._Element) -> bool:
+    """Whether markup says ``el`` is the piece's lead: a standfirst, a summary (not the lead
+    picture's caption, ``c-lead-media__credit``)."""
+    if el.tag in _TAGS or el.tag == "figure" or next(el.iterancestors("figure"), None) is not None:
+        return False
+    if el.get("itemprop") in _LEAD_ITEMPROPS:
+        return True
+    names = el.get("class")
+    return names is not None and not _LEAD_WORDS.isdisjoint(name_words(names))
 
 
 def _copy(el: etree._Element, stats: dict) -> etree._Element:

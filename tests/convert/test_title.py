@@ -187,3 +187,39 @@ def test_a_standfirst_in_the_bodys_frame_comes_after_the_title() -> None:
         "\n\nPoint 0."
     )
     assert "Photo: Jo Doe" not in doc.markdown and "Jane Roe" not in doc.markdown
+
+
+def test_a_standfirst_set_as_a_heading_comes_after_the_title() -> None:
+    # A heading written as a sentence is no section's title; the opening ends with it, as
+    # it ends at any heading.
+    doc = main(
+        "<header><h1>Budget cut for roads and parks</h1>"
+        "<h2>Three services lose a third of their money.</h2>"
+        '<p class="byline">By Jane Roe</p></header>'
+        f'<div class="body">{BODY}</div>'
+    )
+    assert doc.markdown.startswith(
+        "# Budget cut for roads and parks\n\n"
+        "Three services lose a third of their money.\n\nPoint 0."
+    )
+
+
+def test_the_titles_subtitle_in_its_hgroup_comes_after_it() -> None:
+    doc = main(
+        "<header><hgroup><h1>Budget cut for roads and parks</h1>"
+        "<h2>Three services lose a third</h2></hgroup></header>"
+        f'<div class="body">{BODY}</div>'
+    )
+    assert doc.markdown.startswith(
+        "# Budget cut for roads and parks\n\nThree services lose a third\n\nPoint 0."
+    )
+
+
+def test_a_section_heading_after_the_title_stays_in_its_place() -> None:
+    doc = main(
+        "<h1>Budget cut for roads and parks</h1><div class='intro'><h2>Background</h2>"
+        f"<p>Lead paragraph. {PROSE}</p></div><div class='body'>{BODY}</div>"
+    )
+    text = doc.markdown
+    assert not text.startswith("# Budget cut for roads and parks\n\nBackground")
+    assert text.count("Background") <= 1

@@ -112,6 +112,8 @@ def _read(
             return [], False  # an author's box, a teaser, a list of cards: no byline
         return [el], False
     if el.tag in _HEADINGS:
+        if size <= _MAX_PART and (_subtitle(el, title) or _sentence(el)):
+            return [el], True  # a standfirst set as a heading, which ends the opening too
         # A second heading starts a section; the title's echo does not.
         return [], size > _MAX_PART or _text(el) != title
     counters = stats.get(el)
@@ -164,6 +166,23 @@ def _lead(el: etree._Element) -> bool:
         return True
     names = el.get("class")
     return names is not None and not _LEAD_WORDS.isdisjoint(name_words(names))
+
+
+def _subtitle(el: etree._Element, title: str) -> bool:
+    """Whether a heading is the title's subtitle: a heading after it in the ``<hgroup>`` that
+    groups them (HTML's markup for a title with its subtitle)."""
+    parent = el.getparent()
+    return (
+        parent is not None
+        and parent.tag == "hgroup"
+        and any(_text(h) == title for h in el.itersiblings(*_HEADINGS, preceding=True))
+    )
+
+
+def _sentence(el: etree._Element) -> bool:
+    """Whether a heading is written as a sentence (it ends in a full stop): a standfirst set
+    as a heading, not a section's title."""
+    return _text(el).endswith(".")
 
 
 def _copy(el: etree._Element, stats: dict) -> etree._Element:

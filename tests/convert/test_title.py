@@ -223,3 +223,16 @@ def test_a_section_heading_after_the_title_stays_in_its_place() -> None:
     text = doc.markdown
     assert not text.startswith("# Budget cut for roads and parks\n\nBackground")
     assert text.count("Background") <= 1
+
+
+def test_a_heading_marked_as_the_headline_leads_whatever_its_level() -> None:
+    doc = main(
+        "<div class='news'><h3 itemprop='headline'>Budget cut for roads and parks</h3>"
+        "<div itemprop='description'><p>Three services lose a third of their money.</p></div>"
+        f"<div itemprop='articleBody'>{BODY}</div></div>",
+        title="Budget cut for roads and parks - City News",
+    )
+    assert doc.markdown.startswith(
+        "### Budget cut for roads and parks\n\nThree services lose a third of their money.\n\n"
+        "Point 0."
+    )

@@ -65,7 +65,7 @@ class ProseCounts(NamedTuple):
     good: int  # characters of prose outside links and boilerplate, in the whole page
     stats: dict[etree._Element, list]  # every block that holds text: its counters
     boilerplate: list[etree._Element]
-    heading: etree._Element | None  # the title heading: the h1 or h2 saying the <title>
+    heading: etree._Element | None  # the title heading: an h1, h2, headline saying the <title>
 
 
 def walk(body: etree._Element, title: str = "") -> ProseCounts:
@@ -90,7 +90,7 @@ def walk(body: etree._Element, title: str = "") -> ProseCounts:
     inside = 0  # open comment sections: nothing in them is a candidate
     linked = 0  # open <a> elements: blocks in them (cards, teasers) are not prose
     articles = 0  # open <article> elements
-    headings: list[etree._Element] = []  # <h1> and <h2>: where the title heading may be
+    headings: list[etree._Element] = []  # <h1>, <h2>, headlines: where the title heading may be
     listings: list[etree._Element] = []  # <pre>: code that keeps a column named "aside"
     frame: list = []
     for event, el in etree.iterwalk(body, events=("start", "end")):
@@ -113,6 +113,8 @@ def walk(body: etree._Element, title: str = "") -> ProseCounts:
                 continue
             if tag == "h1" or tag == "h2":
                 headings.append(el)
+            elif tag in _HEADINGS and el.get("itemprop") == "headline":
+                headings.append(el)  # schema.org's headline, whatever its level
             elif tag == "pre":
                 listings.append(el)
             cls = el.get("class")
@@ -326,8 +328,9 @@ def position(el: etree._Element) -> tuple[int, ...]:
 
 
 def _title_heading(headings: list[etree._Element], title: str) -> etree._Element | None:
-    """The ``<h1>`` or ``<h2>`` that says most of the page title's words and little else (a
-    title often adds the site's name, and the site's name may be a heading of its own)."""
+    """The ``<h1>``, ``<h2>`` or headline (``itemprop="headline"``) that says most of the page
+    title's words and little else (a title often adds the site's name, and the site's name may
+    be a heading of its own)."""
     if not title:
         return None
     words = set(_WORD.findall(title.lower()))

@@ -236,3 +236,17 @@ def test_a_heading_marked_as_the_headline_leads_whatever_its_level() -> None:
         "### Budget cut for roads and parks\n\nThree services lose a third of their money.\n\n"
         "Point 0."
     )
+
+
+def test_the_pages_teaser_in_an_aside_does_not_take_the_titles_place() -> None:
+    # The most-read box repeats the story with the site's name as its kicker: more of the
+    # <title>'s words than the story's own heading says.
+    doc = main(
+        "<aside><ul><li><h2><a href='/s1'>City News Budget cut for roads and parks</a></h2>"
+        "</li></ul></aside>"
+        "<div class='story'><header><h1>Budget cut for roads and parks</h1>"
+        "<p class='byline'>By Jane Roe</p></header>"
+        f"<div class='body'>{BODY}</div></div>",
+        title="Budget cut for roads and parks - City News",
+    )
+    assert doc.markdown.startswith("# Budget cut for roads and parks\n\nBy Jane Roe\n\nPoint 0.")

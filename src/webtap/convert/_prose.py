@@ -330,16 +330,18 @@ def position(el: etree._Element) -> tuple[int, ...]:
 def _title_heading(headings: list[etree._Element], title: str) -> etree._Element | None:
     """The ``<h1>``, ``<h2>`` or headline (``itemprop="headline"``) that says most of the page
     title's words and little else (a title often adds the site's name, and the site's name may
-    be a heading of its own)."""
+    be a heading of its own). One in an ``<aside>`` says it only when no other does: a teaser
+    of the page among the most read, its kicker adding the site's name."""
     if not title:
         return None
     words = set(_WORD.findall(title.lower()))
-    best, most = None, 1
+    best, most = None, (False, 1)
     for el in headings:
         heading = _WORD.findall("".join(el.itertext()).lower())
         found = sum(w in words for w in heading)
-        if found > most and found >= 0.8 * len(heading):
-            best, most = el, found
+        rank = (next(el.iterancestors("aside"), None) is None, found)
+        if found > 1 and rank > most and found >= 0.8 * len(heading):
+            best, most = el, rank
     return best
 
 

@@ -170,6 +170,24 @@ def test_images_captions_share_bars_comments_and_newsletters_are_left_out() -> N
         assert gone not in text
 
 
+def test_a_gallery_whose_captions_carry_its_text_keeps_them() -> None:
+    # Each slide is a picture with its paragraphs in the caption: the page's text. An ad's
+    # figure among them stays out, and so do the pictures.
+    slides = "".join(
+        f"<figure class='slide'><h2>{i}. Costume {i}</h2><img src='/{i}.jpg' alt='Photo {i}'>"
+        f"<figcaption class='slide-caption'><p>Slide {i}. {PROSE}</p></figcaption></figure>"
+        for i in range(4)
+    )
+    html = page(
+        f"{menu()}<article class='post'><h1>Headline</h1><p>Costumes for a cheap party.</p>"
+        f"<div class='slides'>{slides}<figure class='ad'><figcaption>Sponsored by Brand, "
+        "the costume shop open every day of the week.</figcaption></figure></div></article>"
+    )
+    text = main(html).markdown
+    assert all(f"Slide {i}." in text for i in range(4))
+    assert "Photo 1" not in text and "/1.jpg" not in text and "Sponsored" not in text
+
+
 @pytest.mark.parametrize(
     "boilerplate",
     [

@@ -673,9 +673,12 @@ def _prune(
     inside = {el for top in chosen for el in top.iterdescendants()}
     stats = page.stats
     described_blocks = describing(page, described)
+    slides = _slides(chosen, stats, content_good)
     doomed: list[etree._Element] = []
     for el in page.boilerplate:
         counters = stats.get(el)
+        if el in slides:
+            continue
         if counters is not None and (
             (reviews and counters[KIND] == ALWAYS)
             or (counters[GOOD] * 2 > content_good and _wraps(el, page, chosen))
@@ -699,11 +702,35 @@ def _prune(
         ]
         doomed.extend(el for el in labelled if not _most(el, stats, content_good))
         doomed.extend(share_links(top))
-        doomed.extend(top.iter(*_PICTURE_TAGS))
+        doomed.extend(el for el in top.iter(*_PICTURE_TAGS) if el not in slides)
     if doomed:
         # Stripped where the content is, not over the whole page.
         for parent in {top.getparent() for top in chosen}:
             drop(chosen[0] if parent is None else parent, doomed)
+
+
+def _slides(
+    chosen: list[etree._Element], stats: dict[etree._Element, list], content_good: int
+) -> set[etree._Element]:
+    """The figures of a gallery whose captions carry its text (a slide's paragraphs under
+    each picture), with those captions: when the figures hold most of the content's prose,
+    they are its body, not pictures beside it. A figure named like boilerplate (an ad's
+    frame) is not; its captions are named so by what they are."""
+    figures = [
+        figure
+        for top in chosen
+        for figure in top.iter("figure")
+        if next(figure.iterancestors("figure"), None) is None
+    ]
+    held = sum(stats[figure][GOOD] for figure in figures if figure in stats)
+    if not figures or held * 2 <= content_good:
+        return set()
+    return {
+        el
+        for figure in figures
+        if not name_verdict(figure.get("class"), figure.get("id"))
+        for el in (figure, *figure.iter("figcaption"))
+    }
 
 
 def _wraps(el: etree._Element, page: ProseCounts, tops: list[etree._Element]) -> bool:

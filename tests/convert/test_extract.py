@@ -170,6 +170,28 @@ def test_images_captions_share_bars_comments_and_newsletters_are_left_out() -> N
         assert gone not in text
 
 
+def test_an_article_of_sections_under_its_title_keeps_them_all() -> None:
+    # A recipe: the preparation scores best, the ingredients beside it are lines of their
+    # own; the <article> holding the title and both is the piece. Its related box stays out.
+    items = "".join(
+        f"<li>{i}00 g of ingredient {i} from the market on Sunday</li>" for i in range(6)
+    )
+    steps = "".join(f"<dt>{i}.</dt><dd>Step {i}. {PROSE}</dd>" for i in range(3))
+    html = (
+        "<html><head><title>Plum cake</title><meta property='og:type' content='article'>"
+        f"</head><body><header>{menu()}</header><article class='recipe'><header>"
+        "<h1>Plum cake</h1></header><p>A cake for the end of summer, with plums.</p>"
+        f"<h2>Ingredients</h2><section class='ingredients'><ul>{items}</ul></section>"
+        "<h2>Preparation</h2><div class='preparation'><div class='time'>90 minutes</div>"
+        f"<dl>{steps}</dl></div><div class='related'><h2>More cakes</h2>"
+        "<p>Teaser: an apple cake for the autumn, with cinnamon and cream.</p></div>"
+        "</article></body></html>"
+    )
+    text = main(html).markdown
+    assert "Step 2." in text and "300 g of ingredient 3" in text and "Ingredients" in text
+    assert "Teaser" not in text
+
+
 def test_a_gallery_whose_captions_carry_its_text_keeps_them() -> None:
     # Each slide is a picture with its paragraphs in the caption: the page's text. An ad's
     # figure among them stays out, and so do the pictures.

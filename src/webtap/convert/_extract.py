@@ -69,6 +69,7 @@ _PICTURE_TAGS = ("img", "picture", "figcaption")
 # converted as a plain block.
 _RETAGGED = frozenset(("td", "th", "tr", "thead", "li", "dt", "summary", "caption"))
 _FOCUSED = 0.6  # share of the page's prose the best block holds on an article-like page
+_PIECE_SHARE = 0.6  # ... and of the prose of the <article> holding it and the title heading
 _ARTICLE_FOCUSED = 0.4  # ... on a page declared an article
 _MENU = 100  # characters of a block of links that is the page's chrome
 _MENU_LINKS = 0.9  # ... its share in links
@@ -499,6 +500,7 @@ def _choose(
             if filled == chosen:
                 break
             chosen = filled
+        chosen = _titled_article(chosen, page) or chosen
     else:
         chosen = _fill(chosen, page)
     total = sum(page.stats[el][ALL] for el in chosen)
@@ -508,6 +510,26 @@ def _choose(
     ):
         return None
     return _Found(chosen, page, good, trusted)
+
+
+def _titled_article(chosen: list[etree._Element], page: ProseCounts) -> list[etree._Element] | None:
+    """The ``<article>`` that holds the page's title heading and the chosen blocks, when they
+    hold less than ``_PIECE_SHARE`` of its prose: the piece is the article (HTML's
+    self-contained composition), its sections beside the best one (a recipe's ingredients
+    and preparation, a report's parts) included."""
+    heading = page.heading
+    if heading is None:
+        return None
+    stats = page.stats
+    for article in heading.iterancestors("article"):
+        counters = stats.get(article)
+        if counters is None or counters[KIND]:
+            return None
+        if all(article in el.iterancestors() for el in chosen):
+            if _good(chosen, page) < _PIECE_SHARE * counters[GOOD]:
+                return [article]
+            return None
+    return None
 
 
 def _variant(el: etree._Element, stats: dict[etree._Element, list]) -> bool:

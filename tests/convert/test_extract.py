@@ -192,6 +192,28 @@ def test_an_article_of_sections_under_its_title_keeps_them_all() -> None:
     assert "Teaser" not in text
 
 
+def test_the_story_the_title_names_among_stories_appended_after_it() -> None:
+    # An article page that appends the next stories as the reader scrolls, each in a wrapper
+    # of one form under a headline of its own; a later one is longer than the page's story.
+    def story(i: int, count: int) -> str:
+        return (
+            f"<div class='scrollblock'><article class='story'><header><h1>Story number {i} "
+            f"about the harbour</h1></header><div class='text'>{paragraphs(f'Story{i}', count)}"
+            "</div></article></div>"
+        )
+
+    html = (
+        "<html><head><title>Story number 0 about the harbour | News</title>"
+        "<meta property='og:type' content='article'></head><body>"
+        f"<header>{menu()}</header><article class='post'><section class='stream'>"
+        f"{story(0, 2)}{story(1, 10)}{story(2, 3)}{story(3, 2)}</section></article></body></html>"
+    )
+    text = main(html).markdown
+    assert text.startswith("# Story number 0 about the harbour\n\nStory0 0.")
+    assert "Story0 1." in text
+    assert "Story1" not in text and "Story2" not in text and "Story number 3" not in text
+
+
 def test_a_gallery_whose_captions_carry_its_text_keeps_them() -> None:
     # Each slide is a picture with its paragraphs in the caption: the page's text. An ad's
     # figure among them stays out, and so do the pictures.

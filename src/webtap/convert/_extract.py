@@ -114,7 +114,8 @@ def extract_root(
     page = walk(body, title)
     product = not types.isdisjoint(PRODUCT_TYPES)
     # A product page's best block is its product, however much else the page holds.
-    found = _choose(body, page, 0.0 if product else _MIN_SHARE)
+    article = not types.isdisjoint(ARTICLE_TYPES)
+    found = _choose(body, page, 0.0 if product else _MIN_SHARE, titled=article)
     if thread is not None:
         first = thread.posts[0].element if thread.posts else None
         heading = title_heading(body, page, first) if first is not None else None
@@ -123,8 +124,11 @@ def extract_root(
             return prepend(thread_root(thread, lead), heading)
     if types.isdisjoint(PRODUCT_TYPES) and not _holds_most(found, page, body):
         records = find_records(page)
-        article = not types.isdisjoint(ARTICLE_TYPES)
-        if records is not None and records_win(records, found and found.chosen, page, article):
+        if (
+            records is not None
+            and not (found and _other_stories(found, records.members))
+            and records_win(records, found and found.chosen, page, article)
+        ):
             heading = title_heading(body, page, records.members[0])
             return prepend(records_root(records, page), heading)
     if found is None:
@@ -480,10 +484,12 @@ class _Found(NamedTuple):
 
 
 def _choose(
-    body: etree._Element, page: ProseCounts, min_share: float = _MIN_SHARE
+    body: etree._Element, page: ProseCounts, min_share: float = _MIN_SHARE, *, titled: bool = False
 ) -> _Found | None:
     """The main content found from the page's counters, or None when nothing scores or the
-    content found is too small to trust. Changes nothing."""
+    content found is too small to trust. Changes nothing. With ``titled`` (a page declared
+    an article), content holding the page's title heading is trusted however little of the
+    page's prose it holds."""
     if page.best is None or page.best is body:
         return None
     chosen = _marked(body, page)
@@ -497,19 +503,40 @@ def _choose(
             if _good(chosen, page) >= _WIDEN_BELOW * page.good:
                 break
             filled = _fill(_with_siblings(chosen[0], page, alike_only=True), page, alone=True)
-            if filled == chosen:
-                break
+            if filled == chosen or not _within(chosen, filled):
+                break  # (widening never leaves a chosen block out)
             chosen = filled
         chosen = _titled_article(chosen, page) or chosen
     else:
         chosen = _fill(chosen, page)
     total = sum(page.stats[el][ALL] for el in chosen)
     good = _good(chosen, page)
+    found = _Found(chosen, page, good, trusted)
     if total < (_MIN_MARKED if trusted else _MIN_CONTENT) or (
-        not trusted and good < min_share * page.good
+        # A little of the page's prose is a front page's story among many; not the article
+        # the page's title names (the stories after it appended as the reader scrolls).
+        not trusted and good < min_share * page.good and not (titled and _led_by_title(found))
     ):
         return None
-    return _Found(chosen, page, good, trusted)
+    return found
+
+
+def _within(inner: list[etree._Element], outer: list[etree._Element]) -> bool:
+    """Whether every block of ``inner`` is, or is inside, a block of ``outer``."""
+    tops = set(outer)
+    return all(el in tops or any(a in tops for a in el.iterancestors()) for el in inner)
+
+
+def _other_stories(found: _Found, members: list[etree._Element]) -> bool:
+    """Whether records are stories (the one found, under the page's title heading, and
+    others each under a headline of the title's tag), not a thread's posts."""
+    heading = found.page.heading
+    if heading is None or not _led_by_title(found):
+        return False
+    return all(
+        member in heading.iterancestors() or next(member.iter(heading.tag), None) is not None
+        for member in members
+    )
 
 
 def _titled_article(chosen: list[etree._Element], page: ProseCounts) -> list[etree._Element] | None:

@@ -200,7 +200,7 @@ def walk(body: etree._Element, title: str = "") -> ProseCounts:
     good = frame[GOOD] if frame else 0  # the last block closed is the body
     boilerplate = _boilerplate(maybe, stats, good, _code(listings, maybe, stats))
     heading = _title_heading(headings, title)
-    best, best_score = _best(candidates, set(boilerplate), heading)
+    best, best_score = _best(candidates, set(boilerplate), heading, stats)
     return ProseCounts(best, best_score, good, stats, [*boilerplate, *always], heading)
 
 
@@ -294,6 +294,7 @@ def _best(
     candidates: list[tuple[float, etree._Element]],
     boilerplate: set[etree._Element],
     heading: etree._Element | None,
+    stats: dict[etree._Element, list],
 ) -> tuple[etree._Element | None, float]:
     """The top-scoring candidate that is not boilerplate nor inside boilerplate; or, when it
     comes before the page's title ``heading`` (a list of teasers above a short article), the
@@ -306,10 +307,47 @@ def _best(
         if el in boilerplate or any(a in boilerplate for a in el.iterancestors()):
             continue
         if heading is None or not _before(el, heading):
-            return el, score
+            return _titled_story(el, score, candidates, boilerplate, heading, stats)
         if first[0] is None:
             first = (el, score)
     return first
+
+
+def _titled_story(
+    el: etree._Element,
+    score: float,
+    candidates: list[tuple[float, etree._Element]],
+    boilerplate: set[etree._Element],
+    heading: etree._Element | None,
+    stats: dict[etree._Element, list],
+) -> tuple[etree._Element, float]:
+    """``el``, or when it sits in another story than the page's title ``heading`` (stories
+    appended one after another as the reader scrolls: sibling wrappers of one tag and class,
+    each under a headline of the title's tag), the best candidate in the title's story."""
+    if heading is None or heading in el.iterancestors():
+        return el, score
+    mine = set(el.iterancestors())
+    top = next((a for a in heading.iterancestors() if a in mine), None)
+    if top is None:
+        return el, score
+    story = next(a for a in (heading, *heading.iterancestors()) if a.getparent() is top)
+    other = next(a for a in (el, *el.iterancestors()) if a.getparent() is top)
+    if (
+        story.tag != other.tag
+        or not story.get("class")
+        or story.get("class") != other.get("class")
+        or next(other.iter(heading.tag), None) is None
+    ):
+        return el, score
+    for found, candidate in candidates:
+        # The title's story may be an <article> nested in the page's own (NESTED), as the
+        # stories after it are.
+        if (story is candidate or story in candidate.iterancestors()) and not any(
+            a in boilerplate and (a not in stats or stats[a][KIND] != NESTED)
+            for a in (candidate, *candidate.iterancestors())
+        ):
+            return candidate, found
+    return el, score
 
 
 def _before(el: etree._Element, heading: etree._Element) -> bool:

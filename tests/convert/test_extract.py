@@ -192,6 +192,32 @@ def test_an_article_of_sections_under_its_title_keeps_them_all() -> None:
     assert "Teaser" not in text
 
 
+def test_an_article_split_over_the_rows_of_a_layout_table_keeps_its_first_row() -> None:
+    # The body grew to its cell, alone in its row; the row before it holds the article's start
+    # (text straight in a cell) and scores a fifth of the body's best block.
+    start = "".join(f"<font>Start {i}. {PROSE}</font><br><br>" for i in range(2))
+    html = page(
+        f"<table><tr><td>{menu()}</td><td><table><tr><td>{start}</td></tr>"
+        f"<tr><td><div>{paragraphs('Body', 8)}</div><div>You can download this chart as a "
+        "<a href='/pdf'>PDF</a> file, with the figures for every country and every year in it."
+        "</div></td></tr></table></td></tr></table>"
+    )
+    text = main(html).markdown
+    assert text.index("Start 0.") < text.index("Body 0.") and "Body 7." in text
+    assert "Section 1" not in text
+
+
+def test_a_block_of_links_before_the_body_stays_out() -> None:
+    html = page(
+        f"<div class='page'><div class='topics'>{menu('Topic')}</div>"
+        f"<div class='story'><div>{paragraphs('Body', 8)}</div><div>You can download this "
+        "chart as a <a href='/pdf'>PDF</a> file, with the figures for every country and every "
+        "year in it.</div></div></div>"
+    )
+    text = main(html).markdown
+    assert "Body 7." in text and "Topic 1" not in text
+
+
 def test_the_story_the_title_names_among_stories_appended_after_it() -> None:
     # An article page that appends the next stories as the reader scrolls, each in a wrapper
     # of one form under a headline of its own; a later one is longer than the page's story.

@@ -506,6 +506,10 @@ def _choose(
             if filled == chosen or not _within(chosen, filled):
                 break  # (widening never leaves a chosen block out)
             chosen = filled
+        if len(chosen) == 1 and chosen[0] is not page.best:
+            leading = _leading(chosen[0], page)
+            if len(leading) > 1:
+                chosen = _fill(leading, page)
         chosen = _titled_article(chosen, page) or chosen
     else:
         chosen = _fill(chosen, page)
@@ -662,6 +666,31 @@ def _with_siblings(
         ):
             chosen.append(el)
     return chosen
+
+
+def _leading(block: etree._Element, page: ProseCounts) -> list[etree._Element]:
+    """A block grown from the best one (its wrapper when it is alone in it) led by the
+    siblings right before it that score a fifth of the best as it does (the article's first
+    row in a table of its own, a live blog's lead entry above its entries), in order; blocks
+    without prose between are stepped over, any other ends them."""
+    stats = page.stats
+    parent = block.getparent()
+    while parent is not None and parent.tag not in ("body", "html"):
+        counters = stats.get(parent)
+        if counters is None or counters[ALL] != stats[block][ALL]:
+            break
+        block, parent = parent, parent.getparent()
+    threshold = max(10.0, page.best_score * 0.2)
+    found: list[etree._Element] = [block]
+    for el in block.itersiblings(preceding=True):
+        counters = stats.get(el)
+        if counters is None or (not counters[GOOD] and not counters[KIND]):
+            continue
+        density = counters[LINK] / counters[ALL]
+        if counters[KIND] or announces(el) or counters[SCORE] * (1 - density) < threshold:
+            break
+        found.append(el)
+    return found[::-1]
 
 
 def _fill(

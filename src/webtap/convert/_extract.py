@@ -488,8 +488,8 @@ def _choose(
 ) -> _Found | None:
     """The main content found from the page's counters, or None when nothing scores or the
     content found is too small to trust. Changes nothing. With ``titled`` (a page declared
-    an article), content holding the page's title heading is trusted however little of the
-    page's prose it holds."""
+    an article), content the page's title heading leads (`_led_by_title`) is trusted however
+    little of the page's prose it holds."""
     if page.best is None or page.best is body:
         return None
     chosen = _marked(body, page)

@@ -289,6 +289,94 @@ def test_a_credit_away_from_a_picture_and_a_sentence_by_one_stay() -> None:
     assert "Image: the container image" in text and "Prices rose" in text
 
 
+def test_an_article_of_sections_under_its_title_keeps_them_all() -> None:
+    # A recipe: the preparation scores best, the ingredients beside it are lines of their
+    # own; the <article> holding the title and both is the piece. Its related box stays out.
+    items = "".join(
+        f"<li>{i}00 g of ingredient {i} from the market on Sunday</li>" for i in range(6)
+    )
+    steps = "".join(f"<dt>{i}.</dt><dd>Step {i}. {PROSE}</dd>" for i in range(3))
+    html = (
+        "<html><head><title>Plum cake</title><meta property='og:type' content='article'>"
+        f"</head><body><header>{menu()}</header><article class='recipe'><header>"
+        "<h1>Plum cake</h1></header><p>A cake for the end of summer, with plums.</p>"
+        f"<h2>Ingredients</h2><section class='ingredients'><ul>{items}</ul></section>"
+        "<h2>Preparation</h2><div class='preparation'><div class='time'>90 minutes</div>"
+        f"<dl>{steps}</dl></div><div class='related'><h2>More cakes</h2>"
+        "<p>Teaser: an apple cake for the autumn, with cinnamon and cream.</p></div>"
+        "</article></body></html>"
+    )
+    text = main(html).markdown
+    assert "Step 2." in text and "300 g of ingredient 3" in text and "Ingredients" in text
+    assert "Teaser" not in text
+
+
+def test_an_article_split_over_the_rows_of_a_layout_table_keeps_its_first_row() -> None:
+    # The body grew to its cell, alone in its row; the row before it holds the article's start
+    # (text straight in a cell) and scores a fifth of the body's best block.
+    start = "".join(f"<font>Start {i}. {PROSE}</font><br><br>" for i in range(2))
+    html = page(
+        f"<table><tr><td>{menu()}</td><td><table><tr><td>{start}</td></tr>"
+        f"<tr><td><div>{paragraphs('Body', 8)}</div><div>You can download this chart as a "
+        "<a href='/pdf'>PDF</a> file, with the figures for every country and every year in it."
+        "</div></td></tr></table></td></tr></table>"
+    )
+    text = main(html).markdown
+    assert text.index("Start 0.") < text.index("Body 0.") and "Body 7." in text
+    assert "Section 1" not in text
+
+
+def test_a_block_of_links_before_the_body_stays_out() -> None:
+    html = page(
+        f"<div class='page'><div class='topics'>{menu('Topic')}</div>"
+        f"<div class='story'><div>{paragraphs('Body', 8)}</div><div>You can download this "
+        "chart as a <a href='/pdf'>PDF</a> file, with the figures for every country and every "
+        "year in it.</div></div></div>"
+    )
+    text = main(html).markdown
+    assert "Body 7." in text and "Topic 1" not in text
+
+
+def test_the_story_the_title_names_among_stories_appended_after_it() -> None:
+    # An article page that appends the next stories as the reader scrolls, each in a wrapper
+    # of one form under a headline of its own; a later one is longer than the page's story.
+    def story(i: int, count: int) -> str:
+        return (
+            f"<div class='scrollblock'><article class='story'><header><h1>Story number {i} "
+            f"about the harbour</h1></header><div class='text'>{paragraphs(f'Story{i}', count)}"
+            "</div></article></div>"
+        )
+
+    html = (
+        "<html><head><title>Story number 0 about the harbour | News</title>"
+        "<meta property='og:type' content='article'></head><body>"
+        f"<header>{menu()}</header><article class='post'><section class='stream'>"
+        f"{story(0, 2)}{story(1, 10)}{story(2, 3)}{story(3, 2)}</section></article></body></html>"
+    )
+    text = main(html).markdown
+    assert text.startswith("# Story number 0 about the harbour\n\nStory0 0.")
+    assert "Story0 1." in text
+    assert "Story1" not in text and "Story2" not in text and "Story number 3" not in text
+
+
+def test_a_gallery_whose_captions_carry_its_text_keeps_them() -> None:
+    # Each slide is a picture with its paragraphs in the caption: the page's text. An ad's
+    # figure among them stays out, and so do the pictures.
+    slides = "".join(
+        f"<figure class='slide'><h2>{i}. Costume {i}</h2><img src='/{i}.jpg' alt='Photo {i}'>"
+        f"<figcaption class='slide-caption'><p>Slide {i}. {PROSE}</p></figcaption></figure>"
+        for i in range(4)
+    )
+    html = page(
+        f"{menu()}<article class='post'><h1>Headline</h1><p>Costumes for a cheap party.</p>"
+        f"<div class='slides'>{slides}<figure class='ad'><figcaption>Sponsored by Brand, "
+        "the costume shop open every day of the week.</figcaption></figure></div></article>"
+    )
+    text = main(html).markdown
+    assert all(f"Slide {i}." in text for i in range(4))
+    assert "Photo 1" not in text and "/1.jpg" not in text and "Sponsored" not in text
+
+
 @pytest.mark.parametrize(
     "boilerplate",
     [
@@ -389,6 +477,31 @@ def test_whole_word_classes_do_not_drop_content() -> None:
     text = main(html).markdown
     assert "Body 4." in text
     assert "Page 3" not in text
+
+
+def test_columns_named_alike_that_hold_the_prose_together_are_content() -> None:
+    # A tip's steps, each in a column named for how it prints: neither holds most of the
+    # page's prose alone, together they hold all but the box beside them.
+    html = page(
+        f"<header>{menu()}</header><div class=tip>"
+        f"<div class='tip-print-step'>{paragraphs('First', 2)}</div>"
+        f"<div class='tip-print-step'>{paragraphs('Second', 3)}</div></div>"
+        f"<div class='box'>{paragraphs('Box', 1)}</div>"
+    )
+    text = main(html).markdown
+    assert "First 0." in text and "Second 2." in text
+    assert "Box 0." not in text
+
+
+def test_boxes_named_alike_beside_the_article_stay_out() -> None:
+    html = page(
+        f"<header>{menu()}</header><div class=story>{paragraphs('Body', 5)}</div>"
+        f"<div class='sidebar-box'>{paragraphs('Side', 1)}</div>"
+        f"<div class='sidebar-box'>{paragraphs('Aside', 1)}</div>"
+    )
+    text = main(html).markdown
+    assert "Body 4." in text
+    assert "Side 0." not in text and "Aside 0." not in text
 
 
 def test_never_removes_an_ancestor_of_the_content() -> None:

@@ -297,3 +297,27 @@ def test_a_page_builders_rows_holding_an_articles_comments_are_no_thread() -> No
     markdown = convert(html, main_content=True).markdown
     assert "Paragraph 3" in markdown
     assert "Comment 0" not in markdown
+
+
+def test_posts_whose_date_follows_the_authors_name_without_a_space_are_a_thread() -> None:
+    # Each post's name and date are <span>s side by side ("marta28.09.19"): still a date. A
+    # column of news teasers beside the thread scores best on its own.
+    posts = "".join(
+        f"<div class='MsgComment'><div class='MsgInfo'><span class='name'>{author}</span>"
+        f"<span class='time'><span>{28 + n}.09.19</span><span>1{n}:44</span></span></div>"
+        f"<div class='MsgText'>{text} {text}</div></div>"
+        for n, (author, _, text) in enumerate(POSTS * 3)
+    )
+    news = "".join(
+        f"<li>News {n}: the council met on Tuesday, agreed the budget, cut the roads, parks "
+        "and libraries, and promised, again, to review it in the spring.</li>"
+        for n in range(6)
+    )
+    html = (
+        "<html><head><title>Old config file - Board</title></head><body>"
+        "<main><h2>Old config file</h2>"
+        f"{posts}</main><aside><h3>Top news</h3><ul>{news}</ul></aside></body></html>"
+    )
+    markdown = convert(html, main_content=True).markdown
+    order(markdown, *(text for _, _, text in POSTS))
+    assert "News 0" not in markdown

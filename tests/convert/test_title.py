@@ -216,3 +216,83 @@ def test_a_section_heading_after_the_title_ends_the_opening() -> None:
         f'<p class="byline">By Jane Roe</p><div>{BODY}</div>'
     )
     assert "By Jane Roe" not in doc.markdown.split("What the council decided")[0]
+
+
+def test_a_standfirst_in_the_bodys_frame_comes_after_the_title() -> None:
+    # The lead sits beside the body inside the frame that holds both; the frame's picture
+    # caption and its byline are the body's apparatus and stay out with the rest of it.
+    doc = main(
+        "<header><h1>Budget cut for roads and parks</h1></header>"
+        '<div class="frame"><figure class="lead-media"><figcaption>Photo: Jo Doe</figcaption>'
+        '</figure><p class="byline">By Jane Roe</p>'
+        '<div class="lead">The council trims a third from three services.</div>'
+        f'<div class="body">{BODY}</div></div>'
+    )
+    assert doc.markdown.startswith(
+        "# Budget cut for roads and parks\n\nThe council trims a third from three services."
+        "\n\nPoint 0."
+    )
+    assert "Photo: Jo Doe" not in doc.markdown and "Jane Roe" not in doc.markdown
+
+
+def test_a_standfirst_set_as_a_heading_comes_after_the_title() -> None:
+    # A heading written as a sentence is no section's title; the opening ends with it, as
+    # it ends at any heading.
+    doc = main(
+        "<header><h1>Budget cut for roads and parks</h1>"
+        "<h2>Three services lose a third of their money.</h2>"
+        '<p class="byline">By Jane Roe</p></header>'
+        f'<div class="body">{BODY}</div>'
+    )
+    assert doc.markdown.startswith(
+        "# Budget cut for roads and parks\n\n"
+        "Three services lose a third of their money.\n\nPoint 0."
+    )
+
+
+def test_the_titles_subtitle_in_its_hgroup_comes_after_it() -> None:
+    doc = main(
+        "<header><hgroup><h1>Budget cut for roads and parks</h1>"
+        "<h2>Three services lose a third</h2></hgroup></header>"
+        f'<div class="body">{BODY}</div>'
+    )
+    assert doc.markdown.startswith(
+        "# Budget cut for roads and parks\n\nThree services lose a third\n\nPoint 0."
+    )
+
+
+def test_a_section_heading_after_the_title_stays_in_its_place() -> None:
+    doc = main(
+        "<h1>Budget cut for roads and parks</h1><div class='intro'><h2>Background</h2>"
+        f"<p>Lead paragraph. {PROSE}</p></div><div class='body'>{BODY}</div>"
+    )
+    text = doc.markdown
+    assert not text.startswith("# Budget cut for roads and parks\n\nBackground")
+    assert text.count("Background") <= 1
+
+
+def test_a_heading_marked_as_the_headline_leads_whatever_its_level() -> None:
+    doc = main(
+        "<div class='news'><h3 itemprop='headline'>Budget cut for roads and parks</h3>"
+        "<div itemprop='description'><p>Three services lose a third of their money.</p></div>"
+        f"<div itemprop='articleBody'>{BODY}</div></div>",
+        title="Budget cut for roads and parks - City News",
+    )
+    assert doc.markdown.startswith(
+        "### Budget cut for roads and parks\n\nThree services lose a third of their money.\n\n"
+        "Point 0."
+    )
+
+
+def test_the_pages_teaser_in_an_aside_does_not_take_the_titles_place() -> None:
+    # The most-read box repeats the story with the site's name as its kicker: more of the
+    # <title>'s words than the story's own heading says.
+    doc = main(
+        "<aside><ul><li><h2><a href='/s1'>City News Budget cut for roads and parks</a></h2>"
+        "</li></ul></aside>"
+        "<div class='story'><header><h1>Budget cut for roads and parks</h1>"
+        "<p class='byline'>By Jane Roe</p></header>"
+        f"<div class='body'>{BODY}</div></div>",
+        title="Budget cut for roads and parks - City News",
+    )
+    assert doc.markdown.startswith("# Budget cut for roads and parks\n\nBy Jane Roe\n\nPoint 0.")

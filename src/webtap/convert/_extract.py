@@ -80,6 +80,7 @@ _PICTURE_TAGS = ("img", "picture", "figcaption")
 # converted as a plain block.
 _RETAGGED = frozenset(("td", "th", "tr", "thead", "li", "dt", "summary", "caption"))
 _FOCUSED = 0.6  # share of the page's prose the best block holds on an article-like page
+_PIECE_SHARE = 0.6  # ... and of the prose of the <article> holding it and the title heading
 _ARTICLE_FOCUSED = 0.4  # ... on a page declared an article
 _MENU = 100  # characters of a block of links that is the page's chrome
 _MENU_LINKS = 0.9  # ... its share in links
@@ -124,7 +125,8 @@ def extract_root(
     page = walk(body, title)
     product = not types.isdisjoint(PRODUCT_TYPES)
     # A product page's best block is its product, however much else the page holds.
-    found = _choose(body, page, 0.0 if product else _MIN_SHARE)
+    article = not types.isdisjoint(ARTICLE_TYPES)
+    found = _choose(body, page, 0.0 if product else _MIN_SHARE, titled=article)
     if thread is not None:
         first = thread.posts[0].element if thread.posts else None
         heading = title_heading(body, page, first) if first is not None else None
@@ -133,8 +135,11 @@ def extract_root(
             return prepend(thread_root(thread, lead), heading)
     if types.isdisjoint(PRODUCT_TYPES) and not _holds_most(found, page, body):
         records = find_records(page)
-        article = not types.isdisjoint(ARTICLE_TYPES)
-        if records is not None and records_win(records, found and found.chosen, page, article):
+        if (
+            records is not None
+            and not (found and _other_stories(found, records.members))
+            and records_win(records, found and found.chosen, page, article)
+        ):
             heading = title_heading(body, page, records.members[0])
             return prepend(records_root(records, page), heading)
     if found is None:
@@ -507,10 +512,12 @@ class _Found(NamedTuple):
 
 
 def _choose(
-    body: etree._Element, page: ProseCounts, min_share: float = _MIN_SHARE
+    body: etree._Element, page: ProseCounts, min_share: float = _MIN_SHARE, *, titled: bool = False
 ) -> _Found | None:
     """The main content found from the page's counters, or None when nothing scores or the
-    content found is too small to trust. Changes nothing."""
+    content found is too small to trust. Changes nothing. With ``titled`` (a page declared
+    an article), content the page's title heading leads (`_led_by_title`) is trusted however
+    little of the page's prose it holds."""
     if page.best is None or page.best is body:
         return None
     chosen = _marked(body, page)
@@ -524,18 +531,64 @@ def _choose(
             if _good(chosen, page) >= _WIDEN_BELOW * page.good and not _listed(chosen):
                 break
             filled = _fill(_with_siblings(chosen[0], page, alike_only=True), page, alone=True)
-            if filled == chosen:
-                break
+            if filled == chosen or not _within(chosen, filled):
+                break  # (widening never leaves a chosen block out)
             chosen = filled
+        if len(chosen) == 1 and chosen[0] is not page.best:
+            leading = _leading(chosen[0], page)
+            if len(leading) > 1:
+                chosen = _fill(leading, page)
+        chosen = _titled_article(chosen, page) or chosen
     else:
         chosen = _fill(chosen, page)
     total = sum(page.stats[el][ALL] for el in chosen)
     good = _good(chosen, page)
+    found = _Found(chosen, page, good, trusted)
     if total < (_MIN_MARKED if trusted else _MIN_CONTENT) or (
-        not trusted and good < min_share * page.good
+        # A little of the page's prose is a front page's story among many; not the article
+        # the page's title names (the stories after it appended as the reader scrolls).
+        not trusted and good < min_share * page.good and not (titled and _led_by_title(found))
     ):
         return None
-    return _Found(chosen, page, good, trusted)
+    return found
+
+
+def _within(inner: list[etree._Element], outer: list[etree._Element]) -> bool:
+    """Whether every block of ``inner`` is, or is inside, a block of ``outer``."""
+    tops = set(outer)
+    return all(el in tops or any(a in tops for a in el.iterancestors()) for el in inner)
+
+
+def _other_stories(found: _Found, members: list[etree._Element]) -> bool:
+    """Whether records are stories (the one found, under the page's title heading, and
+    others each under a headline of the title's tag), not a thread's posts."""
+    heading = found.page.heading
+    if heading is None or not _led_by_title(found):
+        return False
+    return all(
+        member in heading.iterancestors() or next(member.iter(heading.tag), None) is not None
+        for member in members
+    )
+
+
+def _titled_article(chosen: list[etree._Element], page: ProseCounts) -> list[etree._Element] | None:
+    """The ``<article>`` that holds the page's title heading and the chosen blocks, when they
+    hold less than ``_PIECE_SHARE`` of its prose: the piece is the article (HTML's
+    self-contained composition), its sections beside the best one (a recipe's ingredients
+    and preparation, a report's parts) included."""
+    heading = page.heading
+    if heading is None:
+        return None
+    stats = page.stats
+    for article in heading.iterancestors("article"):
+        counters = stats.get(article)
+        if counters is None or counters[KIND]:
+            return None
+        if all(article in el.iterancestors() for el in chosen):
+            if _good(chosen, page) < _PIECE_SHARE * counters[GOOD]:
+                return [article]
+            return None
+    return None
 
 
 def _listed(chosen: list[etree._Element]) -> bool:
@@ -650,6 +703,31 @@ def _with_siblings(
     return chosen
 
 
+def _leading(block: etree._Element, page: ProseCounts) -> list[etree._Element]:
+    """A block grown from the best one (its wrapper when it is alone in it) led by the
+    siblings right before it that score a fifth of the best as it does (the article's first
+    row in a table of its own, a live blog's lead entry above its entries), in order; blocks
+    without prose between are stepped over, any other ends them."""
+    stats = page.stats
+    parent = block.getparent()
+    while parent is not None and parent.tag not in ("body", "html"):
+        counters = stats.get(parent)
+        if counters is None or counters[ALL] != stats[block][ALL]:
+            break
+        block, parent = parent, parent.getparent()
+    threshold = max(10.0, page.best_score * 0.2)
+    found: list[etree._Element] = [block]
+    for el in block.itersiblings(preceding=True):
+        counters = stats.get(el)
+        if counters is None or (not counters[GOOD] and not counters[KIND]):
+            continue
+        density = counters[LINK] / counters[ALL]
+        if counters[KIND] or announces(el) or counters[SCORE] * (1 - density) < threshold:
+            break
+        found.append(el)
+    return found[::-1]
+
+
 def _fill(
     chosen: list[etree._Element], page: ProseCounts, *, alone: bool = False
 ) -> list[etree._Element]:
@@ -708,9 +786,12 @@ def _prune(
     inside = {el for top in chosen for el in top.iterdescendants()}
     stats = page.stats
     described_blocks = describing(page, described)
+    slides = _slides(chosen, stats, content_good)
     doomed: list[etree._Element] = []
     for el in page.boilerplate:
         counters = stats.get(el)
+        if el in slides:
+            continue
         if counters is not None and (
             (reviews and counters[KIND] == ALWAYS)
             or (counters[GOOD] * 2 > content_good and _wraps(el, page, chosen))
@@ -737,11 +818,35 @@ def _prune(
         ]
         doomed.extend(el for el in labelled if not _most(el, stats, content_good))
         doomed.extend(share_links(top))
-        doomed.extend(top.iter(*_PICTURE_TAGS))
+        doomed.extend(el for el in top.iter(*_PICTURE_TAGS) if el not in slides)
     if doomed:
         # Stripped where the content is, not over the whole page.
         for parent in {top.getparent() for top in chosen}:
             drop(chosen[0] if parent is None else parent, doomed)
+
+
+def _slides(
+    chosen: list[etree._Element], stats: dict[etree._Element, list], content_good: int
+) -> set[etree._Element]:
+    """The figures of a gallery whose captions carry its text (a slide's paragraphs under
+    each picture), with those captions: when the figures hold most of the content's prose,
+    they are its body, not pictures beside it. A figure named like boilerplate (an ad's
+    frame) is not; its captions are named so by what they are."""
+    figures = [
+        figure
+        for top in chosen
+        for figure in top.iter("figure")
+        if next(figure.iterancestors("figure"), None) is None
+    ]
+    held = sum(stats[figure][GOOD] for figure in figures if figure in stats)
+    if not figures or held * 2 <= content_good:
+        return set()
+    return {
+        el
+        for figure in figures
+        if not name_verdict(figure.get("class"), figure.get("id"))
+        for el in (figure, *figure.iter("figcaption"))
+    }
 
 
 def _wraps(el: etree._Element, page: ProseCounts, tops: list[etree._Element]) -> bool:

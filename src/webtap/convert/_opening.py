@@ -17,6 +17,7 @@ from __future__ import annotations
 import copy
 import re
 from collections.abc import Iterator
+from typing import NamedTuple
 
 from lxml import etree
 
@@ -31,11 +32,14 @@ _ITEMPROPS = frozenset((
     "author", "creator", "datePublished", "dateCreated", "dateModified", "description",
     "alternativeHeadline",
 ))  # fmt: skip
-_LIST = """
+# The piece's own lead (a standfirst), then its byline, date line and caption.
+_LEAD_LIST = """
     standfirst dek deck subtitle subheadline subhead subheading lede lead intro summary excerpt
-    byline author authors dateline date published pubdate posted timestamp
 """
-_WORDS = frozenset(_LIST.split())
+_LEAD_WORDS = frozenset(_LEAD_LIST.split())
+_LEAD_ITEMPROPS = frozenset(("description", "alternativeHeadline"))
+_META_LIST = "byline author authors dateline date published pubdate posted timestamp"
+_WORDS = _LEAD_WORDS | frozenset(_META_LIST.split())
 # A picture's box, named so: the picture is left out of the content, and what is said of
 # it goes with it (a credit's ``photo-author`` is no byline). Not "caption", which names a
 # size of type too (a standfirst set in ``caption-s5``).
@@ -64,13 +68,20 @@ _DEK = 80  # characters of sentences that make a heading after the title its sta
 _SENTENCE_END = re.compile(r"\w[.!?…][\"'”’»)]*(?:\s|$)")
 
 
+class _Body(NamedTuple):
+    """Where reading stops: the body's first block, inside its wrappers."""
+
+    first: etree._Element
+    wrappers: set[etree._Element]
+
+
 def opening(
     heading: etree._Element, first: etree._Element, stats: dict[etree._Element, list]
 ) -> list[etree._Element]:
     """Copies of the marked blocks after ``heading`` and before the body: ``first`` (the
     content's first block) or, when the heading is inside it, the first paragraph of prose.
     ``stats``: the prose walk's counters (a block's own text, its verdict as boilerplate)."""
-    until = {first, *first.iterancestors()}
+    until = _Body(first, set(first.iterancestors()))
     title = _text(heading)
     parts: list[etree._Element] = []
     seen = 0
@@ -93,11 +104,16 @@ def _following(heading: etree._Element, first: etree._Element) -> Iterator[etree
 
 
 def _read(
-    el: etree._Element, until: set[etree._Element], title: str, stats: dict
+    el: etree._Element, until: _Body, title: str, stats: dict
 ) -> tuple[list[etree._Element], bool]:
     """The marked blocks in ``el``, and whether the body starts in it (reading stops)."""
-    if el in until:
+    if el is until.first:
         return [], True
+    if el in until.wrappers:
+        # The body's frame (an article's, a column's) holds before the body its lead (a
+        # standfirst) beside the picture's caption and a byline of the body's own apparatus,
+        # which the content leaves out with the rest of the frame.
+        return [part for part in _children(el, until, title, stats)[0] if _lead(part)], True
     if not isinstance(el.tag, str) or el.tag in _SKIPPED or _pictured(el):
         return [], False
     size = _size(el, stats)
@@ -111,7 +127,9 @@ def _read(
         return [el], False
     if el.tag in _HEADINGS:
         if size <= _MAX_PART and _dek(el):
-            return [el], False  # a standfirst a CMS sets as a heading
+            return [el], False  # a standfirst a CMS sets as a heading of sentences
+        if size <= _MAX_PART and (_subtitle(el, title) or _sentence(el)):
+            return [el], True  # the title's subtitle, a short standfirst: the opening ends
         # A second heading starts a section; the title's echo does not.
         return [], size > _MAX_PART or _text(el) != title
     counters = stats.get(el)
@@ -129,6 +147,13 @@ def _read(
         return [el], False  # a meta line: "By Jane Doe | 20 November 2019"
     if counters is not None and counters[OWN] - counters[OWN_LINK] >= _PARAGRAPH:
         return [], True
+    return _children(el, until, title, stats)
+
+
+def _children(
+    el: etree._Element, until: _Body, title: str, stats: dict
+) -> tuple[list[etree._Element], bool]:
+    """The marked blocks in ``el``'s children, read in order up to the body's start."""
     parts: list[etree._Element] = []
     for child in el.iterchildren():
         taken, stop = _read(child, until, title, stats)
@@ -157,6 +182,34 @@ def _pictured(el: etree._Element) -> bool:
         return True
     names = el.get("class")
     return names is not None and not _PICTURE_WORDS.isdisjoint(name_words(names))
+
+
+def _lead(el: etree._Element) -> bool:
+    """Whether markup says ``el`` is the piece's lead: a standfirst, a summary (not the lead
+    picture's caption, ``c-lead-media__credit``)."""
+    if el.tag in _TAGS or el.tag == "figure" or next(el.iterancestors("figure"), None) is not None:
+        return False
+    if el.get("itemprop") in _LEAD_ITEMPROPS:
+        return True
+    names = el.get("class")
+    return names is not None and not _LEAD_WORDS.isdisjoint(name_words(names))
+
+
+def _subtitle(el: etree._Element, title: str) -> bool:
+    """Whether a heading is the title's subtitle: a heading after it in the ``<hgroup>`` that
+    groups them (HTML's markup for a title with its subtitle)."""
+    parent = el.getparent()
+    return (
+        parent is not None
+        and parent.tag == "hgroup"
+        and any(_text(h) == title for h in el.itersiblings(*_HEADINGS, preceding=True))
+    )
+
+
+def _sentence(el: etree._Element) -> bool:
+    """Whether a heading is written as a sentence (it ends in a full stop): a standfirst set
+    as a heading, not a section's title."""
+    return _text(el).endswith(".")
 
 
 def _copy(el: etree._Element, stats: dict) -> etree._Element:

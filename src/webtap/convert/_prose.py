@@ -17,7 +17,16 @@ from typing import NamedTuple
 
 from lxml import etree
 
-from webtap.convert._boilerplate import ALWAYS, CONSENT, MAYBE, NAMES, NOT, name_verdict, name_words
+from webtap.convert._boilerplate import (
+    ALWAYS,
+    CONSENT,
+    MAYBE,
+    NAMES,
+    NOT,
+    boilerplate_words,
+    name_verdict,
+    name_words,
+)
 
 NESTED = 4  # an <article> in an <article>: a related post or a comment, unless it is the body
 
@@ -36,6 +45,7 @@ _HEADINGS = frozenset(("h1", "h2", "h3", "h4", "h5", "h6"))
 _PARAGRAPH = 25  # characters a block needs of its own to count as a paragraph
 _OWN_PROSE = 500  # characters of its own that make a block a candidate too (a layout cell)
 _WRAPPER_SHARE = 0.6  # an element with this share of the page's text is never boilerplate
+_COLUMN_SHARE = 0.1  # ... nor siblings named alike holding it together, each this share at least
 _BOILERPLATE_TAGS = frozenset(("aside", "footer", "figure", "figcaption", "form"))
 _NEVER_BOILERPLATE = frozenset(("html", "body", "main"))
 _NEAR_TITLE = 0.5  # a candidate near the title heading wins scoring this share of the best
@@ -57,7 +67,7 @@ class ProseCounts(NamedTuple):
     good: int  # characters of prose outside links and boilerplate, in the whole page
     stats: dict[etree._Element, list]  # every block that holds text: its counters
     boilerplate: list[etree._Element]
-    heading: etree._Element | None  # the title heading: the h1 or h2 saying the <title>
+    heading: etree._Element | None  # the title heading: an h1, h2, headline saying the <title>
 
 
 def walk(body: etree._Element, title: str = "") -> ProseCounts:
@@ -82,7 +92,7 @@ def walk(body: etree._Element, title: str = "") -> ProseCounts:
     inside = 0  # open comment sections: nothing in them is a candidate
     linked = 0  # open <a> elements: blocks in them (cards, teasers) are not prose
     articles = 0  # open <article> elements
-    headings: list[etree._Element] = []  # <h1> and <h2>: where the title heading may be
+    headings: list[etree._Element] = []  # <h1>, <h2>, headlines: where the title heading may be
     listings: list[etree._Element] = []  # <pre>: code that keeps a column named "aside"
     frame: list = []
     for event, el in etree.iterwalk(body, events=("start", "end")):
@@ -105,6 +115,8 @@ def walk(body: etree._Element, title: str = "") -> ProseCounts:
                 continue
             if tag == "h1" or tag == "h2":
                 headings.append(el)
+            elif tag in _HEADINGS and el.get("itemprop") == "headline":
+                headings.append(el)  # schema.org's headline, whatever its level
             elif tag == "pre":
                 listings.append(el)
             cls = el.get("class")
@@ -191,13 +203,13 @@ def walk(body: etree._Element, title: str = "") -> ProseCounts:
     wrappers: list[tuple[etree._Element, int]] = []
     heading = _title_heading(headings, title)
     boilerplate = _boilerplate(maybe, stats, good, _code(listings, maybe, stats), wrappers)
-    best, best_score = _best(candidates, set(boilerplate), heading)
+    best, best_score = _best(candidates, set(boilerplate), heading, stats)
     if best is not None and wrappers:
         regions = _regions(wrappers, best, heading, stats)
         if regions:
             boilerplate.extend(regions)
             wrappers = [wrapper for wrapper in wrappers if wrapper[0] not in regions]
-            best, best_score = _best(candidates, set(boilerplate), heading)
+            best, best_score = _best(candidates, set(boilerplate), heading, stats)
     if best is not None and wrappers:
         boilerplate.extend(_inside(wrappers, best, stats))
     return ProseCounts(best, best_score, good, stats, [*boilerplate, *always], heading)
@@ -224,14 +236,18 @@ def _boilerplate(
     prose, which wrap the content (``l-sidebar-fixed l-article-body-segment``), nor those
     whose text is mostly ``code`` (a manual's examples in a column beside the text they
     show, named like an aside), nor an ``<article>`` holding most of the prose of the
-    ``<article>`` it is in (a post's body in a post, not a related post)."""
+    ``<article>`` it is in (a post's body in a post, not a related post), nor the columns
+    of a layout that hold it together (`_columns`)."""
     found = []
+    columns = _columns(maybe, stats, good)
     for el in maybe:
         counters = stats.get(el)
         if counters is None:
             found.append(el)
-        elif code.get(el, 0) * 2 > counters[ALL] or (
-            counters[KIND] == NESTED and _body_of_article(el, counters, stats)
+        elif (
+            el in columns
+            or code.get(el, 0) * 2 > counters[ALL]
+            or (counters[KIND] == NESTED and _body_of_article(el, counters, stats))
         ):
             counters[KIND] = NOT
         elif counters[GOOD] >= _WRAPPER_SHARE * good:
@@ -286,6 +302,27 @@ def _inside(
     return found
 
 
+def _columns(
+    maybe: list[etree._Element], stats: dict[etree._Element, list], good: int
+) -> set[etree._Element]:
+    """Siblings that share a boilerplate word in their names and together hold as much of
+    the page's prose as a layout wrapper does: a row of the layout's columns, named for how
+    they print or show (``col-md-6 print-full`` beside ``col-sm-6 print-full``, a recipe's
+    steps each a ``tip-print-step``), not blocks of boilerplate."""
+    groups: dict[tuple[etree._Element | None, str], list[etree._Element]] = {}
+    for el in maybe:
+        counters = stats.get(el)
+        if counters is None or counters[KIND] != MAYBE or counters[GOOD] < _COLUMN_SHARE * good:
+            continue
+        for word in boilerplate_words(el):
+            groups.setdefault((el.getparent(), word), []).append(el)
+    found: set[etree._Element] = set()
+    for members in groups.values():
+        if len(members) > 1 and sum(stats[el][GOOD] for el in members) >= _WRAPPER_SHARE * good:
+            found.update(members)
+    return found
+
+
 def _code(
     listings: list[etree._Element],
     maybe: list[etree._Element],
@@ -317,6 +354,7 @@ def _best(
     candidates: list[tuple[float, etree._Element]],
     boilerplate: set[etree._Element],
     heading: etree._Element | None,
+    stats: dict[etree._Element, list],
 ) -> tuple[etree._Element | None, float]:
     """The top-scoring candidate that is not boilerplate nor inside boilerplate; or, when it
     comes before the page's title ``heading`` (a list of teasers above a short article), the
@@ -329,10 +367,47 @@ def _best(
         if el in boilerplate or any(a in boilerplate for a in el.iterancestors()):
             continue
         if heading is None or not _before(el, heading):
-            return el, score
+            return _titled_story(el, score, candidates, boilerplate, heading, stats)
         if first[0] is None:
             first = (el, score)
     return first
+
+
+def _titled_story(
+    el: etree._Element,
+    score: float,
+    candidates: list[tuple[float, etree._Element]],
+    boilerplate: set[etree._Element],
+    heading: etree._Element | None,
+    stats: dict[etree._Element, list],
+) -> tuple[etree._Element, float]:
+    """``el``, or when it sits in another story than the page's title ``heading`` (stories
+    appended one after another as the reader scrolls: sibling wrappers of one tag and class,
+    each under a headline of the title's tag), the best candidate in the title's story."""
+    if heading is None or heading in el.iterancestors():
+        return el, score
+    mine = set(el.iterancestors())
+    top = next((a for a in heading.iterancestors() if a in mine), None)
+    if top is None:
+        return el, score
+    story = next(a for a in (heading, *heading.iterancestors()) if a.getparent() is top)
+    other = next(a for a in (el, *el.iterancestors()) if a.getparent() is top)
+    if (
+        story.tag != other.tag
+        or not story.get("class")
+        or story.get("class") != other.get("class")
+        or next(other.iter(heading.tag), None) is None
+    ):
+        return el, score
+    for found, candidate in candidates:
+        # The title's story may be an <article> nested in the page's own (NESTED), as the
+        # stories after it are.
+        if (story is candidate or story in candidate.iterancestors()) and not any(
+            a in boilerplate and (a not in stats or stats[a][KIND] != NESTED)
+            for a in (candidate, *candidate.iterancestors())
+        ):
+            return candidate, found
+    return el, score
 
 
 def _before(el: etree._Element, heading: etree._Element) -> bool:
@@ -351,17 +426,20 @@ def position(el: etree._Element) -> tuple[int, ...]:
 
 
 def _title_heading(headings: list[etree._Element], title: str) -> etree._Element | None:
-    """The ``<h1>`` or ``<h2>`` that says most of the page title's words and little else (a
-    title often adds the site's name, and the site's name may be a heading of its own)."""
+    """The ``<h1>``, ``<h2>`` or headline (``itemprop="headline"``) that says most of the page
+    title's words and little else (a title often adds the site's name, and the site's name may
+    be a heading of its own). One in an ``<aside>`` says it only when no other does: a teaser
+    of the page among the most read, its kicker adding the site's name."""
     if not title:
         return None
     words = set(_WORD.findall(title.lower()))
-    best, most = None, 1
+    best, most = None, (False, 1)
     for el in headings:
         heading = _WORD.findall("".join(el.itertext()).lower())
         found = sum(w in words for w in heading)
-        if found > most and found >= 0.8 * len(heading):
-            best, most = el, found
+        rank = (next(el.iterancestors("aside"), None) is None, found)
+        if found > 1 and rank > most and found >= 0.8 * len(heading):
+            best, most = el, rank
     return best
 
 

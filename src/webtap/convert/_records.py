@@ -36,14 +36,15 @@ _LINKS = 0.35  # records whose text is more than this share links are teasers, n
 _DATED = 0.6  # share of the records that must show a date (posts are dated)
 _HEAD = 400  # characters at a record's start where its date is looked for
 # A date or a time as pages show them: 2024-09-11, 11.09.2024, 18:36, "Sep 11", "11. Sep",
-# "3 hours ago" and its kin in the languages pages are written in.
+# "3 hours ago" and its kin in the languages pages are written in. A numeric date may follow
+# a word with no space between (a name and a date in two <span>: "marta28.09.19").
 _MONTHS = (
     "jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|jän|mär|mai|okt|dez|janv|févr|avr|juin"
     "|juil|août|déc|ene|abr|ago|dic|sty|lut|kwi|maj|cze|lip|sie|wrz|paź|lis|gru|fev|set|out"
     "|gen|mag|giu|lug|ott"
 )
 _DATE = re.compile(
-    r"\b\d{4}-\d{2}-\d{2}\b|\b\d{1,2}[./]\d{1,2}[./]\d{2,4}\b|\b\d{1,2}:\d{2}\b"
+    r"\b\d{4}-\d{2}-\d{2}\b|(?<!\d)\d{1,2}[./]\d{1,2}[./]\d{2,4}\b|\b\d{1,2}:\d{2}\b"
     rf"|\b(?:{_MONTHS})[a-zé]*\.?\s+\d{{1,4}}\b|\b\d{{1,2}}\.?\s+(?:{_MONTHS})"
     r"|\b\d+\s*\w+\s+(?:ago|temu|fa|atrás)\b|\b(?:vor|il y a|hace|há)\s+\d+",
     re.IGNORECASE,

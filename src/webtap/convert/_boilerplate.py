@@ -143,13 +143,18 @@ _SHARE_SCHEMES = ("whatsapp:", "fb-messenger:", "tg:", "mailto:?")
 
 # Links that only lead back, to the top, the listing or the home page ("Zurück zur Übersicht",
 # "nach oben", "Back to top", "Retour"), or that print the page ("Print recipe", "Rezept
-# drucken"): the site's controls, whatever the page.
-_BACK = re.compile(
+# drucken"): the site's controls, whatever the page. A string, compiled by `re`'s cache with
+# the first link that may be one (`_BACK_HINTS`), not at import on every call of a tool.
+_BACK = (
     r"(?:[«‹<←↑^]\s*)?(?:zurück|nach oben|back|retour|torna|volver|voltar|powrót|wróć|terug)"
     r"(?:\s+(?:zu[rm]?|to|à|a|al|ao|do|naar)\b.{0,30})?\s*[»›>→↑]?"
-    r"|(?:print|imprimer|imprimir|stampa|drukuj)(?:\s+\w+){0,2}|(?:\w+\s+)?drucken",
-    re.IGNORECASE,
-)
+    r"|(?:print|imprimer|imprimir|stampa|drukuj)(?:\s+\w+){0,2}|(?:\w+\s+)?drucken"
+)  # (re.IGNORECASE)
+# Every link `_BACK` matches holds one of these (lower-cased).
+_BACK_HINTS = (
+    "zurück", "nach oben", "back", "retour", "torna", "volver", "voltar", "powrót", "wróć",
+    "terug", "print", "imprim", "stampa", "drukuj", "drucken",
+)  # fmt: skip
 _BACK_MAX = 40  # characters of such a link's text
 # The first word of an anchor that names a page's comment section.
 _COMMENT_ANCHORS = _COMMENT_WORDS | {"disqus", "responses", "discussion", "reactions"}
@@ -176,7 +181,7 @@ def share_links(top: etree._Element, comments: bool = True) -> list[etree._Eleme
             continue
         text = a.text if len(a) == 0 else "".join(a.itertext())  # (an icon beside it)
         if text and len(text) <= _BACK_MAX and not _titled(a):
-            if _BACK.fullmatch(text.strip()):
+            if _back(text.strip()):
                 found.append(a)
             elif comments and _to_comments(a, low):
                 counts.append(a)
@@ -184,6 +189,14 @@ def share_links(top: etree._Element, comments: bool = True) -> list[etree._Eleme
         pages = {(a.get("href") or "").partition("#")[0] for a in counts} - {""}
         found.extend(a for a in counts if len(pages) < 2 or a.get("href", "").startswith("#"))
     return found
+
+
+def _back(text: str) -> bool:
+    """Whether a link's whole text only leads back or prints the page (`_BACK`)."""
+    low = text.lower()
+    return any(hint in low for hint in _BACK_HINTS) and (
+        re.fullmatch(_BACK, text, re.IGNORECASE) is not None
+    )
 
 
 def _to_comments(a: etree._Element, href: str) -> bool:

@@ -23,14 +23,15 @@ _CARD = 300  # characters of a link card set inside the content ("Related: ...")
 _CARD_TAGS = ("div", "aside", "section", "figure", "li", "p")
 _LABEL_ENDS = frozenset(":»|-–—>")  # what ends a label set apart ("Also read:")
 _HEADING_PATH = etree.XPath(".//h2|.//h3|.//h4|.//h5|.//h6")
-# A link that only says to read the rest, in the languages pages are written in.
-_READ_ON = re.compile(
-    r"\W*(?:read more|read on|continue reading|keep reading|more|weiter ?lesen|mehr lesen|mehr"
-    r"|weiter|zum artikel|leia mais|continue lendo|lire la suite|lire plus|la suite|leer más"
-    r"|seguir leyendo|sigue leyendo|leggi tutto|continua a leggere|czytaj dalej|czytaj więcej"
-    r"|lees meer|verder lezen|lue lisää)\W*",
-    re.IGNORECASE,
-)
+# A link that only says to read the rest, in the languages pages are written in (its words,
+# lower-cased, without the marks around them: "Weiter lesen »", "...mehr").
+_READ_ON = frozenset((
+    "read more", "read on", "continue reading", "keep reading", "more", "weiter lesen",
+    "weiterlesen", "mehr lesen", "mehr", "weiter", "zum artikel", "leia mais", "continue lendo",
+    "lire la suite", "lire plus", "la suite", "leer más", "seguir leyendo", "sigue leyendo",
+    "leggi tutto", "continua a leggere", "czytaj dalej", "czytaj więcej", "lees meer",
+    "verder lezen", "lue lisää",
+))  # fmt: skip
 TEASERS = 3  # links that only say to read on to other pages that make a block a list of them
 _READ_TIME = 60  # characters of a line estimating the reading time
 # "5 min read", "Lesezeit: 2 Minuten", "11 minut czytania", "Temps de lecture : 4 min".
@@ -39,12 +40,14 @@ _READ = (
     r"(?:estimated\s+)?(?:reading|read)\s+time|lesezeit|lesedauer|temps\s+de\s+lecture"
     r"|tiempo\s+de\s+lectura|tempo\s+de\s+leitura|tempo\s+di\s+lettura|czas\s+czytania|leestijd"
 )
-_READING_TIME = re.compile(
+# Patterns few blocks need are strings, compiled by `re`'s cache with the first block that
+# may match (each costs the import a millisecond or more, on every call of a tool): a line
+# with a number of minutes, a block naming a picture's credit (`_CREDIT_HINTS`).
+_READING_TIME = (
     rf"^\W{{0,3}}(?:(?:{_READ})\s*:?\s*(?:ca\.?\s*|about\s+)?{_MINUTES}"
     rf"|(?:ca\.?\s*)?{_MINUTES}\s*(?:read|reading|reading\s+time|lesezeit|lesen|czytania"
-    r"|de\s+lecture|de\s+lectura|de\s+leitura|di\s+lettura|leestijd))\W{0,3}$",
-    re.IGNORECASE,
-)
+    r"|de\s+lecture|de\s+lectura|de\s+leitura|di\s+lettura|leestijd))\W{0,3}$"
+)  # (re.IGNORECASE)
 _CAPTION = 250  # characters of a picture's caption with its credit
 _BOX = 300  # characters of a picture's box: the picture, its caption and its credit
 _PICTURES = ("img", "picture")
@@ -56,14 +59,21 @@ _CREDIT_WORDS = (
     "photo|photos|photograph|photography|foto|fotos|fotografie|fotografía|bild|bilder|abbildung"
     "|image|images|imagen|credit|credits|crédit|crédits|kuva|zdjęcie"
 )
-_CREDIT = re.compile(
+_CREDIT = (
     rf"^[\W_]{{0,3}}(?:©|\(c\)|copyright\b|fot\.|(?:{_CREDIT_WORDS})(?:\s+(?:photos?|credit))?\s*:"
     r"|(?:photo|photos|photograph|photographed|foto|fotos|bild|bilder|image)\s+(?:by|von|de|di|par)\b)"
     rf"|(?:©|\b(?:{_CREDIT_WORDS}|fot\.?)\s*:)\s*[^!?:]{{1,60}}$"
     r"|\((?:[^()]{1,40}/\s*)?(?:istock|getty|shutterstock|dpa|afp|reuters|imago|picture.alliance"
-    r"|adobe.?stock|unsplash|pixabay|fotolia|depositphotos|epa|keystone)\b[^()]{0,30}\)[\W_]{0,3}$",
-    re.IGNORECASE,
-)
+    r"|adobe.?stock|unsplash|pixabay|fotolia|depositphotos|epa|keystone)\b[^()]{0,30}\)[\W_]{0,3}$"
+)  # (re.IGNORECASE)
+# Every credit `_CREDIT` finds holds one of these (lower-cased), or "(" and an agency's name.
+_CREDIT_HINTS = (
+    "©", "(c)", "copyright", "fot", "photo", "bild", "image", "credit", "crédit", "kuva", "zdjęcie",
+)  # fmt: skip
+_AGENCIES = (
+    "istock", "getty", "shutterstock", "dpa", "afp", "reuters", "imago", "picture", "adobe",
+    "unsplash", "pixabay", "depositphotos", "epa", "keystone",
+)  # fmt: skip
 
 
 _BOLD_PATH = etree.XPath(".//p[b or strong]")
@@ -293,7 +303,7 @@ def captions(
             or counters[OWN] < counters[ALL]
             or el in gone
             or (found and found[-1] in el.iterancestors())
-            or not _CREDIT.search(" ".join("".join(el.itertext()).split()))
+            or not _credit(" ".join("".join(el.itertext()).split()))
         ):
             continue
         box = _box(el, top, stats)
@@ -355,8 +365,24 @@ def reading_times(top: etree._Element, stats: dict[etree._Element, list]) -> lis
         for el in top.iterdescendants()
         if (counters := stats.get(el)) is not None
         and counters[ALL] <= _READ_TIME
-        and _READING_TIME.match(" ".join("".join(el.itertext()).split()))
+        and _reading_time(" ".join("".join(el.itertext()).split()))
     ]
+
+
+def _reading_time(line: str) -> bool:
+    """Whether a line only estimates a reading time (every estimate names minutes)."""
+    low = line.lower()
+    return "min" in low and re.match(_READING_TIME, line, re.IGNORECASE) is not None
+
+
+def _credit(text: str) -> bool:
+    """Whether a block's text credits a picture (`_CREDIT`)."""
+    low = text.lower()
+    if not any(hint in low for hint in _CREDIT_HINTS) and not (
+        "(" in low and any(agency in low for agency in _AGENCIES)
+    ):
+        return False
+    return re.search(_CREDIT, text, re.IGNORECASE) is not None
 
 
 def reads_on(a: etree._Element) -> bool:
@@ -364,7 +390,17 @@ def reads_on(a: etree._Element) -> bool:
     href = (a.get("href") or "").strip()
     if not href or href.startswith(("#", "javascript:")):
         return False
-    return _READ_ON.fullmatch(" ".join("".join(a.itertext()).split())) is not None
+    return _bare(" ".join("".join(a.itertext()).split())).lower() in _READ_ON
+
+
+def _bare(text: str) -> str:
+    """``text`` without the marks around its words ("» Weiter lesen «" says "Weiter lesen")."""
+    start, end = 0, len(text)
+    while start < end and not (text[start].isalnum() or text[start] == "_"):
+        start += 1
+    while end > start and not (text[end - 1].isalnum() or text[end - 1] == "_"):
+        end -= 1
+    return text[start:end]
 
 
 def teaser_lists(top: etree._Element, keep: set[etree._Element]) -> list[etree._Element]:

@@ -37,18 +37,18 @@ _DATED = 0.6  # share of the records that must show a date (posts are dated)
 _HEAD = 400  # characters at a record's start where its date is looked for
 # A date or a time as pages show them: 2024-09-11, 11.09.2024, 18:36, "Sep 11", "11. Sep",
 # "3 hours ago" and its kin in the languages pages are written in. A numeric date may follow
-# a word with no space between (a name and a date in two <span>: "marta28.09.19").
+# a word with no space between (a name and a date in two <span>: "marta28.09.19"). A string,
+# compiled by `re`'s cache with the first page holding groups of records, not at import.
 _MONTHS = (
     "jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|jän|mär|mai|okt|dez|janv|févr|avr|juin"
     "|juil|août|déc|ene|abr|ago|dic|sty|lut|kwi|maj|cze|lip|sie|wrz|paź|lis|gru|fev|set|out"
     "|gen|mag|giu|lug|ott"
 )
-_DATE = re.compile(
+_DATE = (
     r"\b\d{4}-\d{2}-\d{2}\b|(?<!\d)\d{1,2}[./]\d{1,2}[./]\d{2,4}\b|\b\d{1,2}:\d{2}\b"
     rf"|\b(?:{_MONTHS})[a-zé]*\.?\s+\d{{1,4}}\b|\b\d{{1,2}}\.?\s+(?:{_MONTHS})"
-    r"|\b\d+\s*\w+\s+(?:ago|temu|fa|atrás)\b|\b(?:vor|il y a|hace|há)\s+\d+",
-    re.IGNORECASE,
-)
+    r"|\b\d+\s*\w+\s+(?:ago|temu|fa|atrás)\b|\b(?:vor|il y a|hace|há)\s+\d+"
+)  # (re.IGNORECASE)
 
 
 class Records(NamedTuple):
@@ -94,7 +94,7 @@ def find_records(page: ProseCounts) -> Records | None:
         text = sum(stats[el][ALL] for el in members)
         if sum(stats[el][LINK] for el in members) > _LINKS * text:
             continue
-        dated = sum(1 for el in members if _DATE.search(_head(el)))
+        dated = sum(1 for el in members if re.search(_DATE, _head(el), re.IGNORECASE))
         if dated < _DATED * len(members):
             continue
         best = Records(parent, members, prose)

@@ -248,13 +248,19 @@ def test_a_reading_time_estimate_leaves_the_content() -> None:
     assert "czytania" not in text and "Lesezeit" not in text
 
 
-def test_a_column_of_excerpts_beside_a_piece_is_neither_its_thread_nor_its_content() -> None:
+@pytest.mark.parametrize(
+    "link", ["weiter lesen", "» Weiter lesen «", "Weiterlesen…", "Read more →"]
+)
+def test_a_column_of_excerpts_beside_a_piece_is_neither_its_thread_nor_its_content(
+    link: str,
+) -> None:
     # Two dated columns side by side, the piece's and one of news excerpts each cut short
-    # before its "weiter lesen": no thread of two posts, and the excerpts leave the page.
+    # before its "weiter lesen" (the marks around a link's words say nothing more): no thread
+    # of two posts, and the excerpts leave the page.
     teasers = "".join(
         f"<div><div>0{i}.10.2016</div> <div>Story {i}</div><div>Story {i}. The council met "
         "on Monday to discuss the fares of the ferry, which had grown by half since...</div>"
-        f'<a href="/news/{i}">weiter lesen</a></div>'
+        f'<a href="/news/{i}">{link}</a></div>'
         for i in range(1, 9)
     )
     html = page(
@@ -263,7 +269,7 @@ def test_a_column_of_excerpts_beside_a_piece_is_neither_its_thread_nor_its_conte
     )
     text = main(html).markdown
     assert "Body 2." in text
-    assert "Story 3" not in text and "weiter lesen" not in text
+    assert "Story 3" not in text and link not in text
 
 
 def test_a_blogs_front_page_keeps_its_excerpts() -> None:

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from webtap.convert import convert
 
 NAV = "<header><nav>" + "".join(f"<a href='/c{i}'>Department {i}</a>" for i in range(10))
@@ -106,9 +108,11 @@ def test_json_ld_product_whose_text_a_script_shows_gets_its_declared_account() -
     assert md.count("Brook Kettle") == 1
 
 
-def test_microdata_product_is_read_like_json_ld() -> None:
+@pytest.mark.parametrize("encoding", [None, "utf-8", "utf-16"])
+def test_microdata_product_is_read_like_json_ld(encoding: str | None) -> None:
     # No JSON-LD: the microdata item names the product, its offer and its description; the
     # description in a "read more" toggle is kept, and a script-less price is not repeated.
+    # As text or bytes, in any encoding (the source is searched for "Product" first).
     main = (
         "<div itemscope itemtype='https://schema.org/Product' class='product'>"
         "<h1 itemprop='name'>Brook Kettle</h1>"
@@ -122,7 +126,8 @@ def test_microdata_product_is_read_like_json_ld() -> None:
         f"{FEATURES}<h2>Specifications</h2><table><tr><th>Capacity</th><td>1.6 litres</td>"
         "</tr><tr><th>Weight</th><td>980 g</td></tr></table></div>"
     )
-    md = convert(page("", main), main_content=True).markdown
+    html = page("", main)
+    md = convert(html if encoding is None else html.encode(encoding), main_content=True).markdown
     for kept in ("Brook Kettle", "€49.00", "boils a litre in six minutes",
                  "ten-year guarantee", "1.6 litres"):  # fmt: skip
         assert kept in md

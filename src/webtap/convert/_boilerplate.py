@@ -100,7 +100,7 @@ _ANNOUNCEMENTS = (
     "more stories", "more articles", "weitere beiträge", "verwandte beiträge",
     "ähnliche beiträge", "zum weiterlesen", "mehr zu ", "mehr von ", "viel gelesen",
     "teilen sie", "schlagworte", "schlagwörter", "kommentieren", "vos réactions",
-    "empfohlen", "entdecken sie", "lue myös", "lue seuraavaksi", "katso myös",
+    "empfohlen", "entdecken sie", "lue myös", "lue seuraavaksi", "lue aiheesta", "katso myös",
     "read next", "up next", "don't miss", "keep reading", "latest news", "top stories",
     "customers also", "customers who", "people also", "frequently bought", "bought together",
     "recently viewed", "similar items", "similar products", "more like this",
@@ -110,8 +110,7 @@ _ANNOUNCEMENTS = (
     "sigue leyendo", "seguí leyendo", "seguir leyendo", "lee también", "lea también",
     "weitere meldungen", "weitere nachrichten", "mehr nachrichten", "mehr themen",
     "redaktionstipp", "tipp der redaktion", "weitere themen", "das thema könnte",
-    "síguenos", "siguenos", "follow us on",
-    "lue myös", "lue seuraavaksi", "lue aiheesta", "lue lisää",
+    "síguenos", "siguenos", "follow us on", "lue lisää",
 )  # fmt: skip
 # A word before a boilerplate word that says the element is not that (``no-sidebar``).
 _NEGATIONS = frozenset(("no", "not", "without", "has", "with", "hide", "show", "hidden"))

@@ -667,13 +667,8 @@ def _with_siblings(
     tag and class), blocks scoring a fifth of it, and stray prose paragraphs; with
     ``alike_only``, only the first kind (a manual's entries and sections)."""
     stats = page.stats
+    best = _wrapped(best, stats)
     parent = best.getparent()
-    # A chunk wrapped alone (``<div class=grid><div class=body>``): its wrapper is the chunk.
-    while parent is not None and parent.tag not in ("body", "html"):
-        counters = stats.get(parent)
-        if counters is None or counters[ALL] != stats[best][ALL]:
-            break
-        best, parent = parent, parent.getparent()
     if parent is None:
         return [best]
     cls = best.get("class")
@@ -703,18 +698,25 @@ def _with_siblings(
     return chosen
 
 
-def _leading(block: etree._Element, page: ProseCounts) -> list[etree._Element]:
-    """A block grown from the best one (its wrapper when it is alone in it) led by the
-    siblings right before it that score a fifth of the best as it does (the article's first
-    row in a table of its own, a live blog's lead entry above its entries), in order; blocks
-    without prose between are stepped over, any other ends them."""
-    stats = page.stats
+def _wrapped(block: etree._Element, stats: dict[etree._Element, list]) -> etree._Element:
+    """``block``'s outermost wrapper holding nothing else (``<div class=grid><div
+    class=body>``: the wrapper is the chunk), below the body."""
     parent = block.getparent()
     while parent is not None and parent.tag not in ("body", "html"):
         counters = stats.get(parent)
         if counters is None or counters[ALL] != stats[block][ALL]:
             break
         block, parent = parent, parent.getparent()
+    return block
+
+
+def _leading(block: etree._Element, page: ProseCounts) -> list[etree._Element]:
+    """A block grown from the best one (its wrapper when it is alone in it) led by the
+    siblings right before it that score a fifth of the best as it does (the article's first
+    row in a table of its own, a live blog's lead entry above its entries), in order; blocks
+    without prose between are stepped over, any other ends them."""
+    stats = page.stats
+    block = _wrapped(block, stats)
     threshold = max(10.0, page.best_score * 0.2)
     found: list[etree._Element] = [block]
     for el in block.itersiblings(preceding=True):

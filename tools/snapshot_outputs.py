@@ -11,6 +11,7 @@ line per page goes to ``FILE`` (default ``snapshot.jsonl``):
   bytes as they are, libxml2 sniffing the charset): a SHA-256 of each Markdown, the converter's
   ``state``, and the verdict :func:`webtap.verdict.classify` gives each document with the
   page's signals read in the converter's ``inspect`` hook (status 200, ``text/html``);
+- a digest of each document's metadata (published, author, ...);
 - whether each document is thin enough to try a page's Markdown version
   (:func:`webtap.fetch.negotiation.thin_content`);
 - through the real fetch flow, as ``bench/verdicts.py`` does: :func:`webtap.fetch.fetch` at the
@@ -112,6 +113,7 @@ def snapshot(data: Path, out: Path, markdown: Path | None) -> int:
                 line[f"{mode}_state"] = document.state
                 line[f"{mode}_verdict"] = kind
                 line[f"{mode}_thin"] = thin_content(document)
+                line[f"{mode}_metadata"] = digest(json.dumps(document.metadata.fields()))
                 if markdown is not None:
                     target = markdown / f"{relative}.{mode}.md"
                     target.parent.mkdir(parents=True, exist_ok=True)

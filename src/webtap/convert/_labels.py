@@ -11,6 +11,7 @@ import re
 from lxml import etree
 
 from webtap.convert._boilerplate import LABEL, announces
+from webtap.convert._html import plain_text, raw_text
 from webtap.convert._prose import ALL, LINK, LINKS, OWN, position
 from webtap.convert._writer import HEADINGS
 
@@ -48,6 +49,9 @@ _READING_TIME = (
     rf"|(?:ca\.?\s*)?{_MINUTES}\s*(?:read|reading|reading\s+time|lesezeit|lesen|czytania"
     r"|de\s+lecture|de\s+lectura|de\s+leitura|di\s+lettura|leestijd))\W{0,3}$"
 )  # (re.IGNORECASE)
+# What every estimate holds (each word for minutes starts "min"): a text without it holds no
+# line that estimates (re.IGNORECASE).
+_SOME_MINUTES = r"\d\s*min"
 _CAPTION = 250  # characters of a picture's caption with its credit
 _BOX = 300  # characters of a picture's box: the picture, its caption and its credit
 _PICTURES = ("img", "picture")
@@ -115,7 +119,7 @@ def _label_apart(paragraph: etree._Element, whole: bool = False) -> bool:
     read: <a>"); "Read more about <a>...</a>" is a sentence. With ``whole``, the label is
     all the paragraph says ("Also read:", "Related")."""
     if whole:
-        text = " ".join("".join(paragraph.itertext()).split())
+        text = plain_text(paragraph)
         return bool(text) and (text[-1] in _LABEL_ENDS or text.count(" ") < 3)
     text = (paragraph.text or "").strip()
     return not text or text[-1] in _LABEL_ENDS
@@ -160,7 +164,7 @@ def labelled_sections(
     headings = [h for h in (*_HEADING_PATH(top), *_bold_labels(top)) if announces(h)]
     if not headings:
         return []
-    total = sum(len(text) for text in top.itertext())
+    total = len(raw_text(top))
     found = []
     for heading in headings:
         section = heading
@@ -192,7 +196,7 @@ def _bold_labels(top: etree._Element) -> list[etree._Element]:
     found = []
     for p in _BOLD_PATH(top):
         if len(p) == 1 and not (p.text or "").strip() and not (p[0].tail or "").strip():
-            label = " ".join("".join(p[0].itertext()).split())
+            label = plain_text(p[0])
             if label and len(label) <= LABEL:
                 found.append(p)
     return found
@@ -251,7 +255,7 @@ def _teasers(el: etree._Element) -> int:
 
 def _links_away(heading: etree._Element) -> bool:
     """Whether a heading's text is a link: ``<h3><a>`` or ``<a><h3>``."""
-    text = "".join(heading.itertext()).strip()
+    text = raw_text(heading).strip()
     if not text:
         return False
     linked = sum(len(t.strip()) for a in heading.iter("a") for t in a.itertext())
@@ -267,7 +271,7 @@ def _starts(parent: etree._Element, child: etree._Element) -> bool:
     for el in parent.iterchildren("*"):
         if el is child:
             return True
-        if "".join(el.itertext()).strip():
+        if raw_text(el).strip():
             return False
     return False
 
@@ -295,6 +299,8 @@ def captions(
     beside the credit): the picture is left out of the content, and what is said of it
     goes with it."""
     found: list[etree._Element] = []
+    if not _may_credit(raw_text(top).lower()):
+        return found  # (most pages credit no picture in the content's words)
     for el in top.iterdescendants():
         counters = stats.get(el)
         if (
@@ -303,7 +309,7 @@ def captions(
             or counters[OWN] < counters[ALL]
             or el in gone
             or (found and found[-1] in el.iterancestors())
-            or not _credit(" ".join("".join(el.itertext()).split()))
+            or not _credit(plain_text(el))
         ):
             continue
         box = _box(el, top, stats)
@@ -343,7 +349,7 @@ def _after_picture(
                 return False
             if not isinstance(before.tag, str):
                 continue
-            if "".join(before.itertext()).strip():
+            if raw_text(before).strip():
                 return False
             if before.tag in _PICTURES or next(before.iter(*_PICTURES), None) is not None:
                 return True
@@ -360,12 +366,14 @@ def _after_picture(
 def reading_times(top: etree._Element, stats: dict[etree._Element, list]) -> list[etree._Element]:
     """Blocks under ``top`` that only estimate the time the piece takes to read ("5 min
     read", "Lesezeit: 2 Minuten"): what the page says of its length, not what it says."""
+    if re.search(_SOME_MINUTES, raw_text(top), re.IGNORECASE) is None:
+        return []  # (most pages estimate no time)
     return [
         el
         for el in top.iterdescendants()
         if (counters := stats.get(el)) is not None
         and counters[ALL] <= _READ_TIME
-        and _reading_time(" ".join("".join(el.itertext()).split()))
+        and _reading_time(plain_text(el))
     ]
 
 
@@ -377,12 +385,16 @@ def _reading_time(line: str) -> bool:
 
 def _credit(text: str) -> bool:
     """Whether a block's text credits a picture (`_CREDIT`)."""
-    low = text.lower()
-    if not any(hint in low for hint in _CREDIT_HINTS) and not (
+    return _may_credit(text.lower()) and re.search(_CREDIT, text, re.IGNORECASE) is not None
+
+
+def _may_credit(low: str) -> bool:
+    """Whether lower-cased text holds what every credit holds: a hint (`_CREDIT_HINTS`), or
+    an agency's name and a bracket. A block's text holds them only if the text around it
+    does (no hint holds a space)."""
+    return any(hint in low for hint in _CREDIT_HINTS) or (
         "(" in low and any(agency in low for agency in _AGENCIES)
-    ):
-        return False
-    return re.search(_CREDIT, text, re.IGNORECASE) is not None
+    )
 
 
 def reads_on(a: etree._Element) -> bool:
@@ -390,7 +402,7 @@ def reads_on(a: etree._Element) -> bool:
     href = (a.get("href") or "").strip()
     if not href or href.startswith(("#", "javascript:")):
         return False
-    return _bare(" ".join("".join(a.itertext()).split())).lower() in _READ_ON
+    return _bare(plain_text(a)).lower() in _READ_ON
 
 
 def _bare(text: str) -> str:
@@ -464,7 +476,7 @@ def trailing(top: etree._Element, title: etree._Element | None) -> list[etree._E
         block = _ending(top, gone)
         if block is None or block is top or block is title or block.tag not in HEADINGS:
             break
-        text = len(" ".join("".join(block.itertext()).split()))
+        text = len(plain_text(block))
         linked = sum(len(t.strip()) for a in block.iter("a") for t in a.itertext())
         if text > LABEL or linked * 2 > text or any(a.tag == "a" for a in block.iterancestors()):
             break

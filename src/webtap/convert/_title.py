@@ -16,6 +16,7 @@ from urllib.parse import urlsplit
 
 from lxml import etree
 
+from webtap.convert._html import plain_text, raw_text
 from webtap.convert._opening import opening
 from webtap.convert._prose import ProseCounts, position
 
@@ -50,7 +51,7 @@ def title_heading(body: etree._Element, page: ProseCounts, first: etree._Element
     for heading, inside in ((page.heading, False), (h1, True), (page.heading, True)):
         if heading is None:
             continue
-        text = _text(heading)
+        text = plain_text(heading)
         if (
             text
             and len(text) <= _MAX_TITLE
@@ -69,15 +70,17 @@ def prepend(wrapper: etree._Element, lead: Lead | None) -> etree._Element:
     its head unless a heading in it says the same; each part of the opening the content
     does not hold already right after the heading. Nothing when the content has no text."""
     # A title alone is no content: an empty one stays empty for the verdict to judge.
-    if lead is None or not _text(wrapper):
+    if lead is None or not raw_text(wrapper).strip():
         return wrapper
-    held = next((el for el in wrapper.iter(*_HEADINGS) if _text(el) == lead.text), None)
+    held = next((el for el in wrapper.iter(*_HEADINGS) if plain_text(el) == lead.text), None)
     if held is None:
         held = lead.heading
         wrapper.insert(0, held)
-    words = _text(wrapper)
+    if not lead.opening:
+        return wrapper
+    words = plain_text(wrapper)
     for part in reversed(lead.opening):
-        if _text(part) not in words:
+        if plain_text(part) not in words:
             held.addnext(part)
     return wrapper
 
@@ -103,7 +106,3 @@ def is_logo(heading: etree._Element) -> bool:
         ):
             return True
     return False
-
-
-def _text(el: etree._Element) -> str:
-    return " ".join("".join(el.itertext()).split())

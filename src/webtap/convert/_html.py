@@ -17,8 +17,8 @@ from webtap.convert._thread import mark
 from webtap.errors import ParseError
 
 __all__ = [
-    "TASK", "clean", "drop", "find_base", "find_title", "first_h1", "head", "parse",
-    "plain_text", "raw_text",
+    "TASK", "clean", "drop", "find_base", "find_title", "first_h1", "head", "only_h1",
+    "parse", "plain_text", "raw_text",
 ]  # fmt: skip
 
 # libxml2 refuses to nest deeper than 2048 with XML_PARSE_HUGE (256 without) and stops
@@ -206,6 +206,20 @@ def first_h1(root: etree._Element) -> str:
         if title:
             return title
     return ""
+
+
+def only_h1(el: etree._Element) -> etree._Element | None:
+    """The page's ``<h1>`` in its ``<body>`` (XPath's ``//body//h1``, in ``el``'s document)
+    when it has one and no other: lxml's iteration in C finds them, where an XPath goes
+    through every node twice."""
+    root = el.getroottree().getroot()
+    found = None
+    for h1 in root.iter("h1"):
+        if next(h1.iterancestors("body"), None) is not None:
+            if found is not None:
+                return None
+            found = h1
+    return found
 
 
 def find_base(root: etree._Element, base_url: str | None) -> str | None:

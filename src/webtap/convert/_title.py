@@ -16,13 +16,12 @@ from urllib.parse import urlsplit
 
 from lxml import etree
 
-from webtap.convert._html import plain_text, raw_text
+from webtap.convert._html import only_h1, plain_text, raw_text
 from webtap.convert._opening import opening
 from webtap.convert._prose import ProseCounts, position
 
 __all__ = ["Lead", "is_logo", "prepend", "title_heading"]
 
-_H1 = etree.XPath("//body//h1")
 _HEADINGS = ("h1", "h2", "h3")
 # Where a site's logo sits: a heading there linking to the site's root is its name.
 _CHROME = frozenset(("header", "nav", "footer", "aside"))
@@ -45,8 +44,7 @@ def title_heading(body: etree._Element, page: ProseCounts, first: etree._Element
     site's logo; with what stands between it and the body. The only ``<h1>`` is the title
     still when the heading saying the ``<title>`` is in the content (a ``<title>`` worded
     for search engines, echoed by a subheading)."""
-    h1s = _H1(body)
-    h1 = h1s[0] if len(h1s) == 1 else None
+    h1 = only_h1(body)
     # Inside the content, the heading saying the <title> may be a subheading echoing it.
     for heading, inside in ((page.heading, False), (h1, True), (page.heading, True)):
         if heading is None:

@@ -49,9 +49,6 @@ _READING_TIME = (
     rf"|(?:ca\.?\s*)?{_MINUTES}\s*(?:read|reading|reading\s+time|lesezeit|lesen|czytania"
     r"|de\s+lecture|de\s+lectura|de\s+leitura|di\s+lettura|leestijd))\W{0,3}$"
 )  # (re.IGNORECASE)
-# What every estimate holds (each word for minutes starts "min"): a text without it holds no
-# line that estimates (re.IGNORECASE).
-_SOME_MINUTES = r"\d\s*min"
 _CAPTION = 250  # characters of a picture's caption with its credit
 _BOX = 300  # characters of a picture's box: the picture, its caption and its credit
 _PICTURES = ("img", "picture")
@@ -299,8 +296,6 @@ def captions(
     beside the credit): the picture is left out of the content, and what is said of it
     goes with it."""
     found: list[etree._Element] = []
-    if not _may_credit(raw_text(top).lower()):
-        return found  # (most pages credit no picture in the content's words)
     for el in top.iterdescendants():
         counters = stats.get(el)
         if (
@@ -309,7 +304,7 @@ def captions(
             or counters[OWN] < counters[ALL]
             or el in gone
             or (found and found[-1] in el.iterancestors())
-            or not _credit(plain_text(el))
+            or not _credit(raw_text(el))
         ):
             continue
         box = _box(el, top, stats)
@@ -366,35 +361,32 @@ def _after_picture(
 def reading_times(top: etree._Element, stats: dict[etree._Element, list]) -> list[etree._Element]:
     """Blocks under ``top`` that only estimate the time the piece takes to read ("5 min
     read", "Lesezeit: 2 Minuten"): what the page says of its length, not what it says."""
-    if re.search(_SOME_MINUTES, raw_text(top), re.IGNORECASE) is None:
-        return []  # (most pages estimate no time)
     return [
         el
         for el in top.iterdescendants()
         if (counters := stats.get(el)) is not None
         and counters[ALL] <= _READ_TIME
-        and _reading_time(plain_text(el))
+        and _reading_time(raw_text(el))
     ]
 
 
-def _reading_time(line: str) -> bool:
-    """Whether a line only estimates a reading time (every estimate names minutes)."""
-    low = line.lower()
-    return "min" in low and re.match(_READING_TIME, line, re.IGNORECASE) is not None
+def _reading_time(text: str) -> bool:
+    """Whether a block's text (as the page has it) only estimates a reading time: every
+    estimate names minutes, which the text's spacing cannot part."""
+    return "min" in text.lower() and (
+        re.match(_READING_TIME, " ".join(text.split()), re.IGNORECASE) is not None
+    )
 
 
 def _credit(text: str) -> bool:
-    """Whether a block's text credits a picture (`_CREDIT`)."""
-    return _may_credit(text.lower()) and re.search(_CREDIT, text, re.IGNORECASE) is not None
-
-
-def _may_credit(low: str) -> bool:
-    """Whether lower-cased text holds what every credit holds: a hint (`_CREDIT_HINTS`), or
-    an agency's name and a bracket. A block's text holds them only if the text around it
-    does (no hint holds a space)."""
-    return any(hint in low for hint in _CREDIT_HINTS) or (
+    """Whether a block's text (as the page has it) credits a picture (`_CREDIT`): what every
+    credit holds (`_CREDIT_HINTS`), which holds no space, is looked for first."""
+    low = text.lower()
+    if not any(hint in low for hint in _CREDIT_HINTS) and not (
         "(" in low and any(agency in low for agency in _AGENCIES)
-    )
+    ):
+        return False
+    return re.search(_CREDIT, " ".join(text.split()), re.IGNORECASE) is not None
 
 
 def reads_on(a: etree._Element) -> bool:

@@ -6,6 +6,7 @@ content."""
 
 from __future__ import annotations
 
+import itertools
 import re
 
 from lxml import etree
@@ -23,7 +24,7 @@ __all__ = [
 _CARD = 300  # characters of a link card set inside the content ("Related: ...")
 _CARD_TAGS = ("div", "aside", "section", "figure", "li", "p")
 _LABEL_ENDS = frozenset(":»|-–—>")  # what ends a label set apart ("Also read:")
-_HEADING_PATH = etree.XPath(".//h2|.//h3|.//h4|.//h5|.//h6")
+_SUBHEADINGS = ("h2", "h3", "h4", "h5", "h6")
 # A link that only says to read the rest, in the languages pages are written in (its words,
 # lower-cased, without the marks around them: "Weiter lesen »", "...mehr").
 _READ_ON = frozenset((
@@ -77,7 +78,7 @@ _AGENCIES = (
 )  # fmt: skip
 
 
-_BOLD_PATH = etree.XPath(".//p[b or strong]")
+_BOLD = ("b", "strong")
 
 
 def cards(
@@ -158,7 +159,7 @@ def labelled_sections(
     the link-dense blocks after it (`_after_label`). ``body``: the block found as the
     article's body inside ``top`` (a page of sections): what comes after it is past the
     article, wherever it stands in the page."""
-    headings = [h for h in (*_HEADING_PATH(top), *_bold_labels(top)) if announces(h)]
+    headings = [h for h in (*_subheadings(top), *_bold_labels(top)) if announces(h)]
     if not headings:
         return []
     total = len(raw_text(top))
@@ -191,8 +192,13 @@ def _bold_labels(top: etree._Element) -> list[etree._Element]:
     """Paragraphs that are a short label set in bold and nothing else (``<p><strong>Read
     also:</strong></p>``): a heading in all but its tag."""
     found = []
-    for p in _BOLD_PATH(top):
-        if len(p) == 1 and not (p.text or "").strip() and not (p[0].tail or "").strip():
+    for p in top.iterdescendants("p"):
+        if (
+            len(p) == 1
+            and p[0].tag in _BOLD
+            and not (p.text or "").strip()
+            and not (p[0].tail or "").strip()
+        ):
             label = plain_text(p[0])
             if label and len(label) <= LABEL:
                 found.append(p)
@@ -237,17 +243,24 @@ def _teasers(el: etree._Element) -> int:
     block holding one heading that links elsewhere (a story's title) and the excerpt, date
     and byline under it."""
     cards = []
-    for heading in _HEADING_PATH(el):
+    for heading in _subheadings(el):
         if not _links_away(heading):
             continue
         card = heading
         parent = card.getparent()
-        while parent is not None and parent is not el and len(_HEADING_PATH(parent)) == 1:
+        while parent is not None and parent is not el and len(_subheadings(parent, 2)) == 1:
             card, parent = parent, parent.getparent()
         cards.append(card)
     if len(cards) < 2:
         return 0
     return sum(len(text.strip()) for card in cards for text in card.itertext())
+
+
+def _subheadings(el: etree._Element, most: int | None = None) -> list[etree._Element]:
+    """The headings below the title's level under ``el``, in document order (the first
+    ``most`` of them): lxml's iteration in C, where an XPath went through ``el`` once a
+    level."""
+    return list(itertools.islice(el.iterdescendants(*_SUBHEADINGS), most))
 
 
 def _links_away(heading: etree._Element) -> bool:

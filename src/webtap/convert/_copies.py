@@ -21,7 +21,7 @@ from collections.abc import Iterable, Iterator
 
 from lxml import etree
 
-from webtap.convert._html import drop
+from webtap.convert._html import drop, raw_text
 
 __all__ = ["authors_repeats", "fold_copies", "words_key"]
 
@@ -51,8 +51,9 @@ def authors_repeats(root: etree._Element) -> frozenset[str]:
     their markup, in one flow: twenty identical paragraphs, a chorus, a clause), lower-cased
     and joined by spaces: what a fold of repeated Markdown blocks must keep."""
     # Each block inside a repeat too: Markdown writes a chorus's lines as blocks of their own.
+    # (Its words are read from its text as the page has it: spacing parts no word.)
     return frozenset(
-        words_key(_TEXT(el))
+        words_key(raw_text(el))
         for child, original in _alike(root)
         if child.tag == original.tag and _attributes(child) == _attributes(original)
         for el in child.iter()

@@ -25,7 +25,7 @@ from webtap.convert._boilerplate import (
     name_verdict,
     share_links,
 )
-from webtap.convert._html import drop
+from webtap.convert._html import drop, only_h1
 from webtap.convert._labels import (
     announced,
     captions,
@@ -96,7 +96,6 @@ _PRODUCT_ITEM = etree.XPath(
     ".//*[@itemscope and contains(@itemtype, 'Product') and not(@itemprop)]"
     "|.//*[contains(@typeof, 'Product') and not(@property)]"
 )
-_H1 = etree.XPath("//body//h1")
 _OPENING = 0.15  # prose between the title and the best block that makes the page sections
 _STANDFIRST = 150  # characters of prose of its own in a lead paragraph above the body
 _PARAGRAPH = 25  # characters of its own that make a block a paragraph (as `_prose` counts)
@@ -294,8 +293,7 @@ def _below_title(found: _Found, types: frozenset[str]) -> bool:
     heading = found.page.heading
     first = found.chosen[0]
     if heading is None:
-        h1s = _H1(first)
-        heading = h1s[0] if len(h1s) == 1 else None
+        heading = only_h1(first)
     if heading is None or any(
         el is heading or el in heading.iterancestors() for el in found.chosen
     ):
@@ -791,20 +789,20 @@ def _prune(
     slides = _slides(chosen, stats, content_good)
     doomed: list[etree._Element] = []
     for el in page.boilerplate:
-        counters = stats.get(el)
-        if el in slides:
+        if el in slides or el not in inside:
             continue
+        counters = stats.get(el)
         if counters is not None and (
             (reviews and counters[KIND] == ALWAYS)
             or (counters[GOOD] * 2 > content_good and _wraps(el, page, chosen))
             or (
-                (counters[KIND] == BY_ID or (counters[KIND] == MAYBE and _variant(el, stats)))
-                and counters[GOOD] >= _PROSE_SECTION
+                counters[GOOD] >= _PROSE_SECTION
                 and counters[GOOD] >= 0.8 * counters[ALL]
+                and (counters[KIND] == BY_ID or (counters[KIND] == MAYBE and _variant(el, stats)))
             )
         ):
             continue
-        if el in inside and not within(el, described_blocks):
+        if not within(el, described_blocks):
             doomed.append(el)
     gone = set(doomed)
     for top in chosen:

@@ -6,11 +6,13 @@ content."""
 
 from __future__ import annotations
 
+import itertools
 import re
 
 from lxml import etree
 
 from webtap.convert._boilerplate import LABEL, announces
+from webtap.convert._html import plain_text, raw_text
 from webtap.convert._prose import ALL, LINK, LINKS, OWN, position
 from webtap.convert._writer import HEADINGS
 
@@ -22,7 +24,7 @@ __all__ = [
 _CARD = 300  # characters of a link card set inside the content ("Related: ...")
 _CARD_TAGS = ("div", "aside", "section", "figure", "li", "p")
 _LABEL_ENDS = frozenset(":»|-–—>")  # what ends a label set apart ("Also read:")
-_HEADING_PATH = etree.XPath(".//h2|.//h3|.//h4|.//h5|.//h6")
+_SUBHEADINGS = ("h2", "h3", "h4", "h5", "h6")
 # A link that only says to read the rest, in the languages pages are written in (its words,
 # lower-cased, without the marks around them: "Weiter lesen »", "...mehr").
 _READ_ON = frozenset((
@@ -76,7 +78,7 @@ _AGENCIES = (
 )  # fmt: skip
 
 
-_BOLD_PATH = etree.XPath(".//p[b or strong]")
+_BOLD = ("b", "strong")
 
 
 def cards(
@@ -115,7 +117,7 @@ def _label_apart(paragraph: etree._Element, whole: bool = False) -> bool:
     read: <a>"); "Read more about <a>...</a>" is a sentence. With ``whole``, the label is
     all the paragraph says ("Also read:", "Related")."""
     if whole:
-        text = " ".join("".join(paragraph.itertext()).split())
+        text = plain_text(paragraph)
         return bool(text) and (text[-1] in _LABEL_ENDS or text.count(" ") < 3)
     text = (paragraph.text or "").strip()
     return not text or text[-1] in _LABEL_ENDS
@@ -157,10 +159,10 @@ def labelled_sections(
     the link-dense blocks after it (`_after_label`). ``body``: the block found as the
     article's body inside ``top`` (a page of sections): what comes after it is past the
     article, wherever it stands in the page."""
-    headings = [h for h in (*_HEADING_PATH(top), *_bold_labels(top)) if announces(h)]
+    headings = [h for h in (*_subheadings(top), *_bold_labels(top)) if announces(h)]
     if not headings:
         return []
-    total = sum(len(text) for text in top.itertext())
+    total = len(raw_text(top))
     found = []
     for heading in headings:
         section = heading
@@ -190,9 +192,14 @@ def _bold_labels(top: etree._Element) -> list[etree._Element]:
     """Paragraphs that are a short label set in bold and nothing else (``<p><strong>Read
     also:</strong></p>``): a heading in all but its tag."""
     found = []
-    for p in _BOLD_PATH(top):
-        if len(p) == 1 and not (p.text or "").strip() and not (p[0].tail or "").strip():
-            label = " ".join("".join(p[0].itertext()).split())
+    for p in top.iterdescendants("p"):
+        if (
+            len(p) == 1
+            and p[0].tag in _BOLD
+            and not (p.text or "").strip()
+            and not (p[0].tail or "").strip()
+        ):
+            label = plain_text(p[0])
             if label and len(label) <= LABEL:
                 found.append(p)
     return found
@@ -236,12 +243,12 @@ def _teasers(el: etree._Element) -> int:
     block holding one heading that links elsewhere (a story's title) and the excerpt, date
     and byline under it."""
     cards = []
-    for heading in _HEADING_PATH(el):
+    for heading in _subheadings(el):
         if not _links_away(heading):
             continue
         card = heading
         parent = card.getparent()
-        while parent is not None and parent is not el and len(_HEADING_PATH(parent)) == 1:
+        while parent is not None and parent is not el and len(_subheadings(parent, 2)) == 1:
             card, parent = parent, parent.getparent()
         cards.append(card)
     if len(cards) < 2:
@@ -249,9 +256,16 @@ def _teasers(el: etree._Element) -> int:
     return sum(len(text.strip()) for card in cards for text in card.itertext())
 
 
+def _subheadings(el: etree._Element, most: int | None = None) -> list[etree._Element]:
+    """The headings below the title's level under ``el``, in document order (the first
+    ``most`` of them): lxml's iteration in C, where an XPath went through ``el`` once a
+    level."""
+    return list(itertools.islice(el.iterdescendants(*_SUBHEADINGS), most))
+
+
 def _links_away(heading: etree._Element) -> bool:
     """Whether a heading's text is a link: ``<h3><a>`` or ``<a><h3>``."""
-    text = "".join(heading.itertext()).strip()
+    text = raw_text(heading).strip()
     if not text:
         return False
     linked = sum(len(t.strip()) for a in heading.iter("a") for t in a.itertext())
@@ -267,7 +281,7 @@ def _starts(parent: etree._Element, child: etree._Element) -> bool:
     for el in parent.iterchildren("*"):
         if el is child:
             return True
-        if "".join(el.itertext()).strip():
+        if raw_text(el).strip():
             return False
     return False
 
@@ -303,7 +317,7 @@ def captions(
             or counters[OWN] < counters[ALL]
             or el in gone
             or (found and found[-1] in el.iterancestors())
-            or not _credit(" ".join("".join(el.itertext()).split()))
+            or not _credit(raw_text(el))
         ):
             continue
         box = _box(el, top, stats)
@@ -343,7 +357,7 @@ def _after_picture(
                 return False
             if not isinstance(before.tag, str):
                 continue
-            if "".join(before.itertext()).strip():
+            if raw_text(before).strip():
                 return False
             if before.tag in _PICTURES or next(before.iter(*_PICTURES), None) is not None:
                 return True
@@ -365,24 +379,27 @@ def reading_times(top: etree._Element, stats: dict[etree._Element, list]) -> lis
         for el in top.iterdescendants()
         if (counters := stats.get(el)) is not None
         and counters[ALL] <= _READ_TIME
-        and _reading_time(" ".join("".join(el.itertext()).split()))
+        and _reading_time(raw_text(el))
     ]
 
 
-def _reading_time(line: str) -> bool:
-    """Whether a line only estimates a reading time (every estimate names minutes)."""
-    low = line.lower()
-    return "min" in low and re.match(_READING_TIME, line, re.IGNORECASE) is not None
+def _reading_time(text: str) -> bool:
+    """Whether a block's text (as the page has it) only estimates a reading time: every
+    estimate names minutes, which the text's spacing cannot part."""
+    return "min" in text.lower() and (
+        re.match(_READING_TIME, " ".join(text.split()), re.IGNORECASE) is not None
+    )
 
 
 def _credit(text: str) -> bool:
-    """Whether a block's text credits a picture (`_CREDIT`)."""
+    """Whether a block's text (as the page has it) credits a picture (`_CREDIT`): what every
+    credit holds (`_CREDIT_HINTS`), which holds no space, is looked for first."""
     low = text.lower()
     if not any(hint in low for hint in _CREDIT_HINTS) and not (
         "(" in low and any(agency in low for agency in _AGENCIES)
     ):
         return False
-    return re.search(_CREDIT, text, re.IGNORECASE) is not None
+    return re.search(_CREDIT, " ".join(text.split()), re.IGNORECASE) is not None
 
 
 def reads_on(a: etree._Element) -> bool:
@@ -390,7 +407,7 @@ def reads_on(a: etree._Element) -> bool:
     href = (a.get("href") or "").strip()
     if not href or href.startswith(("#", "javascript:")):
         return False
-    return _bare(" ".join("".join(a.itertext()).split())).lower() in _READ_ON
+    return _bare(plain_text(a)).lower() in _READ_ON
 
 
 def _bare(text: str) -> str:
@@ -464,7 +481,7 @@ def trailing(top: etree._Element, title: etree._Element | None) -> list[etree._E
         block = _ending(top, gone)
         if block is None or block is top or block is title or block.tag not in HEADINGS:
             break
-        text = len(" ".join("".join(block.itertext()).split()))
+        text = len(plain_text(block))
         linked = sum(len(t.strip()) for a in block.iter("a") for t in a.itertext())
         if text > LABEL or linked * 2 > text or any(a.tag == "a" for a in block.iterancestors()):
             break

@@ -22,7 +22,7 @@ from typing import NamedTuple
 from lxml import etree
 
 from webtap.convert._boilerplate import NOT, name_verdict, name_words, share_links
-from webtap.convert._html import drop
+from webtap.convert._html import drop, plain_text
 from webtap.convert._prose import ALL, KIND, OWN, OWN_LINK
 
 __all__ = ["opening"]
@@ -82,7 +82,7 @@ def opening(
     content's first block) or, when the heading is inside it, the first paragraph of prose.
     ``stats``: the prose walk's counters (a block's own text, its verdict as boilerplate)."""
     until = _Body(first, set(first.iterancestors()))
-    title = _text(heading)
+    title = plain_text(heading)
     parts: list[etree._Element] = []
     seen = 0
     for el in _following(heading, first):
@@ -131,7 +131,7 @@ def _read(
         if size <= _MAX_PART and (_subtitle(el, title) or _sentence(el)):
             return [el], True  # the title's subtitle, a short standfirst: the opening ends
         # A second heading starts a section; the title's echo does not.
-        return [], size > _MAX_PART or _text(el) != title
+        return [], size > _MAX_PART or plain_text(el) != title
     counters = stats.get(el)
     if counters is not None and counters[KIND]:
         return [], False  # breadcrumbs, a share bar, a related story: not the piece
@@ -202,14 +202,14 @@ def _subtitle(el: etree._Element, title: str) -> bool:
     return (
         parent is not None
         and parent.tag == "hgroup"
-        and any(_text(h) == title for h in el.itersiblings(*_HEADINGS, preceding=True))
+        and any(plain_text(h) == title for h in el.itersiblings(*_HEADINGS, preceding=True))
     )
 
 
 def _sentence(el: etree._Element) -> bool:
     """Whether a heading is written as a sentence (it ends in a full stop): a standfirst set
     as a heading, not a section's title."""
-    return _text(el).endswith(".")
+    return plain_text(el).endswith(".")
 
 
 def _copy(el: etree._Element, stats: dict) -> etree._Element:
@@ -249,7 +249,7 @@ def _unwanted(el: etree._Element, stats: dict) -> bool:
 def _size(el: etree._Element, stats: dict) -> int:
     """The characters in ``el``: the prose walk's count of a block, read of an inline one."""
     counters = stats.get(el)
-    return counters[ALL] if counters is not None else len(_text(el))
+    return counters[ALL] if counters is not None else len(plain_text(el))
 
 
 def _headed(el: etree._Element) -> bool:
@@ -260,7 +260,7 @@ def _headed(el: etree._Element) -> bool:
 def _dek(heading: etree._Element) -> bool:
     """Whether a heading is a standfirst set as one: sentences (``_DEK`` characters or
     more, one ended), where a section's heading names a topic in a few words."""
-    text = _text(heading)
+    text = plain_text(heading)
     return len(text) >= _DEK and _SENTENCE_END.search(text) is not None
 
 
@@ -283,7 +283,3 @@ def _to_comments(link: etree._Element) -> bool:
     """Whether ``link`` goes to the page's comments (a count in a meta line: "2 comments")."""
     fragment = (link.get("href") or "").partition("#")[2].lower()
     return any(word in fragment for word in _COMMENT_ANCHORS)
-
-
-def _text(el: etree._Element) -> str:
-    return " ".join("".join(el.itertext()).split())

@@ -16,12 +16,12 @@ from urllib.parse import urlsplit
 
 from lxml import etree
 
+from webtap.convert._html import only_h1, plain_text, raw_text
 from webtap.convert._opening import opening
 from webtap.convert._prose import ProseCounts, position
 
 __all__ = ["Lead", "is_logo", "prepend", "title_heading"]
 
-_H1 = etree.XPath("//body//h1")
 _HEADINGS = ("h1", "h2", "h3")
 # Where a site's logo sits: a heading there linking to the site's root is its name.
 _CHROME = frozenset(("header", "nav", "footer", "aside"))
@@ -44,13 +44,12 @@ def title_heading(body: etree._Element, page: ProseCounts, first: etree._Element
     site's logo; with what stands between it and the body. The only ``<h1>`` is the title
     still when the heading saying the ``<title>`` is in the content (a ``<title>`` worded
     for search engines, echoed by a subheading)."""
-    h1s = _H1(body)
-    h1 = h1s[0] if len(h1s) == 1 else None
+    h1 = only_h1(body)
     # Inside the content, the heading saying the <title> may be a subheading echoing it.
     for heading, inside in ((page.heading, False), (h1, True), (page.heading, True)):
         if heading is None:
             continue
-        text = _text(heading)
+        text = plain_text(heading)
         if (
             text
             and len(text) <= _MAX_TITLE
@@ -69,15 +68,17 @@ def prepend(wrapper: etree._Element, lead: Lead | None) -> etree._Element:
     its head unless a heading in it says the same; each part of the opening the content
     does not hold already right after the heading. Nothing when the content has no text."""
     # A title alone is no content: an empty one stays empty for the verdict to judge.
-    if lead is None or not _text(wrapper):
+    if lead is None or not raw_text(wrapper).strip():
         return wrapper
-    held = next((el for el in wrapper.iter(*_HEADINGS) if _text(el) == lead.text), None)
+    held = next((el for el in wrapper.iter(*_HEADINGS) if plain_text(el) == lead.text), None)
     if held is None:
         held = lead.heading
         wrapper.insert(0, held)
-    words = _text(wrapper)
+    if not lead.opening:
+        return wrapper
+    words = plain_text(wrapper)
     for part in reversed(lead.opening):
-        if _text(part) not in words:
+        if plain_text(part) not in words:
             held.addnext(part)
     return wrapper
 
@@ -103,7 +104,3 @@ def is_logo(heading: etree._Element) -> bool:
         ):
             return True
     return False
-
-
-def _text(el: etree._Element) -> str:
-    return " ".join("".join(el.itertext()).split())

@@ -157,3 +157,10 @@ def test_converter_converts_any_element_without_its_tail() -> None:
     article = root.find(".//article")
     assert MarkdownConverter(BASE).convert(article) == "## T\n\na [b](https://example.com/docs/x)\n"
     assert MarkdownConverter().convert(root.find(".//h2")) == "## T\n"
+
+
+def test_soft_hyphens_leave_the_words_whole() -> None:
+    # A line-breaking hint inside words (&shy;), which a word-by-word reader sees as a break.
+    page = "<title>Ré&shy;action</title><p>En réac&shy;tion à la can\u00addi\u00adda\u00adture.</p>"
+    document = convert(page)
+    assert (document.title, document.markdown) == ("Réaction", "En réaction à la candidature.\n")

@@ -323,3 +323,101 @@ def test_language_order_and_no_metadata() -> None:
     assert convert(page).metadata.language == "fr"
     assert convert("<p>Hello</p>").metadata == Metadata()
     assert Metadata(author="A").fields() == {"author": "A"}
+
+
+def test_a_products_reviews_are_not_the_pages_author_nor_its_date() -> None:
+    product = {"@context": "https://schema.org", "@type": "Product", "name": "Shelf unit",
+               "review": [{"@type": "Review", "author": {"@type": "Person", "name": "Dorothy"},
+                           "datePublished": "2026-02-03", "reviewBody": "Sturdy."}],
+               "aggregateRating": {"@type": "AggregateRating", "ratingValue": "4.7"}}  # fmt: skip
+    said = metadata(ld(product), "<h1>Shelf unit</h1>" + BODY)
+    assert (said.published, said.author) == ("", "")
+
+
+def test_a_list_of_articles_gives_no_date_of_one_of_them() -> None:
+    listing = {
+        "@type": "ItemList",
+        "itemListElement": [
+            {
+                "@type": "ListItem",
+                "item": {
+                    "@type": "NewsArticle",
+                    "datePublished": "2024-01-01",
+                    "author": "Jo Bloggs",
+                },
+            }
+        ],
+    }
+    said = metadata(ld(listing), "<h1>Latest news</h1>" + BODY)
+    assert (said.published, said.author) == ("", "")
+
+
+@pytest.mark.parametrize(
+    ("byline", "author"),
+    [
+        # hNews and its kin: the names' element is named for the author, with no "By".
+        (
+            '<span class="author">Lisa Kaczke and Trevor J. Mitchell</span>'
+            '<span class="publication">Argus Leader</span>',
+            "Lisa Kaczke, Trevor J. Mitchell",
+        ),
+        (
+            '<div class="article-author"><a rel="author" href="/tom">Tom Gillespie</a>'
+            "<p>News reporter</p></div>",
+            "Tom Gillespie",
+        ),
+        # "Posted by" and the name in an hCard of its own.
+        (
+            '<li>Posted by <span class="vcard author"><span class="fn">Vortex</span></span></li>',
+            "Vortex",
+        ),
+        (
+            '<div>By</div><div class="name">Summer Swann</div><div>June 12, 2025</div>',
+            "Summer Swann",
+        ),
+        # A name's last letter set apart for its type: the element's whole text.
+        (
+            '<div class="byline__name"><a class="byline__name-link">Molly Woo<span>d</span></a>'
+            "</div>",
+            "Molly Wood",
+        ),
+        # Each author in an element of its own, joined by the page's commas.
+        (
+            '<p><a rel="author" class="name">Ibtisam Mahdi</a>, <a rel="author" class="name">'
+            "Ruwaida Kamal Amer</a></p>",
+            "Ibtisam Mahdi, Ruwaida Kamal Amer",
+        ),
+        # Capitals are the byline's type, not the names'; an acronym keeps them.
+        (
+            "<p>By LISA MASCARO, MARY CLARE JALONICK and ERIC TUCKER</p>",
+            "Lisa Mascaro, Mary Clare Jalonick, Eric Tucker",
+        ),
+        ('<p class="byline">BBC NEWS</p>', "BBC News"),
+        # The role after a second name is the first author's, not an author.
+        ("<p>By TOM KRISHER, AP Auto Writer</p>", "Tom Krisher"),
+    ],
+)
+def test_a_byline_the_markup_names(byline: str, author: str) -> None:
+    assert metadata("", f"<article><h1>Story</h1>{byline}{BODY}</article>").author == author
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        '<div>Sort by</div><div class="sort">Ranking</div>',  # a listing's control
+        '<div class="author-links"><a class="author-bio">Biography</a></div>',
+        '<div class="has-byline">Heard on</div><div>All Things Considered</div>',
+        '<p class="author">Follow the author of this article</p>',
+    ],
+)
+def test_no_author_from_what_only_stands_where_a_byline_may(line: str) -> None:
+    assert metadata("", f"<article><h1>Story</h1>{line}{BODY}</article>").author == ""
+
+
+def test_the_heading_saying_the_title_leads_where_the_only_h1_is_the_sites_name() -> None:
+    body = (
+        "<header><h1>Whatever</h1></header><main><article><h2>The long walk home</h2>"
+        "<p>Posted on March 3, 2024 by John Scalzi</p>" + BODY + "</article></main>"
+    )
+    said = metadata("<title>The long walk home – Whatever</title>", body)
+    assert (said.published, said.author) == ("2024-03-03", "John Scalzi")

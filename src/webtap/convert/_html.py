@@ -17,8 +17,8 @@ from webtap.convert._thread import mark
 from webtap.errors import ParseError
 
 __all__ = [
-    "TASK", "clean", "drop", "find_base", "find_title", "first_h1", "head", "only_h1",
-    "parse", "plain_text", "raw_text",
+    "TASK", "clean", "drop", "find_base", "find_title", "first_h1", "head", "heading_saying",
+    "only_h1", "parse", "plain_text", "raw_text",
 ]  # fmt: skip
 
 # libxml2 refuses to nest deeper than 2048 with XML_PARSE_HUGE (256 without) and stops
@@ -96,6 +96,7 @@ _TITLE = etree.XPath("//body//title[not(ancestor::svg)]")
 _META = etree.XPath("//meta")
 _BASE = etree.XPath("//base")
 _OG_NAMES = frozenset(("og:title", "twitter:title"))
+_WORD = re.compile(r"\w+")
 
 # A checkbox starting a list item is renamed to this; the walk writes it as "[ ]"/"[x]".
 TASK = "webtap-task"
@@ -220,6 +221,26 @@ def only_h1(el: etree._Element) -> etree._Element | None:
                 return None
             found = h1
     return found
+
+
+def heading_saying(
+    headings: Iterable[etree._Element], title: str, share: float = 0.8
+) -> etree._Element | None:
+    """Of ``headings``, the one that says most of the page title's words and little else
+    (``share`` of its words or more are the title's: a title often adds the site's name, and
+    the site's name may be a heading of its own). One in an ``<aside>`` says it only when no
+    other does: a teaser of the page among the most read, its kicker adding the site's name."""
+    if not title:
+        return None
+    words = set(_WORD.findall(title.lower()))
+    best, most = None, (False, 1)
+    for el in headings:
+        heading = _WORD.findall(raw_text(el).lower())
+        found = sum(w in words for w in heading)
+        rank = (next(el.iterancestors("aside"), None) is None, found)
+        if found > 1 and rank > most and found >= share * len(heading):
+            best, most = el, rank
+    return best
 
 
 def find_base(root: etree._Element, base_url: str | None) -> str | None:

@@ -50,6 +50,7 @@ _UNSAID = Metadata()
 _SENTENCE_END = re.compile(r"[.!?\u2026\u3002\uff01\uff1f][\"'\u201d\u2019\u00bb)]*$")
 _SENTENCE_WORDS = 5  # words of a sentence that says something (a byline or a date has fewer)
 _NOT_PROSE = ("#", "|", "!", "```", "[")  # Markdown blocks that are no paragraph of prose
+_SOFT_HYPHEN = "\u00ad"
 
 
 def convert_document(
@@ -131,7 +132,11 @@ def _short(markdown: str, words: int = FEW_WORDS) -> bool:
 def _document(
     title: str, markdown: str, trimmed: bool, seen: Facts, metadata: Metadata = _UNSAID
 ) -> Document:
-    """The `Document`, its state judged from what the converter saw."""
+    """The `Document`, its state judged from what the converter saw; without soft hyphens
+    (U+00AD): where a line may break inside a word, which Markdown's reader re-flows anyway,
+    and which parts a word for whoever reads the text as words ("réac\u00adtion")."""
+    if _SOFT_HYPHEN in markdown or _SOFT_HYPHEN in title:
+        markdown, title = markdown.replace(_SOFT_HYPHEN, ""), title.replace(_SOFT_HYPHEN, "")
     return Document(title, markdown, trimmed, content_state(markdown, seen), seen, metadata)
 
 

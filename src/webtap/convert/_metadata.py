@@ -31,6 +31,7 @@ page's.
 from __future__ import annotations
 
 import functools
+import itertools
 import json
 import re
 from collections import deque
@@ -40,6 +41,7 @@ from urllib.parse import urljoin
 from lxml import etree
 
 from webtap.convert._dates import MONTHS, day_number, iso_date, spoken_date
+from webtap.convert._html import find_title, heading_saying
 from webtap.convert._schema import json_objects
 from webtap.convert._types import Metadata
 
@@ -90,6 +92,12 @@ _NOT_THE_PIECE = frozenset((
     "Comment", "Answer", "Question", "Person", "Organization", "ImageObject", "BreadcrumbList",
     "ListItem", "SiteNavigationElement",
 ))  # fmt: skip
+# What a page's object holds of other pieces than itself: a product's reviews, an article's
+# comments, a list's items, the works it cites. Their authors and dates are not the page's.
+_OTHER_PIECES = frozenset((
+    "review", "reviews", "comment", "comments", "itemListElement", "citation", "mentions",
+    "subjectOf",
+))  # fmt: skip
 _PAGE_RANK = 1  # `_rank` of a web page's object
 _ANY_RANK = 2
 # Patterns few pages need are strings, compiled by `re`'s cache with the first page that does
@@ -132,6 +140,18 @@ _BYLINE = re.compile(
     re.I,
 )
 _NAME_WORDS = 5  # words a person's name may have
+# Capitalised words that begin a line of the byline's but are no name: labels, days.
+_NOT_NAMES = frozenset((
+    "published", "posted", "updated", "written", "sponsored", "advertisement", "share", "follow",
+    "mon", "tue", "wed", "thu", "fri", "sat", "sun", "today", "yesterday", "biography", "bio",
+    "profile", "about", "more", "contact", "email", "twitter", "facebook", "linkedin",
+    "uncategorized", "allgemein", "category", "kategorie", "tags", "home", "menu", "source",
+    "quelle", "foto", "fotos", "photo", "photos", "bild", "interview", "eine", "ein", "analyse",
+    "kommentar", "text", "texte", "texto", "testo", "tekst", "текст", "escribe",
+))  # fmt: skip
+_VOWEL = re.compile("[AEIOUY]")
+# What an author's name may come after in a page's data: "By Jo Bloggs", "Text: Jo Bloggs".
+_NAMED = re.compile(r"^(?:(?:by|von|par|por)\s+|(?:texte?|текст|texto|testo|tekst)\s*:\s*)", re.I)
 _PARTICLES = frozenset(
     ("de", "van", "von", "der", "den", "la", "le", "da", "di", "du", "del", "bin")
 )
@@ -139,7 +159,8 @@ _JOINERS = frozenset(("and", "und", "et", "y", "i", "e", "en", "och", "og", "&",
 # Words that end a byline's names ("By Jo Bloggs On 3 May", "Von Max Muster Veröffentlicht
 # am", "Von Yuval Harari Die Digitalisierung..."): capitalised, they are no name's part.
 _AFTER_NAMES = frozenset((
-    "on", "at", "am", "um", "em", "w", "op", "vom", "last", "date", "datum", "veröffentlicht",
+    "on", "at", "am", "um", "em", "w", "op", "vom", "last", "date", "datum", "stand",
+    "veröffentlicht",
     "publié", "publicado", "pubblicato", "die", "das", "the", "monday", "tuesday", "wednesday",
     "thursday", "friday", "saturday", "sunday", "montag", "dienstag", "mittwoch", "donnerstag",
     "freitag", "samstag", "sonntag", "lundi", "mardi", "mercredi", "jeudi", "vendredi", "samedi",
@@ -154,9 +175,14 @@ _ROLES = frozenset((
     "contributing", "journalist", "published", "updated", "posted", "photos", "photo", "director",
     "manager", "founder", "ceo", "head", "chief", "president", "executive", "associate",
     "professor", "lead", "analyst", "producer", "expert", "specialist", "strategist",
+    "chefredakteur", "chefredakteurin", "redakteur", "redakteurin", "autorin", "korrespondent",
+    "korrespondentin", "reporterin", "periodista", "redactor", "redactora", "journaliste",
+    "rédacteur", "rédactrice", "giornalista", "redattore", "dziennikarz", "redaktor",
 ))  # fmt: skip
 _DATE_LINE = 160  # characters a line holding a date may have to be a date line, not a sentence
 _CLOSE = 10  # lines under the title that are its own (a byline, a date line), not a teaser's
+# Share of an <h1>'s words the <title> holds for it to say the title (it may add a subtitle).
+_SAYS = 0.5
 _AFTER_TITLE = 60  # text nodes after the title a date line may be in
 _BEFORE_TITLE = 8  # ... and before it (a kicker's date above the title)
 _LONGEST = 300  # characters of a description or author kept
@@ -178,7 +204,7 @@ def read_metadata(root: etree._Element, base: str | None) -> Metadata:
         _first(_named(metas, _OPEN_GRAPH["language"]), _named(metas, _META["language"]),
                ld.get("language"))
     )  # fmt: skip
-    title = _title(found.headings)
+    title = _title(found.headings, find_title(root))
     lines = _Lines(title)
     # The reader's date and byline first: where the data says another, the page shows this one.
     given = (
@@ -243,7 +269,7 @@ class _Sources:
         self.times: list[etree._Element] = []
         self.headings: list[etree._Element] = []
         self._microdata: list[etree._Element] | None = None
-        for el in root.iter("meta", "link", "script", "time", "h1"):
+        for el in root.iter("meta", "link", "script", "time", "h1", "h2"):
             tag = el.tag
             if tag == "meta":
                 _meta(el, self.metas)
@@ -333,7 +359,7 @@ class _LinkedData:
                 for kind, when in re.findall(_LD_DATE, text):
                     self.dates["published" if kind == "Published" else "modified"].append(when)
                 continue
-            for obj in json_objects(value):
+            for obj in json_objects(value, others=_OTHER_PIECES):
                 if isinstance(obj.get("@id"), str) and len(obj) > 1:
                     ids.setdefault(obj["@id"], obj)
                 rank = _rank(obj)
@@ -534,25 +560,88 @@ def _in_sentence(el: etree._Element) -> bool:
 
 
 def _seen_author(lines: _Lines) -> str:
-    """The names on a byline by the title ("By Jane Doe and Max Muster", "Von Max Muster",
-    "Posted on 3 May 2024 by Jo Bloggs"), read in the line that holds the byline's word."""
-    for text, parent in lines:
-        if len(text) > _DATE_LINE or not _by_word(text):
+    """The names on a byline by the title: read in the line that holds the byline's word ("By
+    Jane Doe and Max Muster", "Von Max Muster", "Posted on 3 May 2024 by Jo Bloggs"); else,
+    close to the title, a line of names alone that the markup names as the author's (``<span
+    class="author">``, ``rel="author"``, hCard's ``fn``) or that follows the byline's word
+    alone ("Posted by" | "Jo Bloggs")."""
+    named = False  # the line before ends with the byline's word: names follow
+    for at, (text, parent) in enumerate(lines):
+        if len(text) > _DATE_LINE:
+            named = False
             continue
-        if not (_BYLINE.search(text) or _BY_ALONE.match(text)):
+        names = _byline(text, parent, lines) if _by_word(text) else ""
+        if not names and _BY_END.search(text):  # "By", "Posted by", "Written By"
+            named = True
             continue
-        if _in_sentence(parent):  # "... according to data by AM Best."
-            continue
-        block = _block(parent)
-        if block.tag in _HEADINGS and not re.search(_BYLINE_CLASS, block.get("class") or "", re.I):
-            continue  # "Von Risiken und Nebenwirkungen": a heading, unless named a byline
-        line = " ".join(" ".join(block.itertext()).split())
-        found = _BYLINE.search(line) if len(line) <= _DATE_LINE else _BYLINE.search(text)
-        if found and not _aside(parent, lines.asides):
-            names = _names(found["names"])
-            if names:
-                return names
+        if not names and (at < _CLOSE or at >= len(lines.after)):
+            marked = _marked_author(parent)
+            line = text if named else ""
+            if marked is not None:
+                # Its whole text, unless it holds more than names (a box of the author's).
+                whole = _line_of(marked)
+                line = whole if len(whole) <= _NAME_LINE else text
+            if line and len(line) <= _NAME_LINE and not _aside(parent, lines.asides):
+                names = _names(_BY_START.sub("", line), whole=True)
+                if names and marked is not None:
+                    names = _author([names, *_co_authors(lines, at, marked)])
+        if names:
+            return names
+        named = False
     return ""
+
+
+def _co_authors(lines: _Lines, at: int, first: etree._Element) -> Iterator[str]:
+    """The names in the lines after line ``at`` (of ``first``'s names) that the markup
+    names as the author's too, each in an element of its own like ``first``, joined by ","
+    or "and"."""
+    for text, parent in itertools.islice(lines, at + 1, at + 1 + _NAME_LINES):
+        if text.strip(" ,&").lower() in ("", *_JOINERS, "and", "und", "et"):
+            continue
+        marked = _marked_author(parent)
+        if marked is None or marked is first or _kind(marked) != _kind(first):
+            return  # (the publication's name, the author's role: marked otherwise, or not)
+        names = _names(_BY_START.sub("", text), whole=True)
+        if not names:
+            return
+        yield names
+
+
+def _kind(el: etree._Element) -> tuple[str, str | None]:
+    return el.tag, el.get("class")
+
+
+def _byline(text: str, parent: etree._Element, lines: _Lines) -> str:
+    """The names of a byline in ``text`` by its word, or ""."""
+    if not (_BYLINE.search(text) or _BY_ALONE.match(text)):
+        return ""
+    if _in_sentence(parent):  # "... according to data by AM Best."
+        return ""
+    block = _block(parent)
+    if block.tag in _HEADINGS and not re.search(_BYLINE_CLASS, block.get("class") or "", re.I):
+        return ""  # "Von Risiken und Nebenwirkungen": a heading, unless named a byline
+    line = " ".join(" ".join(block.itertext()).split())
+    found = _BYLINE.search(line) if len(line) <= _DATE_LINE else _BYLINE.search(text)
+    if found and not _aside(parent, lines.asides):
+        return _names(found["names"])
+    return ""
+
+
+def _marked_author(el: etree._Element) -> etree._Element | None:
+    """The element that the markup names as holding ``el``'s author's name: ``el`` or one
+    of the few around it up to the piece's block, with a class or id naming the author,
+    ``rel="author"`` or ``itemprop="author"``. (Its whole text is the name: a name's last
+    letter may be set in an element of its own.)"""
+    for node in itertools.islice((el, *el.iterancestors()), _AUTHOR_DEPTH):
+        if node.tag in ("article", "main", "body", "header") or node.tag in _HEADINGS:
+            return None
+        names = f"{node.get('class') or ''} {node.get('id') or ''} {node.get('rel') or ''}"
+        if node.get("itemprop") == "author" or (
+            _AUTHOR_CLASS.search(names)
+            and any(_AUTHOR_CLASS.search(n) for n in names.split() if not n.startswith(_NOT_A))
+        ):
+            return node
+    return None
 
 
 def _by_word(text: str) -> bool:
@@ -571,6 +660,26 @@ _BY_WORD = re.compile(_BY_WORDS)
 # character of a line.)
 _BY_HINT = re.compile(f"(?=[abdptv])(?:{_BY_WORDS})", re.I)
 _BY_ALONE = re.compile(r"\s*(?:by|von|par|por|door|przez|autor(?:ka)?)\s*:?\s*$", re.I)
+# A line that is the byline's word, alone or after a verb ("By", "Posted by", "Veröffentlicht
+# von"): names follow. ("Sort by", "Defined by" are no byline's.)
+_BY_END = re.compile(
+    r"^\s*(?:(?:posted|written|published|geschrieben|verfasst|veröffentlicht|erstellt|publié"
+    r"|écrit|publicado|escrito|pubblicato|scritto|opublikowano|napisane)\s+)?"
+    r"(?:by|von|par|por|da|door|przez|autor(?:ka)?|author)\s*:?\s*$",
+    re.I,
+)
+# A line of names that starts with it ("By: Jo Bloggs").
+_BY_START = re.compile(r"^(?:by|von|par|por|door|przez|autor(?:ka)?|author|text)\s*:?\s+", re.I)
+# A class or id naming a byline's names: a token, or a token's part between dashes
+# ("author", "article-author__name", "post_author_name", "creator-name", "byline__author",
+# "article-reporter"); hCard's "fn" (a formatted name) and ``rel="author"``.
+_AUTHOR_CLASS = re.compile(
+    r"(?:^|[\s_-])(?:author|byline|creator|reporter|writer)s?(?:[\s_-]|$)|(?:^|\s)fn(?:\s|$)", re.I
+)
+_NOT_A = ("has-", "with-", "no-", "is-")  # a layout's name for a block holding one ("has-byline")
+_NAME_LINES = 8  # lines after a byline's first name that may hold more names
+_AUTHOR_DEPTH = 4  # the element and its ancestors a byline's class may be on
+_NAME_LINE = 80  # characters of a line of names (with a role or a date after them)
 
 
 def _block(el: etree._Element) -> etree._Element:
@@ -581,27 +690,41 @@ def _block(el: etree._Element) -> etree._Element:
     return el
 
 
-def _names(text: str) -> str:
+def _names(text: str, whole: bool = False) -> str:
     """The people's names a byline begins with, joined by ", ": capitalised words, joined by
     "," or "and" (in the page's language); the first other word (a date, a role, "on") ends
-    them."""
+    them. ``whole``: the line is nothing but names, perhaps with a date, a role or a mark
+    after them ("Jane Doe | 3 May"), not a phrase that begins with a capital ("Follow the
+    author of this article")."""
     names: list[list[str]] = [[]]
     words = re.findall(r"[^\s,&]+|[,&]", text)
+    ended = False  # by a word that ends a byline's names (a date, a role, "on")
+    consumed = False  # every word of the text
     for at, word in enumerate(words):
         lower = word.lower()
         bare = lower.strip(".,:;")
         if bare in _DATE_ARTICLES and at + 1 < len(words) and words[at + 1][:1].isdigit():
+            ended = True
             break  # "Par Kab Niang Le 17/02/2020": the date's article
         if lower in _JOINERS:
             if not names[-1]:
+                if len(names) > 1 and words[at - 1] in _JOINERS:
+                    continue  # ", and"
                 break
             names.append([])
         elif bare in MONTHS and not (bare == "may" and len(names[-1]) == 1):
+            ended = True
             break  # a date ("Tom May" is a name)
         elif bare in _AFTER_NAMES:
+            ended = True
             break  # "By Jo Bloggs On 3 May", "Von Max Muster Am 3. Mai"
-        elif bare in _ROLES and (len(names[-1]) > 1 or (not names[-1] and len(names) > 1)):
+        elif bare in _ROLES and (len(names[-1]) > 1 or len(names) > 1):
+            ended = True
+            if len(names) > 1 and names[-1]:
+                names.pop()  # "Tom Krisher, AP Auto Writer": the role's first words
             break  # "Meg James Staff Writer", "Dan Burstein, Senior Director"
+        elif "/" in word:
+            break  # "PAP/ Jan Kowalski": a picture agency's credit
         elif word[:1].isupper() or (lower in _PARTICLES and names[-1]):
             word = word.rstrip(",;:")
             if len(word) > 3 and word.endswith(".") and not word[-2].isupper():
@@ -610,7 +733,14 @@ def _names(text: str) -> str:
             if len(names[-1]) > _NAME_WORDS:
                 return ""
         else:
+            ended = not word[:1].isalpha()  # a date's digits, a mark ("|", "-", "·")
             break
+    else:
+        ended = consumed = True
+    if whole and not (ended and (len(names) > 1 or len(names[0]) > 1 or consumed)):
+        return ""  # (a word alone is a name when it is the whole line: "Newsdesk", "admin")
+    if whole and any(w.lower().strip(".,:;") in _NOT_NAMES for name in names for w in name):
+        return ""
     if len(names[0]) > 1:  # "Von Markus Balser, Berlin": a place, not another's name
         names = [names[0], *(name for name in names[1:] if len(name) > 1)]
     return _author([" ".join(name) for name in names if name])
@@ -672,15 +802,41 @@ def _after(el: etree._Element) -> Iterator[tuple[str, etree._Element]]:
 
 def _before(title: etree._Element, block: etree._Element) -> Iterator[tuple[str, etree._Element]]:
     """The shown texts of ``block`` before its ``title``, in the page's order."""
+    return iter(_shown(block, title))
+
+
+def _shown(
+    block: etree._Element, stop: etree._Element | None = None
+) -> list[tuple[str, etree._Element]]:
+    """The shown texts of ``block`` (not its scripts' nor its styles'), in the page's
+    order, up to ``stop``."""
     lines: list[tuple[str, etree._Element]] = []
     for event, node in etree.iterwalk(block, events=("start", "end")):
-        if node is title:
+        if node is stop:
             break
         if event == "start":
             _add_text(node, lines)
         elif node is not block:
             _add_tail(node, lines)
-    return iter(lines)
+    return lines
+
+
+def _line_of(block: etree._Element) -> str:
+    """The shown text of ``block`` as one line: its blocks' texts parted by a space, its
+    inline elements' joined as they stand ("Molly Woo<span>d</span>" is "Molly Wood")."""
+    parts: list[str] = []
+    for event, node in etree.iterwalk(block, events=("start", "end")):
+        if not isinstance(node.tag, str) or node.tag in _UNSHOWN:
+            text = node.tail if event == "end" else None
+        elif event == "start":
+            text = node.text
+        else:
+            text = node.tail if node is not block else None
+        if node.tag not in _INLINE:
+            parts.append(" ")
+        if text:
+            parts.append(text)
+    return " ".join("".join(parts).split())
 
 
 def _add_text(node: etree._Element, lines: list[tuple[str, etree._Element]]) -> None:
@@ -698,9 +854,12 @@ def _add_tail(node: etree._Element, lines: list[tuple[str, etree._Element]]) -> 
 _UNSHOWN = frozenset(("script", "style", "noscript", "template"))
 
 
-def _title(headings: list[etree._Element]) -> etree._Element | None:
+def _title(headings: list[etree._Element], said: str) -> etree._Element | None:
     """The piece's title heading: the first ``<h1>`` with text in its article, else in its
-    ``<main>``, else in the page.
+    ``<main>``, else in the page; unless that ``<h1>`` does not say the page's title (``said``:
+    its ``<title>``: half its words are not the title's) and another heading does (the
+    site's name in the only ``<h1>``, the post's title in an ``<h2>``; a page with no
+    ``<h1>`` at all).
 
     Not the converter's title, on purpose: `webtap.convert._html.find_title` and ``first_h1``
     give the document's title as text (its ``<title>``, else the first ``<h1>`` left by
@@ -708,12 +867,16 @@ def _title(headings: list[etree._Element]) -> etree._Element | None:
     content, judged by the content's first block, found long after this is read. Here it is
     an element of the tree as parsed, where a reader's eye meets the piece's date line and
     byline: an article's ``<h1>`` rather than a site's name in an ``<h1>`` above it."""
-    shown = [el for el in headings if _text(el)]
-    for container in ("article", "main"):
-        for el in shown:
-            if any(True for _ in el.iterancestors(container)):
-                return el
-    return shown[0] if shown else None
+    shown = [el for el in headings if el.tag == "h1" and _text(el)]
+    first = next(
+        (el for container in ("article", "main") for el in shown
+         if any(True for _ in el.iterancestors(container))),
+        shown[0] if shown else None,
+    )  # fmt: skip
+    if said and (first is None or heading_saying((first,), said, _SAYS) is None):
+        saying = heading_saying(headings, said)
+        return first if saying is None else saying
+    return first
 
 
 def _near(title: etree._Element) -> etree._Element:
@@ -798,14 +961,24 @@ def _author(values: list[str]) -> str:
     for value in values:
         for name in re.split(r"\s*(?:;|\||\band\b|\bund\b|\bet\b|\bi\b|&)\s*", value):
             name = " ".join(name.split()).strip(" ,")
-            name = re.sub(r"^(?:by|von|par|por)\s+", "", name, flags=re.I)
+            name = _NAMED.sub("", name)
             if not name or "://" in name or "@" in name or name.startswith("www."):
                 continue
             if len(name) > 80 or not any(c.isalpha() for c in name):
                 continue
+            if name.isupper() and " " in name:  # "LISA MASCARO": the byline's type, not the name
+                name = " ".join(map(_capitalised, name.split()))
             if name not in names:
                 names.append(name)
     return _clean([", ".join(names)]) if names else ""
+
+
+def _capitalised(word: str) -> str:
+    """A word of a name in capitals, as the name is written: "MASCARO" is "Mascaro"; an
+    initial, "AP" or "BBC" (two letters, or three without a vowel) stays."""
+    if len(word) <= 2 or (len(word) == 3 and not _VOWEL.search(word)):
+        return word
+    return word.title()
 
 
 def _language(value: str | list[str]) -> str:

@@ -27,6 +27,7 @@ from webtap.convert._boilerplate import (
     name_verdict,
     name_words,
 )
+from webtap.convert._html import heading_saying
 
 NESTED = 4  # an <article> in an <article>: a related post or a comment, unless it is the body
 
@@ -201,7 +202,7 @@ def walk(body: etree._Element, title: str = "") -> ProseCounts:
             frame[COMMAS] += tail.count(",") + tail.count("\uff0c")
     good = frame[GOOD] if frame else 0  # the last block closed is the body
     wrappers: list[tuple[etree._Element, int]] = []
-    heading = _title_heading(headings, title)
+    heading = heading_saying(headings, title)
     boilerplate = _boilerplate(maybe, stats, good, _code(listings, maybe, stats), wrappers)
     best, best_score = _best(candidates, set(boilerplate), heading, stats)
     if best is not None and wrappers:
@@ -423,24 +424,6 @@ def position(el: etree._Element) -> tuple[int, ...]:
         path.append(parent.index(el))
         el, parent = parent, parent.getparent()
     return tuple(reversed(path))
-
-
-def _title_heading(headings: list[etree._Element], title: str) -> etree._Element | None:
-    """The ``<h1>``, ``<h2>`` or headline (``itemprop="headline"``) that says most of the page
-    title's words and little else (a title often adds the site's name, and the site's name may
-    be a heading of its own). One in an ``<aside>`` says it only when no other does: a teaser
-    of the page among the most read, its kicker adding the site's name."""
-    if not title:
-        return None
-    words = set(_WORD.findall(title.lower()))
-    best, most = None, (False, 1)
-    for el in headings:
-        heading = _WORD.findall("".join(el.itertext()).lower())
-        found = sum(w in words for w in heading)
-        rank = (next(el.iterancestors("aside"), None) is None, found)
-        if found > 1 and rank > most and found >= 0.8 * len(heading):
-            best, most = el, rank
-    return best
 
 
 # Class/id verdicts, shared by every page (sites repeat their class names); cleared when big.

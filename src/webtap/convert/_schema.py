@@ -22,9 +22,14 @@ PRODUCT_TYPES = frozenset((
 DISCUSSION_TYPES = frozenset(("DiscussionForumPosting", "QAPage"))
 
 
-def json_objects(value: object, whole: Callable[[dict], bool] | None = None) -> Iterator[dict]:
+def json_objects(
+    value: object,
+    whole: Callable[[dict], bool] | None = None,
+    others: frozenset[str] = frozenset(),
+) -> Iterator[dict]:
     """Every object in a parsed JSON value, each before those it holds, in document order;
-    not those inside an object ``whole`` says is one (a product group's variants)."""
+    not those inside an object ``whole`` says is one (a product group's variants), nor those
+    under a key in ``others`` (a product's reviews: other people's pieces)."""
     stack = [value]
     while stack:
         node = stack.pop()
@@ -33,4 +38,5 @@ def json_objects(value: object, whole: Callable[[dict], bool] | None = None) -> 
         elif isinstance(node, dict):
             yield node
             if whole is None or not whole(node):
-                stack.extend(reversed([v for v in node.values() if isinstance(v, dict | list)]))
+                held = [v for k, v in node.items() if k not in others]
+                stack.extend(reversed([v for v in held if isinstance(v, dict | list)]))

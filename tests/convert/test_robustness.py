@@ -168,3 +168,19 @@ def test_threads_convert_independently(real_page: bytes) -> None:
     with ThreadPoolExecutor(max_workers=4) as pool:
         results = list(pool.map(lambda _: convert(real_page, "https://example.com/"), range(8)))
     assert all(result == expected for result in results)
+
+
+def test_a_php_servers_error_messages_are_not_the_page() -> None:
+    # What PHP prints where its server failed: before <html>, or inside the page's markup.
+    messages = (
+        "<br />\n<b>Warning</b>:  include(./banner.php): failed to open stream: No such file or "
+        "directory in <b>/home/site/public_html/include/focus.php</b> on line <b>38</b><br />\n"
+        "<br />\n<b>Strict Standards</b>:  Redefining already defined constructor for class "
+        "wpdb in <b>/www/htdocs/wp-includes/wp-db.php</b> on line <b>56</b><br />\n"
+    )
+    page = messages + "<html><body><h1>Malaga</h1><p>Spain has a lot to offer.</p>"
+    page += messages + "<p>The warnings in this sentence stay on line one.</p></body></html>"
+    for main_content in (False, True):
+        markdown = convert(page, main_content=main_content).markdown
+        assert "Malaga" in markdown and "The warnings in this sentence stay" in markdown
+        assert "php" not in markdown and "Warning" not in markdown and "wpdb" not in markdown

@@ -104,6 +104,14 @@ TASK = "webtap-task"
 _HIDDEN = "webtap-hidden"
 
 _TAG = re.compile(rb"<(/?)([A-Za-z][A-Za-z0-9:-]*)[^>]*?(/?)>")
+# A message PHP printed into the page where its server ran into an error ("<b>Warning</b>:
+# include(...): failed to open stream ... in <b>/home/.../page.php</b> on line <b>38</b>"):
+# the server's words to its developer, never the page's.
+_PHP_MESSAGE = re.compile(
+    rb"(?:<br\s*/?>\s*)?<b>(?:Warning|Notice|Deprecated|Strict Standards|(?:Catchable )?Fatal error"
+    rb"|Parse error)</b>:.{0,1000}? on line <b>\d+</b>(?:<br\s*/?>)?",
+    re.S,
+)
 # Void elements as libxml2's HTML 4 parser sees them: it nests what follows an <embed>,
 # <source>, <track> or <wbr> inside it, so those count as opening tags here.
 _VOID = frozenset(b"area base br col hr img input link meta param".split())
@@ -130,6 +138,8 @@ def parse(html: str | bytes) -> etree._Element | None:
         # Markup after "</html>" (two pages pasted together, a footer printed late): libxml2
         # drops it, a browser puts it in the body. Without the early end tags, so do we.
         data = data.replace(b"</body>", b"").replace(b"</html>", b"")
+    if b" on line <b>" in data:
+        data = _PHP_MESSAGE.sub(b"", data)
     root, too_deep = _parse_once(data, encoding)
     if too_deep:
         root, _ = _parse_once(_flatten(data), encoding)

@@ -259,8 +259,8 @@ def read_metadata(root: etree._Element, base: str | None) -> Metadata:
 
 class _Sources:
     """What in the tree may say something of the page, gathered in one walk in C over the
-    elements that may (``<meta>``, ``<link>``, JSON-LD, ``<time>``, ``<h1>``); microdata's
-    elements, a last resort, in a second walk only when asked."""
+    elements that may (``<meta>``, ``<link>``, JSON-LD, ``<time>``, ``<h1>``, ``<h2>``);
+    microdata's elements, a last resort, in a second walk only when asked."""
 
     def __init__(self, root: etree._Element) -> None:
         self.root = root
@@ -597,6 +597,9 @@ def _seen_author(lines: _Lines) -> str:
         if _BY_END.search(text):  # "By", "Posted by", "Written By"
             named = True
             continue
+        if not _BY_START.sub("", text[:_NAME_LINE])[:1].isupper():
+            named = False
+            continue  # (no name's line: names are capitalised)
         marked = _marked_author(parent)
         line = text if named else ""
         if marked is not None:

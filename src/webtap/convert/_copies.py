@@ -80,7 +80,8 @@ def _alike(root: etree._Element) -> Iterator[tuple[etree._Element, etree._Elemen
             raw = etree.tostring(child, method="text", encoding="utf-8", with_tail=False)
             if len(raw) < _MIN_TEXT:  # its text, and all of its blocks', is shorter
                 continue
-            stack.append(child)
+            if len(raw) >= 2 * _MIN_TEXT:  # (a copy and its original inside: twice as long)
+                stack.append(child)
             letters.setdefault(len(raw.translate(None, _SPACE)), []).append(child)
         candidates = {id(c) for same in letters.values() if len(same) > 1 for c in same}
         if candidates:

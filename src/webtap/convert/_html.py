@@ -107,10 +107,10 @@ _TAG = re.compile(rb"<(/?)([A-Za-z][A-Za-z0-9:-]*)[^>]*?(/?)>")
 # A message PHP printed into the page where its server ran into an error ("<b>Warning</b>:
 # include(...): failed to open stream ... in <b>/home/.../page.php</b> on line <b>38</b>"):
 # the server's words to its developer, never the page's.
-_PHP_MESSAGE = re.compile(
-    rb"(?:<br\s*/?>\s*)?<b>(?:Warning|Notice|Deprecated|Strict Standards|(?:Catchable )?Fatal error"
-    rb"|Parse error)</b>:.{0,1000}? on line <b>\d+</b>(?:<br\s*/?>)?",
-    re.S,
+# (A pattern's text, compiled by `re`'s cache on the first page that holds one: few do.)
+_PHP_MESSAGE = (
+    rb"(?s)(?:<br\s*/?>\s*)?<b>(?:Warning|Notice|Deprecated|Strict Standards"
+    rb"|(?:Catchable )?Fatal error|Parse error)</b>:.{0,1000}? on line <b>\d+</b>(?:<br\s*/?>)?"
 )
 # Void elements as libxml2's HTML 4 parser sees them: it nests what follows an <embed>,
 # <source>, <track> or <wbr> inside it, so those count as opening tags here.
@@ -139,7 +139,7 @@ def parse(html: str | bytes) -> etree._Element | None:
         # drops it, a browser puts it in the body. Without the early end tags, so do we.
         data = data.replace(b"</body>", b"").replace(b"</html>", b"")
     if b" on line <b>" in data:
-        data = _PHP_MESSAGE.sub(b"", data)
+        data = re.sub(_PHP_MESSAGE, b"", data)
     root, too_deep = _parse_once(data, encoding)
     if too_deep:
         root, _ = _parse_once(_flatten(data), encoding)

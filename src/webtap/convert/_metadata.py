@@ -41,7 +41,7 @@ from urllib.parse import urljoin
 from lxml import etree
 
 from webtap.convert._dates import MONTHS, day_number, iso_date, spoken_date
-from webtap.convert._html import find_title, heading_saying
+from webtap.convert._html import find_title, heading_saying, plain_text
 from webtap.convert._schema import json_objects
 from webtap.convert._types import Metadata
 
@@ -489,7 +489,7 @@ def _time_date(times: list[etree._Element], title: etree._Element | None) -> str
 
 def _microdata_date(props: list[etree._ElementUnicodeResult], name: str) -> str:
     for el in _props(props, name):
-        day = iso_date(el.get("content") or el.get("datetime") or _text(el))
+        day = iso_date(el.get("content") or el.get("datetime") or plain_text(el))
         if day:
             return day
     return ""
@@ -507,8 +507,8 @@ def _microdata_author(props: list[etree._ElementUnicodeResult]) -> str:
     for el in _props(props, "author"):
         if not _aside(el):
             named = [p for p in el.iter() if "name" in (p.get("itemprop") or "").split()]
-            value = (named[0].get("content") or _text(named[0])) if named else ""
-            author = _author([value or el.get("content") or _text(el)])
+            value = (named[0].get("content") or plain_text(named[0])) if named else ""
+            author = _author([value or el.get("content") or plain_text(el)])
             if author:
                 return author
     return ""
@@ -571,7 +571,7 @@ def _in_sentence(el: etree._Element) -> bool:
         if node.tag in ("figure", "figcaption"):
             return True
         if node.tag == "p":
-            return len(_text(node)) > _DATE_LINE
+            return len(plain_text(node)) > _DATE_LINE
         if node.tag not in _INLINE:
             return False
     return False
@@ -931,7 +931,7 @@ def _title(headings: list[etree._Element], said: str) -> etree._Element | None:
     content, judged by the content's first block, found long after this is read. Here it is
     an element of the tree as parsed, where a reader's eye meets the piece's date line and
     byline: an article's ``<h1>`` rather than a site's name in an ``<h1>`` above it."""
-    shown = [el for el in headings if el.tag == "h1" and _text(el)]
+    shown = [el for el in headings if el.tag == "h1" and plain_text(el)]
     first = next(
         (el for container in ("article", "main") for el in shown
          if any(True for _ in el.iterancestors(container))),
@@ -1011,10 +1011,6 @@ def _first(*sources: list[str]) -> list[str]:
         if kept:
             return kept
     return []
-
-
-def _text(el: etree._Element) -> str:
-    return " ".join("".join(el.itertext()).split())
 
 
 def _clean(values: list[str], longest: int = _LONGEST) -> str:

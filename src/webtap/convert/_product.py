@@ -28,6 +28,7 @@ from typing import NamedTuple
 
 from lxml import etree
 
+from webtap.convert._html import plain_text
 from webtap.convert._prose import ProseCounts
 
 __all__ = [
@@ -277,7 +278,7 @@ def _value(el: etree._Element) -> str:
         value = el.get(attribute)
         if value is not None and (attribute == "content" or el.tag in ("a", "link", "time")):
             return value.strip()
-    return " ".join("".join(el.itertext()).split())
+    return plain_text(el)
 
 
 def _text(value: object) -> str:
